@@ -1,0 +1,54 @@
+"""A move names a cell; the protocol's plain-dict form of a move request is parsed here."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import MalformedMove
+
+__all__ = ["Move", "MoveRequest", "parse_move"]
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Move:
+    """A cell: row and column from the top left, layer from the bottom (0 on 2D boards)."""
+
+    row: int
+    col: int
+    layer: int = 0
+
+    def to_dict(self) -> dict[str, int]:
+        return {"row": self.row, "col": self.col, "layer": self.layer}
+
+    def __str__(self) -> str:
+        return f"{self.row},{self.col}" + (f",{self.layer}" if self.layer else "")
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRequest:
+    """What a player asked for; ``row`` (and ``layer``) may be None when gravity decides."""
+
+    col: int
+    row: int | None = None
+    layer: int | None = None
+
+
+def _coordinate(data: Mapping[str, Any], name: str) -> int | None:
+    value = data.get(name)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedMove(f"{name} must be a whole number, got {value!r}")
+    return value
+
+
+def parse_move(data: Mapping[str, Any]) -> MoveRequest:
+    """A MoveRequest from ``{"row": r, "col": c, "layer": l}``; only ``col`` is required."""
+    if not isinstance(data, Mapping):
+        raise MalformedMove(f"a move must be an object with row and col, got {data!r}")
+    col = _coordinate(data, "col")
+    if col is None:
+        raise MalformedMove(f"a move needs a col, got {dict(data)!r}")
+    return MoveRequest(col=col, row=_coordinate(data, "row"), layer=_coordinate(data, "layer"))

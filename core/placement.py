@@ -1,0 +1,157 @@
+"""Where a piece may go: anywhere empty, or (gravity) the lowest empty cell of a column.
+
+Placement rules are strategies found by name, like win rules; a gravity board drops along
+the rows in 2D (a move names a column) and along the layers in 3D (a move names a row and
+a column, the piece settles on the lowest free layer).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar, Protocol
+
+from .board import EMPTY, Board
+from .errors import CellOccupied, ColumnFull, MalformedMove, OutOfBounds
+from .move import MoveRequest
+from .rules import Rules
+
+__all__ = ["PLACEMENTS", "FreePlacement", "GravityPlacement", "Placement", "make_placement"]
+
+
+def _check_inside(rules: Rules, row: int, col: int, layer: int) -> None:
+    if not (0 <= row < rules.rows and 0 <= col < rules.cols and 0 <= layer < rules.layers):
+        where = f"row {row}, col {col}" + (f", layer {layer}" if rules.is_3d else "")
+        shape = f"{rules.rows}×{rules.cols}" + (f"×{rules.layers}" if rules.is_3d else "")
+        raise OutOfBounds(f"({where}) is off the {shape} board")
+
+
+class Placement(Protocol):
+    name: ClassVar[str]
+
+    def resolve(self, board: Board, request: MoveRequest) -> int:
+        """The cell index a request lands on; raises the typed error when it cannot."""
+
+    def check(self, board: Board, index: int) -> None:
+        """Raises unless a piece may be put exactly on ``index`` now."""
+
+    def legal(self, board: Board) -> list[int]:
+        """Every cell index a piece may be put on now, in index order."""
+
+    def placed(self, index: int) -> None: ...
+
+    def removed(self, index: int) -> None: ...
+
+
+class FreePlacement:
+    name: ClassVar[str] = "free"
+
+    def __init__(self, rules: Rules) -> None:
+        self._rules = rules
+
+    def resolve(self, board: Board, request: MoveRequest) -> int:
+        rules = self._rules
+        if request.row is None:
+            raise MalformedMove(f"a move needs a row and a col, got only col {request.col}")
+        layer = request.layer or 0
+        if rules.is_3d and request.layer is None:
+            raise MalformedMove("a move on a 3D board needs a layer")
+        _check_inside(rules, request.row, request.col, layer)
+        index = rules.index(request.row, request.col, layer)
+        self.check(board, index)
+        return index
+
+    def check(self, board: Board, index: int) -> None:
+        if board.cells[index] != EMPTY:
+            row, col, layer = self._rules.coords(index)
+            where = f"row {row}, col {col}" + (f", layer {layer}" if self._rules.is_3d else "")
+            raise CellOccupied(f"({where}) is already taken")
+
+    def legal(self, board: Board) -> list[int]:
+        return [i for i, code in enumerate(board.cells) if code == EMPTY]
+
+    def placed(self, index: int) -> None:
+        return None
+
+    def removed(self, index: int) -> None:
+        return None
+
+
+class GravityPlacement:
+    """Keeps the fill height of every stack, so a drop is O(1)."""
+
+    name: ClassVar[str] = "gravity"
+
+    def __init__(self, rules: Rules) -> None:
+        self._rules = rules
+        # 2D: a stack is a column, filling from the bottom row up.
+        # 3D: a stack is a (row, col) pillar, filling from layer 0 up.
+        self._depth = rules.layers if rules.is_3d else rules.rows
+        self._heights = [0] * (rules.rows * rules.cols if rules.is_3d else rules.cols)
+
+    def _stack_of(self, index: int) -> tuple[int, int]:
+        """(stack id, height of the cell within the stack) of a cell index."""
+        row, col, layer = self._rules.coords(index)
+        if self._rules.is_3d:
+            return row * self._rules.cols + col, layer
+        return col, self._rules.rows - 1 - row
+
+    def _landing(self, stack: int, height: int) -> int:
+        rules = self._rules
+        if rules.is_3d:
+            row, col = divmod(stack, rules.cols)
+            return rules.index(row, col, height)
+        return rules.index(rules.rows - 1 - height, stack)
+
+    def resolve(self, board: Board, request: MoveRequest) -> int:
+        rules = self._rules
+        if rules.is_3d:
+            if request.row is None:
+                raise MalformedMove("a drop on a 3D gravity board needs a row and a col")
+            _check_inside(rules, request.row, request.col, 0)
+            stack = request.row * rules.cols + request.col
+        else:
+            _check_inside(rules, 0, request.col, 0)
+            stack = request.col
+        height = self._heights[stack]
+        if height >= self._depth:
+            what = f"pillar ({request.row}, {request.col})" if rules.is_3d else f"column {request.col}"
+            raise ColumnFull(f"{what} is full")
+        index = self._landing(stack, height)
+        row, col, layer = rules.coords(index)
+        given, lands = (request.layer, layer) if rules.is_3d else (request.row, row)
+        if given is not None and given != lands:
+            axis = "layer" if rules.is_3d else "row"
+            raise MalformedMove(f"with gravity the piece lands on {axis} {lands}, not {given}")
+        return index
+
+    def check(self, board: Board, index: int) -> None:
+        stack, height = self._stack_of(index)
+        if board.cells[index] != EMPTY:
+            raise CellOccupied(f"cell {self._rules.coords(index)[:2]} is already taken")
+        if height != self._heights[stack]:
+            raise MalformedMove(
+                f"with gravity a piece cannot float: this stack fills at height "
+                f"{self._heights[stack]}, not {height}"
+            )
+
+    def legal(self, board: Board) -> list[int]:
+        return sorted(
+            self._landing(stack, height)
+            for stack, height in enumerate(self._heights)
+            if height < self._depth
+        )
+
+    def placed(self, index: int) -> None:
+        self._heights[self._stack_of(index)[0]] += 1
+
+    def removed(self, index: int) -> None:
+        self._heights[self._stack_of(index)[0]] -= 1
+
+
+PLACEMENTS: dict[str, type[FreePlacement] | type[GravityPlacement]] = {
+    FreePlacement.name: FreePlacement,
+    GravityPlacement.name: GravityPlacement,
+}
+
+
+def make_placement(rules: Rules) -> Placement:
+    return PLACEMENTS["gravity" if rules.gravity else "free"](rules)

@@ -1,0 +1,67 @@
+"""The one-way import rule of the design: core ← rooms ← server.
+
+core imports only the standard library and itself; rooms never imports server, Starlette
+or uvicorn, and imports redis only inside its Redis modules (rooms/redis*.py).
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+STDLIB = set(sys.stdlib_module_names)
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.extend((node.lineno, alias.name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:  # relative: stays inside its own package
+                continue
+            found.append((node.lineno, node.module or ""))
+    return found
+
+
+def sources(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", sources("core"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_core_imports_only_stdlib_and_itself(path: Path) -> None:
+    for line, name in imported_modules(path):
+        top = name.split(".")[0]
+        assert top == "core" or top in STDLIB or top == "__future__", (
+            f"{path.relative_to(ROOT)}:{line} imports {name!r}; core is standard library only"
+        )
+
+
+@pytest.mark.parametrize("path", sources("rooms"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_rooms_never_imports_server_or_web_stack(path: Path) -> None:
+    for line, name in imported_modules(path):
+        top = name.split(".")[0]
+        where = f"{path.relative_to(ROOT)}:{line}"
+        assert top not in {"server", "starlette", "uvicorn", "websockets"}, (
+            f"{where} imports {name!r}; rooms must not depend on the server layer"
+        )
+        if top == "redis":
+            assert path.name.startswith("redis"), (
+                f"{where} imports redis outside rooms/redis*.py"
+            )
+
+
+def test_layering_checker_sees_imports(tmp_path: Path) -> None:
+    """The checker itself must notice a bad import (a test that cannot fail proves nothing)."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("import starlette\nfrom server.app import create_app\nfrom . import x\n")
+    assert [name for _, name in imported_modules(bad)] == ["starlette", "server.app"]
+
+
+def test_packages_exist() -> None:
+    assert sources("core"), "core/ has no modules"
