@@ -134,14 +134,15 @@ class Game:
         elif isinstance(move, Mapping):
             index = self._placement.resolve(self.board, parse_move(move))
         else:
-            raise MalformedMove(f"a move must be a Move or an object with row and col, got {move!r}")
+            raise MalformedMove(f"a move must be a Move or an object with a col, got {move!r}")
         return self._commit(index, code)
 
     def play_index(self, index: int) -> Move:
         """Play a cell by index (search and replay use this); validated like ``play``."""
         if self._outcome is not None:
             raise GameOver(f"the game is over ({self._outcome.reason.value}); no more moves")
-        if isinstance(index, bool) or not isinstance(index, int) or not 0 <= index < len(self.board):
+        valid = isinstance(index, int) and not isinstance(index, bool)
+        if not valid or not 0 <= index < len(self.board):
             raise OutOfBounds(f"cell index {index!r} is off the board")
         self._placement.check(self.board, index)
         return self._commit(index, len(self._placed) % self.rules.players + 1)
@@ -311,7 +312,7 @@ class Game:
         self._ended_by_move = self._outcome is not None
 
     def _placement_order_key(self, index: int) -> tuple[int, int]:
-        row, col, layer = self.rules.coords(index)
+        row, _, layer = self.rules.coords(index)
         # bottom-up when gravity matters, so stack heights grow in order
         return (layer, -row) if self.rules.gravity else (0, index)
 
@@ -327,7 +328,8 @@ class Game:
                 else None
             )
             if below is not None and board.cells[below] == EMPTY:
-                raise GameError(f"position {board.text!r} has a floating piece at {Move(row, col, layer)}")
+                where = Move(row, col, layer)
+                raise GameError(f"position {board.text!r} has a floating piece at {where}")
 
     def _position_outcome(self, board: Board) -> Outcome | None:
         lines = scan(self._geo, board.cells)

@@ -17,13 +17,13 @@ Direction = tuple[int, int, int]  # (d_layer, d_row, d_col)
 
 def _directions(is_3d: bool) -> tuple[Direction, ...]:
     """One of each opposite pair: 4 in 2D, 13 in 3D (axes, face and space diagonals)."""
-    found = []
+    found: list[Direction] = []
     for d in product((-1, 0, 1), repeat=3):
         if d == (0, 0, 0) or (not is_3d and d[0] != 0):
             continue
         first_nonzero = next(x for x in d if x != 0)
         if first_nonzero > 0:
-            found.append(d)
+            found.append((d[0], d[1], d[2]))
     return tuple(found)
 
 

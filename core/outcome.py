@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from .errors import GameError
@@ -12,7 +12,7 @@ from .move import Move
 __all__ = ["EndReason", "Outcome"]
 
 
-class EndReason(str, Enum):
+class EndReason(StrEnum):
     LINE = "line"  # a line of k was completed (the winner, or under misère the loser)
     BOARD_FULL = "board_full"  # no empty cell left and no line
     NO_LINE_LEFT = "no_line_left"  # early draw: no line can be completed by anyone

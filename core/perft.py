@@ -41,7 +41,7 @@ class PerftResult:
 def perft(rules: Rules, depth: int | None = None) -> PerftResult:
     """Count everything reachable from the empty board within ``depth`` moves (None: all)."""
     game = Game(rules)
-    result = PerftResult(wins={mark: 0 for mark in rules.marks})
+    result = PerftResult(wins=dict.fromkeys(rules.marks, 0))
     seen: set[bytes] = set()
     cells = game.board.cells
     limit = rules.cells if depth is None else depth

@@ -113,10 +113,11 @@ class GravityPlacement:
             stack = request.col
         height = self._heights[stack]
         if height >= self._depth:
-            what = f"pillar ({request.row}, {request.col})" if rules.is_3d else f"column {request.col}"
-            raise ColumnFull(f"{what} is full")
+            if rules.is_3d:
+                raise ColumnFull(f"pillar (row {request.row}, col {request.col}) is full")
+            raise ColumnFull(f"column {request.col} is full")
         index = self._landing(stack, height)
-        row, col, layer = rules.coords(index)
+        row, _, layer = rules.coords(index)
         given, lands = (request.layer, layer) if rules.is_3d else (request.row, row)
         if given is not None and given != lands:
             axis = "layer" if rules.is_3d else "row"

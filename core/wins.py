@@ -20,6 +20,8 @@ from typing import ClassVar, Protocol
 
 from .geometry import Geometry
 
+Lines = tuple[tuple[int, ...], ...]
+
 __all__ = [
     "WIN_STRATEGIES",
     "ConnectStrategy",
@@ -71,7 +73,7 @@ class CounterStrategy:
 
 
 @lru_cache(maxsize=64)
-def _counted_lines(geo: Geometry) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+def _counted_lines(geo: Geometry) -> tuple[Lines, Lines]:
     lines = tuple(line for line in geo.lines if len(line) == geo.k)
     of_cell: list[list[int]] = [[] for _ in range(geo.cells)]
     for lid, line in enumerate(lines):
@@ -150,7 +152,8 @@ def make_win_strategy(geo: Geometry, players: int, name: str | None = None) -> W
     try:
         cls = WIN_STRATEGIES[name]
     except KeyError:
-        raise ValueError(f"unknown win strategy {name!r} (known: {sorted(WIN_STRATEGIES)})") from None
+        known = ", ".join(sorted(WIN_STRATEGIES))
+        raise ValueError(f"unknown win strategy {name!r} (known: {known})") from None
     if not cls.supports(geo):
         raise ValueError(f"win strategy {name!r} does not fit k={geo.k} on this board")
     return cls(geo, players)
