@@ -98,6 +98,8 @@ class Board:
         layers = text.strip().split("|")
         grids = [layer.split("/") for layer in layers]
         rows, cols = len(grids[0]), len(grids[0][0])
+        if cols == 0:
+            raise GameError(f"board text {text!r} has an empty row")
         for grid in grids:
             if len(grid) != rows or any(len(line) != cols for line in grid):
                 raise GameError(f"board text {text!r} is not rectangular")

@@ -37,7 +37,12 @@ def encode(game: Game) -> dict[str, Any]:
     return data
 
 
-def decode(data: Mapping[str, Any]) -> Game:
+def decode(data: Mapping[str, Any], *, win_strategy: str | None = None) -> Game:
+    """The game an ``encode`` record describes, its moves replayed and checked.
+
+    ``win_strategy`` is not part of the record (it never changes a result); pass it to
+    force one, as ``Game(rules, win_strategy=...)`` does.
+    """
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise GameError(f"not an encoded game (format {FORMAT}): {data!r}")
     try:
@@ -46,7 +51,11 @@ def decode(data: Mapping[str, Any]) -> Game:
         if not isinstance(moves, list):
             raise GameError(f"moves must be a list, got {moves!r}")
         setup = data.get("setup")
-        game = Game.from_position(rules, setup) if setup is not None else Game(rules)
+        game = (
+            Game.from_position(rules, setup, win_strategy=win_strategy)
+            if setup is not None
+            else Game(rules, win_strategy=win_strategy)
+        )
         for index in moves:
             game.play_index(index)
         end = data.get("end")

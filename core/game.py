@@ -17,9 +17,10 @@ from .geometry import Geometry, geometry
 from .move import Move, MoveRequest, parse_move
 from .outcome import EndReason, Outcome
 from .placement import make_placement
+from .position import check_counts, check_settled, ending_line
 from .rules import MARKS, Rules
 from .scoring import make_scoring
-from .wins import make_win_strategy, scan
+from .wins import make_win_strategy
 
 __all__ = ["Game", "GameListener"]
 
@@ -258,10 +259,14 @@ class Game:
 
     @classmethod
     def replay(
-        cls, rules: Rules, moves: Iterable[Move | MoveRequest | Mapping[str, Any]]
+        cls,
+        rules: Rules,
+        moves: Iterable[Move | MoveRequest | Mapping[str, Any]],
+        *,
+        win_strategy: str | None = None,
     ) -> Game:
         """A game with ``moves`` played in order from the empty board (each one validated)."""
-        game = cls(rules)
+        game = cls(rules, win_strategy=win_strategy)
         for move in moves:
             game.play(move)
         return game
@@ -279,22 +284,16 @@ class Game:
                 f"position {text!r} is {board.rows}×{board.cols}×{board.layers}, "
                 f"the rules say {rules.rows}×{rules.cols}×{rules.layers}"
             )
+        check_counts(rules, board)
+        if rules.gravity:
+            check_settled(rules, board)
         game = cls(rules, win_strategy=win_strategy)
-        counts = board.counts
-        filled = sum(counts)
-        for code in range(1, len(MARKS) + 1):
-            expected = -(-(filled - (code - 1)) // rules.players) if code <= rules.players else 0
-            if counts[code - 1] != max(expected, 0):
-                raise GameError(
-                    f"position {text!r} cannot arise: {MARKS[code - 1]} has {counts[code - 1]} "
-                    f"marks but should have {max(expected, 0)} after {filled} moves"
-                )
         game._load(board)
         return game
 
     def _load(self, board: Board) -> None:
-        if self.rules.gravity:
-            self._check_settled(board)
+        """Put a checked position's marks on the board as a setup, bottom-up under gravity."""
+        ending = ending_line(self.rules, self._geo, board)
         order = sorted(
             (i for i, code in enumerate(board.cells) if code != EMPTY),
             key=self._placement_order_key,
@@ -308,7 +307,14 @@ class Game:
                 self._live.place(index, code)
         self._placed = order
         self._setup = len(order)
-        self._outcome = self._position_outcome(board)
+        if ending is not None:
+            code, window = ending
+            cells = tuple(Move(*self.rules.coords(c)) for c in window)
+            self._outcome = self._scoring.line_completed(code, cells)
+        elif board.is_full:
+            self._outcome = Outcome(EndReason.BOARD_FULL)
+        elif self._live is not None and self._live.alive == 0:
+            self._outcome = Outcome(EndReason.NO_LINE_LEFT)
         self._ended_by_move = self._outcome is not None
 
     def _placement_order_key(self, index: int) -> tuple[int, int]:
@@ -316,42 +322,11 @@ class Game:
         # bottom-up when gravity matters, so stack heights grow in order
         return (layer, -row) if self.rules.gravity else (0, index)
 
-    def _check_settled(self, board: Board) -> None:
-        rules = self.rules
-        for index, code in enumerate(board.cells):
-            if code == EMPTY:
-                continue
-            row, col, layer = rules.coords(index)
-            below = (
-                rules.index(row, col, layer - 1) if rules.is_3d and layer > 0
-                else rules.index(row + 1, col) if not rules.is_3d and row + 1 < rules.rows
-                else None
-            )
-            if below is not None and board.cells[below] == EMPTY:
-                where = Move(row, col, layer)
-                raise GameError(f"position {board.text!r} has a floating piece at {where}")
-
-    def _position_outcome(self, board: Board) -> Outcome | None:
-        lines = scan(self._geo, board.cells)
-        winners = {code for code, _ in lines}
-        if len(winners) > 1:
-            marks = ", ".join(MARKS[c - 1] for c in sorted(winners))
-            raise GameError(f"position {board.text!r} has completed lines for {marks}")
-        if lines:
-            code, window = lines[0]
-            cells = tuple(Move(*self.rules.coords(c)) for c in window)
-            return self._scoring.line_completed(code, cells)
-        if board.is_full:
-            return Outcome(EndReason.BOARD_FULL)
-        if self._live is not None and self._live.alive == 0:
-            return Outcome(EndReason.NO_LINE_LEFT)
-        return None
-
     def copy(self) -> Game:
         """An independent game in the same state (listeners are not copied)."""
         from .codec import decode, encode
 
-        return decode(encode(self))
+        return decode(encode(self), win_strategy=self.win_strategy)
 
     def __repr__(self) -> str:
         state = self._outcome.reason.value if self._outcome else f"{self.turn} to move"

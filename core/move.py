@@ -26,29 +26,34 @@ class Move:
         return f"{self.row},{self.col}" + (f",{self.layer}" if self.layer else "")
 
 
+def _check_coordinate(name: str, value: object, *, optional: bool) -> None:
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedMove(f"{name} must be a whole number, got {value!r}")
+
+
 @dataclass(frozen=True, slots=True)
 class MoveRequest:
-    """What a player asked for; ``row`` (and ``layer``) may be None when gravity decides."""
+    """What a player asked for; ``row`` (and ``layer``) may be None when gravity decides.
+
+    Built from untrusted input, so the types are checked here: MalformedMove, not TypeError.
+    """
 
     col: int
     row: int | None = None
     layer: int | None = None
 
-
-def _coordinate(data: Mapping[str, Any], name: str) -> int | None:
-    value = data.get(name)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedMove(f"{name} must be a whole number, got {value!r}")
-    return value
+    def __post_init__(self) -> None:
+        _check_coordinate("col", self.col, optional=False)
+        _check_coordinate("row", self.row, optional=True)
+        _check_coordinate("layer", self.layer, optional=True)
 
 
 def parse_move(data: Mapping[str, Any]) -> MoveRequest:
     """A MoveRequest from ``{"row": r, "col": c, "layer": l}``; only ``col`` is required."""
     if not isinstance(data, Mapping):
         raise MalformedMove(f"a move must be an object with row and col, got {data!r}")
-    col = _coordinate(data, "col")
-    if col is None:
+    if data.get("col") is None:
         raise MalformedMove(f"a move needs a col, got {dict(data)!r}")
-    return MoveRequest(col=col, row=_coordinate(data, "row"), layer=_coordinate(data, "layer"))
+    return MoveRequest(col=data["col"], row=data.get("row"), layer=data.get("layer"))

@@ -19,7 +19,7 @@ __all__ = ["PLACEMENTS", "FreePlacement", "GravityPlacement", "Placement", "make
 
 def _check_inside(rules: Rules, row: int, col: int, layer: int) -> None:
     if not (0 <= row < rules.rows and 0 <= col < rules.cols and 0 <= layer < rules.layers):
-        where = f"row {row}, col {col}" + (f", layer {layer}" if rules.is_3d else "")
+        where = f"row {row}, col {col}" + (f", layer {layer}" if rules.is_3d or layer else "")
         shape = f"{rules.rows}×{rules.cols}" + (f"×{rules.layers}" if rules.is_3d else "")
         raise OutOfBounds(f"({where}) is off the {shape} board")
 
@@ -109,6 +109,8 @@ class GravityPlacement:
             _check_inside(rules, request.row, request.col, 0)
             stack = request.row * rules.cols + request.col
         else:
+            if request.layer:  # a flat board has only layer 0, as with free placement
+                raise OutOfBounds(f"layer {request.layer} is off the flat board")
             _check_inside(rules, 0, request.col, 0)
             stack = request.col
         height = self._heights[stack]

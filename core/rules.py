@@ -57,10 +57,10 @@ class Rules:
             if not isinstance(getattr(self, name), bool):
                 raise RulesError(name, f"must be true or false, got {getattr(self, name)!r}")
         sides = [self.rows, self.cols] + ([self.layers] if self.layers > 1 else [])
+        _check_int("k", self.k, 0, MAX_SIDE)  # before the default: False and 0.0 are not 0
         if self.k == 0:
             longer = [s for s in sides if s > 1]
             object.__setattr__(self, "k", min(longer) if longer else 1)
-        _check_int("k", self.k, 1, MAX_SIDE)
         longest = max(sides)
         if self.k > longest:
             raise RulesError(
