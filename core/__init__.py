@@ -22,7 +22,27 @@ from .game import Game, GameListener
 from .geometry import Geometry, geometry
 from .move import Move, MoveRequest, parse_move
 from .outcome import EndReason, Outcome
+from .round_robin import (
+    DuplicatePlayer,
+    InvalidPlayerName,
+    Pairing,
+    Round,
+    TooFewPlayers,
+    TournamentError,
+    schedule,
+)
 from .rules import MARKS, Rules
+from .tournament import (
+    InvalidPoints,
+    NotInPairing,
+    Points,
+    Result,
+    ResultAlreadyRecorded,
+    Standing,
+    Tournament,
+    UnknownPairing,
+    UnknownPlayer,
+)
 from .wins import WIN_STRATEGIES, ConnectStrategy, CounterStrategy, scan
 
 __all__ = [
@@ -34,24 +54,40 @@ __all__ = [
     "ColumnFull",
     "ConnectStrategy",
     "CounterStrategy",
+    "DuplicatePlayer",
     "EndReason",
     "Game",
     "GameError",
     "GameListener",
     "GameOver",
     "Geometry",
+    "InvalidPlayerName",
+    "InvalidPoints",
     "MalformedMove",
     "Move",
     "MoveRequest",
+    "NotInPairing",
     "NotYourTurn",
     "NothingToUndo",
     "OutOfBounds",
     "Outcome",
+    "Pairing",
+    "Points",
+    "Result",
+    "ResultAlreadyRecorded",
+    "Round",
     "Rules",
     "RulesError",
+    "Standing",
+    "TooFewPlayers",
+    "Tournament",
+    "TournamentError",
+    "UnknownPairing",
+    "UnknownPlayer",
     "decode",
     "encode",
     "geometry",
     "parse_move",
     "scan",
+    "schedule",
 ]

@@ -6,18 +6,21 @@ has the bye. The last seat stays put and the others turn round a circle of ``m``
 and ``r + d`` (mod ``m``) meet for ``d = 1 .. (m - 1) / 2``. Every pair meets exactly once
 in ``m`` rounds.
 
-Who plays first is fixed per pair so that it balances exactly where it can:
+Who plays first alternates:
 
-- two circle seats ``a`` and ``b``: ``a`` plays first when ``b`` lies 1 to ``(m - 1) / 2``
-  seats after ``a`` round the circle. Each circle seat then plays first in exactly half of
-  its ``m - 1`` games against the circle.
 - a circle seat against the fixed seat (round ``r``): the circle seat plays first when
-  ``r`` is even, so the fixed seat alternates first and second round by round.
+  ``r`` is even, so the fixed seat alternates first and second round by round;
+- seats ``r - d`` and ``r + d``: the earlier one, ``r - d``, plays first when ``d`` is odd.
+  From one round to the next a seat keeps its side of its pairing while ``d`` moves by
+  one, so it alternates first and second.
 
-So every player's first-move count and second-move count differ by at most one (by none
-with an odd number of players, whose games against the circle are all there is). A double
-round robin plays the same rounds again with colours swapped, so everyone plays first in
-exactly half of their games.
+Over the whole cycle a circle seat meets the rest of the circle once as ``r - d`` and
+once as ``r + d`` for each ``d`` in ``1 .. (m - 1) / 2``, and plays first in exactly one
+of each two: half of those games. So every player's first-move and second-move counts
+differ by at most one (by none with an odd number of players), and nobody plays first,
+or second, more than twice running (never with an odd number). A double round robin plays
+the same rounds again with colours swapped, so everyone plays first in exactly half of
+their games (at the turn of the halves a run can grow by one).
 """
 
 from __future__ import annotations
@@ -130,8 +133,7 @@ def schedule(players: Sequence[str], *, double: bool = False) -> tuple[Round, ..
         for d in range(1, half + 1):
             a, b = circle[(r - d) % m], circle[(r + d) % m]
             assert a is not None and b is not None
-            # b is 2d seats after a: a plays first when that is within half the circle
-            games.append((a, b) if 2 * d <= half else (b, a))
+            games.append((a, b) if d % 2 else (b, a))
         rounds.append(
             Round(r + 1, tuple(Pairing(r + 1, first, second) for first, second in games), bye)
         )
