@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 __all__ = ["main"]
 
-COMMANDS = ("perft",)
+COMMANDS = ("perft", "play")
 
 
 def build_parser() -> argparse.ArgumentParser:
