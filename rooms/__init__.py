@@ -1,0 +1,107 @@
+"""Authoritative rooms: the sans-I/O room, the service around it, and the store/bus seams.
+
+``Room.handle(command, now)`` is the pure state machine; ``RoomService`` runs every command
+through load → handle → compare-and-set commit → publish; ``Store`` and ``Bus`` are the
+seams (``memory://`` here, ``redis://`` later), chosen by ``open_backend(url)``; ``Hub`` and
+``Feed`` fan a room's events out to a worker's connections in version order.
+Never imports the server layer, Starlette or uvicorn.
+"""
+
+from __future__ import annotations
+
+from .backends import Backend, BackendOptions, UnsupportedBackend, open_backend
+from .bus import Bus, Subscription
+from .codec import decode_room, encode_room
+from .commands import (
+    Command,
+    Join,
+    JoinReply,
+    Leave,
+    LeaveReply,
+    MoveReply,
+    PlayMove,
+    Reply,
+    Role,
+)
+from .errors import ErrorCode, RoomError, from_game_error
+from .events import EventType
+from .feed import Feed
+from .hub import Hub, Listener
+from .ids import new_connection_id, new_room_id, valid_room_id
+from .memory import MemoryBus, MemoryStore
+from .parse import ClientMessage, JoinMessage, MoveMessage, PingMessage, SyncMessage, parse_message
+from .protocol import (
+    PROTOCOL_VERSION,
+    RESERVED_TYPES,
+    ClientType,
+    ServerType,
+    dumps,
+    error_message,
+    event_version,
+    move_ok_message,
+    pong_message,
+    state_message,
+    welcome_message,
+)
+from .room import Handled, Room, Status
+from .seats import Seat, hash_token
+from .service import Executed, RoomService
+from .store import Store, StoredRoom
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "RESERVED_TYPES",
+    "Backend",
+    "BackendOptions",
+    "Bus",
+    "ClientMessage",
+    "ClientType",
+    "Command",
+    "ErrorCode",
+    "EventType",
+    "Executed",
+    "Feed",
+    "Handled",
+    "Hub",
+    "Join",
+    "JoinMessage",
+    "JoinReply",
+    "Leave",
+    "LeaveReply",
+    "Listener",
+    "MemoryBus",
+    "MemoryStore",
+    "MoveMessage",
+    "MoveReply",
+    "PingMessage",
+    "PlayMove",
+    "Reply",
+    "Role",
+    "Room",
+    "RoomError",
+    "RoomService",
+    "Seat",
+    "ServerType",
+    "Status",
+    "Store",
+    "StoredRoom",
+    "Subscription",
+    "SyncMessage",
+    "UnsupportedBackend",
+    "decode_room",
+    "dumps",
+    "encode_room",
+    "error_message",
+    "event_version",
+    "from_game_error",
+    "hash_token",
+    "move_ok_message",
+    "new_connection_id",
+    "new_room_id",
+    "open_backend",
+    "parse_message",
+    "pong_message",
+    "state_message",
+    "valid_room_id",
+    "welcome_message",
+]

@@ -1,0 +1,74 @@
+"""The rooms layer's error root and the stable error codes of the wire protocol.
+
+Every refused command raises ``RoomError(code, message)``; the code is one of
+``ErrorCode`` (the list docs/protocol.md documents), the message is for humans, lowercase,
+quoting the bad input. Engine errors are translated with their own stable codes.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+
+from core import GameError, RulesError
+
+__all__ = ["ErrorCode", "RoomError", "from_game_error"]
+
+
+class ErrorCode(StrEnum):
+    """Every error code a client can receive (WebSocket ``error`` or HTTP body)."""
+
+    BAD_MESSAGE = "bad_message"
+    UNKNOWN_TYPE = "unknown_type"
+    UNSUPPORTED_PROTOCOL = "unsupported_protocol"
+    TOO_LARGE = "too_large"
+    RATE_LIMITED = "rate_limited"
+    NOT_JOINED = "not_joined"
+    ALREADY_JOINED = "already_joined"
+    ROOM_NOT_FOUND = "room_not_found"
+    ROOM_FULL = "room_full"
+    BAD_TOKEN = "bad_token"
+    NOT_A_PLAYER = "not_a_player"
+    NOT_STARTED = "not_started"
+    NOT_YOUR_TURN = "not_your_turn"
+    OUT_OF_BOUNDS = "out_of_bounds"
+    OCCUPIED = "occupied"
+    COLUMN_FULL = "column_full"
+    MALFORMED_MOVE = "malformed_move"
+    GAME_OVER = "game_over"
+    STALE_VERSION = "stale_version"
+    BUSY = "busy"
+    INVALID_RULES = "invalid_rules"
+    NOT_FOUND = "not_found"
+    UNAVAILABLE = "unavailable"
+    INTERNAL_ERROR = "internal_error"
+
+
+class RoomError(Exception):
+    """A refused command: nothing changed. ``code`` is stable, ``message`` is for humans.
+
+    ``field`` names the offending field when one is to blame (the rule of invalid rules);
+    ``ref`` is the client's ``move_id`` or message ``id`` the error answers, when known.
+    """
+
+    def __init__(
+        self, code: ErrorCode, message: str, *, field: str | None = None, ref: str | None = None
+    ) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.field = field
+        self.ref = ref
+
+    def __repr__(self) -> str:
+        return f"RoomError({self.code.value!r}, {self.message!r})"
+
+
+_ENGINE_CODES = {code.value: code for code in ErrorCode}
+
+
+def from_game_error(exc: GameError) -> RoomError:
+    """The engine's typed error as a RoomError with the same stable code."""
+    if isinstance(exc, RulesError):
+        return RoomError(ErrorCode.INVALID_RULES, str(exc), field=exc.field)
+    code = _ENGINE_CODES.get(exc.code, ErrorCode.MALFORMED_MOVE)
+    return RoomError(code, exc.message)

@@ -1,0 +1,181 @@
+"""Client messages from text frames, validated field by field (docs/protocol.md).
+
+``parse_message`` returns a typed message or raises a RoomError with a stable code
+(``too_large``, ``bad_message``, ``unknown_type``, ``unsupported_protocol``,
+``malformed_move``) and, when the frame named one, the ``ref`` to echo.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from dataclasses import dataclass
+from typing import Any
+
+from core import MalformedMove, MoveRequest, parse_move
+
+from .commands import Role
+from .errors import ErrorCode, RoomError
+from .protocol import PROTOCOL_VERSION, RESERVED_TYPES, ClientType
+
+__all__ = [
+    "MAX_ID",
+    "MAX_NAME",
+    "ClientMessage",
+    "JoinMessage",
+    "MoveMessage",
+    "PingMessage",
+    "SyncMessage",
+    "parse_message",
+]
+
+MAX_NAME = 32
+MAX_ID = 64
+MAX_TOKEN = 128
+_CLIENT_TYPES = frozenset(kind.value for kind in ClientType)
+
+
+@dataclass(frozen=True, slots=True)
+class JoinMessage:
+    role: Role
+    name: str | None = None
+    token: str | None = None
+    last_version: int | None = None
+    ref: str | None = None
+
+    def __repr__(self) -> str:  # never print a token
+        token = "<token>" if self.token is not None else None
+        return (
+            f"JoinMessage(role={self.role.value!r}, name={self.name!r}, token={token}, "
+            f"last_version={self.last_version!r})"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MoveMessage:
+    request: MoveRequest
+    version: int
+    move_id: str
+
+    @property
+    def ref(self) -> str:
+        return self.move_id
+
+
+@dataclass(frozen=True, slots=True)
+class SyncMessage:
+    ref: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PingMessage:
+    ref: str | None = None
+
+
+ClientMessage = JoinMessage | MoveMessage | SyncMessage | PingMessage
+
+
+def _bad(message: str, ref: str | None) -> RoomError:
+    return RoomError(ErrorCode.BAD_MESSAGE, message, ref=ref)
+
+
+def _id(data: dict[str, Any], name: str, ref: str | None, *, required: bool) -> str | None:
+    value = data.get(name)
+    if value is None:
+        if required:
+            raise _bad(f"{name} is required", ref)
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_ID:
+        raise _bad(f"{name} must be a string of 1 to {MAX_ID} characters, got {value!r:.80}", ref)
+    return value
+
+
+def _version(data: dict[str, Any], name: str, ref: str | None, *, required: bool) -> int | None:
+    value = data.get(name)
+    if value is None:
+        if required:
+            raise _bad(f"{name} is required", ref)
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _bad(f"{name} must be a whole number of 0 or more, got {value!r:.80}", ref)
+    return value
+
+
+def _name(value: object, ref: str | None) -> str | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise _bad(f"name must be a string, got {value!r:.80}", ref)
+    name = value.strip()
+    if not 1 <= len(name) <= MAX_NAME:
+        raise _bad(f"name must be 1 to {MAX_NAME} characters, got {value!r:.80}", ref)
+    if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in name):
+        raise _bad(f"name must not contain control characters, got {value!r:.80}", ref)
+    return name
+
+
+def _join(data: dict[str, Any], ref: str | None) -> JoinMessage:
+    protocol = data.get("protocol")
+    if protocol is not None and (
+        isinstance(protocol, bool) or not isinstance(protocol, int) or protocol != PROTOCOL_VERSION
+    ):
+        raise RoomError(
+            ErrorCode.UNSUPPORTED_PROTOCOL,
+            f"this server speaks protocol {PROTOCOL_VERSION}, not {protocol!r:.80}",
+            ref=ref,
+        )
+    role_name = data.get("as")
+    if role_name not in {role.value for role in Role}:
+        raise _bad(f'as must be "player" or "spectator", got {role_name!r:.80}', ref)
+    token = data.get("token")
+    if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN):
+        raise _bad(f"token must be a string of 1 to {MAX_TOKEN} characters", ref)
+    return JoinMessage(
+        role=Role(role_name),
+        name=_name(data.get("name"), ref),
+        token=token,
+        last_version=_version(data, "last_version", ref, required=False),
+        ref=ref,
+    )
+
+
+def _move(data: dict[str, Any]) -> MoveMessage:
+    move_id = _id(data, "move_id", None, required=True)
+    assert move_id is not None
+    version = _version(data, "version", move_id, required=True)
+    assert version is not None
+    try:
+        request = parse_move(data)
+    except MalformedMove as exc:
+        raise RoomError(ErrorCode.MALFORMED_MOVE, exc.message, ref=move_id) from exc
+    return MoveMessage(request=request, version=version, move_id=move_id)
+
+
+def parse_message(text: str, *, max_bytes: int) -> ClientMessage:
+    """A typed client message from one text frame; RoomError (with ``ref``) when refused."""
+    if len(text) > max_bytes or (len(text) * 4 > max_bytes and len(text.encode()) > max_bytes):
+        raise RoomError(ErrorCode.TOO_LARGE, f"a message may be at most {max_bytes} bytes")
+    try:
+        data: Any = json.loads(text)
+    except (ValueError, RecursionError):
+        raise _bad(f"a message must be one JSON object, got {text!r:.80}", None) from None
+    if not isinstance(data, dict):
+        raise _bad(f"a message must be a JSON object, got {text!r:.80}", None)
+    raw_ref = data.get("move_id") if data.get("type") == ClientType.MOVE else data.get("id")
+    ref = raw_ref if isinstance(raw_ref, str) and 1 <= len(raw_ref) <= MAX_ID else None
+    kind = data.get("type")
+    if not isinstance(kind, str):
+        raise _bad(f"a message needs a string type, got {kind!r:.80}", ref)
+    if kind not in _CLIENT_TYPES:
+        reserved = " (reserved for a later version)" if kind in RESERVED_TYPES else ""
+        raise RoomError(
+            ErrorCode.UNKNOWN_TYPE, f"unknown message type {kind!r:.80}{reserved}", ref=ref
+        )
+    if kind == ClientType.MOVE:
+        return _move(data)
+    ref = _id(data, "id", ref, required=False)
+    if kind == ClientType.JOIN:
+        return _join(data, ref)
+    if kind == ClientType.SYNC:
+        return SyncMessage(ref)
+    return PingMessage(ref)

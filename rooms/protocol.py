@@ -1,0 +1,122 @@
+"""The wire protocol's names and the server's reply messages (docs/protocol.md).
+
+``ClientType``, ``ServerType`` and ``EventType`` (rooms.events) are the registries of every
+message type; ``ErrorCode`` (rooms.errors) is the registry of error codes. A test checks
+that docs/protocol.md names every one of them.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from enum import StrEnum
+from typing import Any
+
+from .commands import JoinReply, MoveReply
+from .errors import ErrorCode
+
+__all__ = [
+    "PROTOCOL_VERSION",
+    "RESERVED_TYPES",
+    "ClientType",
+    "ServerType",
+    "dumps",
+    "error_message",
+    "event_version",
+    "move_ok_message",
+    "pong_message",
+    "state_message",
+    "welcome_message",
+]
+
+PROTOCOL_VERSION = 1
+
+
+class ClientType(StrEnum):
+    JOIN = "join"
+    MOVE = "move"
+    SYNC = "sync"
+    PING = "ping"
+
+
+class ServerType(StrEnum):
+    """Replies to one connection; events (rooms.events.EventType) go to every connection."""
+
+    WELCOME = "welcome"
+    STATE = "state"
+    MOVE_OK = "move_ok"
+    PONG = "pong"
+    ERROR = "error"
+
+
+RESERVED_TYPES = frozenset(
+    {
+        "resign",
+        "offer_draw",
+        "accept_draw",
+        "decline_draw",
+        "takeback",
+        "accept_takeback",
+        "decline_takeback",
+        "rematch",
+        "abort",
+        "claim",
+        "chat",
+        "leave",
+    }
+)
+"""Client types reserved for the lifecycle issue; refused today with ``unknown_type``."""
+
+
+def dumps(message: dict[str, Any]) -> str:
+    """Compact JSON, the one encoding of every frame."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def welcome_message(
+    room_id: str,
+    reply: JoinReply,
+    state: dict[str, Any],
+    missed: Sequence[dict[str, Any]] | None,
+) -> dict[str, Any]:
+    return {
+        "type": ServerType.WELCOME.value,
+        "protocol": PROTOCOL_VERSION,
+        "room_id": room_id,
+        "role": reply.role.value,
+        "mark": reply.mark,
+        "token": reply.token,
+        "version": state["version"],
+        "state": state,
+        "missed": list(missed) if missed is not None else None,
+    }
+
+
+def state_message(state: dict[str, Any], ref: str | None = None) -> dict[str, Any]:
+    return {"type": ServerType.STATE.value, "version": state["version"], "state": state, "ref": ref}
+
+
+def move_ok_message(reply: MoveReply) -> dict[str, Any]:
+    return {
+        "type": ServerType.MOVE_OK.value,
+        "move_id": reply.move_id,
+        "version": reply.version,
+        "duplicate": reply.duplicate,
+    }
+
+
+def pong_message(ref: str | None) -> dict[str, Any]:
+    return {"type": ServerType.PONG.value, "ref": ref}
+
+
+def error_message(code: ErrorCode, message: str, ref: str | None = None) -> dict[str, Any]:
+    return {"type": ServerType.ERROR.value, "code": code.value, "message": message, "ref": ref}
+
+
+def event_version(text: str) -> int:
+    """The version of an encoded event (ValueError when the text is not one)."""
+    data = json.loads(text)
+    version = data.get("version") if isinstance(data, dict) else None
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ValueError(f"not an event: {text!r:.80}")
+    return version

@@ -1,0 +1,151 @@
+"""The room service: load → handle → compare-and-set commit → publish, the one write path.
+
+Every command goes through ``execute``: load the room from the store, let the sans-I/O
+room handle the command, and commit the new state only if the stored version is still the
+one that was loaded (the store publishes the event in the same step). On a conflict the
+service re-loads and re-validates, so two workers racing on one room never both win and
+nothing is lost. A per-room asyncio lock inside the process cuts down conflicts between
+local tasks; it is an optimisation only, the compare-and-set is the guarantee.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from core import GameError, Rules
+
+from .codec import decode_room, encode_room
+from .commands import Command, Reply
+from .errors import ErrorCode, RoomError, from_game_error
+from .ids import new_room_id, valid_room_id
+from .protocol import dumps
+from .room import Room
+from .store import Store, StoredRoom
+
+__all__ = ["Executed", "RoomService"]
+
+
+@dataclass(frozen=True, slots=True)
+class Executed:
+    """The room after the command (committed, or unchanged), the reply, and the event."""
+
+    room: Room
+    reply: Reply
+    event: dict[str, Any] | None
+
+
+@dataclass(slots=True)
+class _LocalLock:
+    lock: asyncio.Lock
+    users: int = 0
+
+
+class RoomService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Callable[[], float] = time.time,
+        max_attempts: int = 64,
+        local_locks: bool = True,
+    ) -> None:
+        self.store = store
+        self._clock = clock
+        self._max_attempts = max_attempts
+        self._local_locks = local_locks
+        self._locks: dict[str, _LocalLock] = {}
+        self.conflicts = 0
+        """How many commits lost a compare-and-set race and were retried (for tests/metrics)."""
+
+    # -- writes ---------------------------------------------------------------------------
+
+    async def create(self, rules: Rules | dict[str, Any], *, public: bool) -> Room:
+        """A new empty room (version 0); rules as a value or a plain dict (validated)."""
+        if not isinstance(rules, Rules):
+            try:
+                rules = Rules.from_dict(rules)
+            except GameError as exc:
+                raise from_game_error(exc) from exc
+        for _ in range(self._max_attempts):
+            room = Room(new_room_id(public=public), rules, public=public, created=self._clock())
+            if await self.store.create(room.room_id, encode_room(room), listed=room.listed):
+                return room
+        raise RoomError(ErrorCode.BUSY, "could not find a free room id; try again")
+
+    async def execute(self, room_id: str, command: Command) -> Executed:
+        """Apply ``command`` to the room through compare-and-set; RoomError when refused."""
+        async with self._locked(room_id):
+            for _ in range(self._max_attempts):
+                stored = await self._load_stored(room_id)
+                room = decode_room(stored.data)
+                handled = room.handle(command, self._clock())
+                if handled.event is None:
+                    return Executed(room, handled.reply, None)
+                committed = await self.store.commit(
+                    room_id, stored.version, encode_room(room), dumps(handled.event),
+                    listed=room.listed,
+                )
+                if committed:
+                    return Executed(room, handled.reply, handled.event)
+                self.conflicts += 1
+                await asyncio.sleep(0)
+        raise RoomError(ErrorCode.BUSY, f"room {room_id!r} is changing too fast; try again")
+
+    @asynccontextmanager
+    async def _locked(self, room_id: str) -> AsyncIterator[None]:
+        if not self._local_locks:
+            yield
+            return
+        entry = self._locks.get(room_id)
+        if entry is None:
+            entry = self._locks[room_id] = _LocalLock(asyncio.Lock())
+        entry.users += 1
+        try:
+            async with entry.lock:
+                yield
+        finally:
+            entry.users -= 1
+            if entry.users == 0:
+                del self._locks[room_id]
+
+    # -- reads ----------------------------------------------------------------------------
+
+    async def _load_stored(self, room_id: str) -> StoredRoom:
+        stored = await self.store.load(room_id) if valid_room_id(room_id) else None
+        if stored is None:
+            raise RoomError(ErrorCode.ROOM_NOT_FOUND, f"there is no room {room_id!r:.80}")
+        return stored
+
+    async def load(self, room_id: str) -> Room:
+        """The room as stored now; RoomError(room_not_found) when there is none."""
+        return decode_room((await self._load_stored(room_id)).data)
+
+    async def snapshot(self, room_id: str) -> dict[str, Any]:
+        return (await self.load(room_id)).snapshot()
+
+    async def events_since(
+        self, room_id: str, version: int, *, upto: int | None = None
+    ) -> list[str] | None:
+        """Event texts after ``version`` (up to ``upto`` when given), oldest first; None when
+        the log no longer reaches back (the caller then sends the full snapshot)."""
+        if not valid_room_id(room_id):
+            return None
+        texts = await self.store.events_since(room_id, version)
+        if texts is None or upto is None:
+            return texts
+        if version > upto:
+            return None
+        wanted = upto - version
+        return texts[:wanted] if len(texts) >= wanted else None
+
+    async def list_public(self, limit: int = 100) -> list[dict[str, Any]]:
+        """Public rooms waiting for a player first, then games in progress (newest first)."""
+        rooms = [decode_room(stored.data) for stored in await self.store.listed(limit)]
+        summaries = [room.summary() for room in rooms if room.listed]
+        summaries.sort(key=lambda s: s["status"] != "waiting")  # stable: newest first kept
+        return summaries

@@ -1,0 +1,62 @@
+"""The Store seam: where rooms live. The store is the truth (design.md, invariant 4).
+
+A store keeps, per room, the encoded room (``rooms.codec`` text), its version, and a
+bounded log of the encoded events of the last changes. ``commit`` is the one write after
+creation and is a single atomic step, so that a Redis store can run it as ONE Lua script
+round trip:
+
+1. compare the stored version with ``expected`` (refuse when it moved: compare-and-set);
+2. write the new room text at version ``expected + 1``;
+3. append the event text to the room's log, trimmed to the newest ``log_size`` events;
+4. add the room to, or remove it from, the public listing (``listed``);
+5. publish the event text on the room's bus channel.
+
+Every version after 0 has exactly one event, so the log needs no per-entry version: its
+last entry is the current version's event.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Protocol
+
+__all__ = ["Store", "StoredRoom"]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredRoom:
+    version: int
+    data: str
+
+
+class Store(Protocol):
+    name: str
+    """The backend's name (``memory``, ``redis``), shown by /readyz."""
+
+    async def open(self) -> None: ...
+
+    async def close(self) -> None: ...
+
+    async def ping(self) -> None:
+        """Return when the store answers; raise RoomError(unavailable) when it does not."""
+
+    async def create(self, room_id: str, data: str, *, listed: bool) -> bool:
+        """Store a new room at version 0; False (nothing written) if the id is taken."""
+
+    async def load(self, room_id: str) -> StoredRoom | None:
+        """The room's current text and version, or None when there is no such room."""
+
+    async def commit(
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+    ) -> bool:
+        """Atomically: if the stored version is ``expected``, write ``data`` as version
+        ``expected + 1``, append ``event`` to the bounded log, update the listing and publish
+        ``event``; True. Otherwise change nothing and return False."""
+
+    async def events_since(self, room_id: str, version: int) -> list[str] | None:
+        """The event texts of versions ``version + 1`` up to the current one, oldest first
+        (``[]`` when ``version`` is current); None when the log no longer reaches back that
+        far, the version is ahead of the room, or there is no such room."""
+
+    async def listed(self, limit: int) -> list[StoredRoom]:
+        """Up to ``limit`` listed (public, unfinished) rooms, the most recently created first."""
