@@ -111,7 +111,11 @@ class GravityPlacement:
         else:
             if request.layer:  # a flat board has only layer 0, as with free placement
                 raise OutOfBounds(f"layer {request.layer} is off the flat board")
-            _check_inside(rules, 0, request.col, 0)
+            if not 0 <= request.col < rules.cols:
+                raise OutOfBounds(
+                    f"column {request.col} is off the {rules.rows}×{rules.cols} board "
+                    f"(columns 0 to {rules.cols - 1})"
+                )
             stack = request.col
         height = self._heights[stack]
         if height >= self._depth:
