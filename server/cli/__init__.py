@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 __all__ = ["main"]
 
-COMMANDS = ("perft", "play")
+COMMANDS = ("perft", "play", "serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,13 @@
+"""The server layer: the Starlette app (HTTP + WebSocket), its settings and the CLI.
+
+``create_app(settings)`` builds the app; ``tictactoe serve`` runs it under uvicorn.
+"""
+
+from __future__ import annotations
+
+from .app import create_app
+from .close_codes import CloseCode
+from .errors import ServerError, SettingsError
+from .settings import Settings
+
+__all__ = ["CloseCode", "ServerError", "Settings", "SettingsError", "create_app"]

@@ -1,0 +1,78 @@
+"""``create_app(settings)``: the Starlette application, its routes and its lifespan.
+
+Nothing does I/O at import time or in ``create_app``: the store URL is checked there (an
+unsupported one fails at once), and the lifespan opens the store and bus inside the
+running loop and closes them at shutdown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Mount, WebSocketRoute
+
+from rooms import BackendOptions, ErrorCode, Hub, RoomError, RoomService, open_backend
+
+from .http import error_response, routes
+from .settings import Settings
+from .state import AppState, app_state
+from .static import ClientFiles
+from .websocket import room_socket
+
+__all__ = ["create_app"]
+
+
+def create_app(settings: Settings | None = None) -> Starlette:
+    """The server for ``settings`` (defaults, then environment, when None).
+
+    Raises UnsupportedBackend (a RoomError) for a store URL this build cannot serve.
+    """
+    settings = settings if settings is not None else Settings.from_env()
+    options = BackendOptions(
+        log_size=settings.log_size, room_ttl=settings.room_ttl, max_rooms=settings.max_rooms
+    )
+    backend = open_backend(settings.store_url, options)
+    state = AppState(settings, backend, RoomService(backend.store), Hub(backend.bus))
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await backend.open()
+        try:
+            yield
+        finally:
+            await state.hub.close()
+            await backend.close()
+
+    all_routes: list[BaseRoute] = [
+        *routes(),
+        WebSocketRoute("/ws/{room_id}", room_socket),
+        Mount("/", app=ClientFiles(settings.static_dir)),
+    ]
+    app = Starlette(
+        routes=all_routes,
+        lifespan=lifespan,
+        exception_handlers={HTTPException: _http_error},
+    )
+    app.state.tictactoe = state
+    return app
+
+
+async def _http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    if exc.status_code == 404:
+        error = RoomError(ErrorCode.NOT_FOUND, f"nothing at {request.url.path!r:.80}")
+    else:
+        error = RoomError(ErrorCode.BAD_MESSAGE, f"{request.method} is not allowed here")
+    response = error_response(error)
+    response.status_code = exc.status_code
+    if exc.headers:
+        response.headers.update(exc.headers)
+    return response
+
+
+__all__ += ["app_state"]

@@ -1,0 +1,136 @@
+"""``tictactoe serve``: run the server under uvicorn and print the URL to open.
+
+uvloop and httptools are used when installed; WebSockets use uvicorn's websockets sans-I/O
+implementation when available (else the websockets one), with per-message compression off
+(it multiplies the memory held per connection). The in-memory store lives in one process,
+so ``--workers`` above 1 is refused with it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+from typing import Any
+
+from rooms import RoomError
+
+from ..errors import SettingsError
+from ..settings import Settings
+
+__all__ = ["register", "uvicorn_options"]
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="run the multiplayer server (HTTP + WebSocket)",
+        description="Serve rooms over HTTP and WebSocket (docs/protocol.md). Every flag "
+        "also reads an environment variable TICTACTOE_<NAME> (e.g. TICTACTOE_PORT); "
+        "REDIS_URL selects the store like --redis-url.",
+    )
+    parser.add_argument("--host", default=None, help="interface to bind (default 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=None, help="port (default 8000)")
+    parser.add_argument(
+        "--allowed-origins",
+        default=None,
+        help="comma-separated origins allowed to open WebSockets besides the server's own "
+        "(e.g. https://example.com); '*' allows any",
+    )
+    parser.add_argument(
+        "--redis-url", default=None, help="keep rooms in Redis (not implemented yet)"
+    )
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default 1)")
+    limits = parser.add_argument_group("limits")
+    for flag, kind, text in (
+        ("--max-frame-bytes", int, "largest WebSocket frame; bigger closes with 1009"),
+        ("--max-message-bytes", int, "largest message; bigger gets too_large"),
+        ("--max-body-bytes", int, "largest HTTP request body"),
+        ("--rate", float, "messages per second per connection"),
+        ("--burst", int, "message burst per connection"),
+        ("--flood-strikes", int, "rate_limited refusals in a row before closing with 4008"),
+        ("--join-timeout", float, "seconds to send join before closing with 4001"),
+        ("--send-queue", int, "queued messages per connection before closing with 4009"),
+        ("--ping-interval", float, "seconds between WebSocket pings"),
+        ("--ping-timeout", float, "seconds to answer a ping before the peer counts as dead"),
+        ("--log-size", int, "events kept per room for resuming clients"),
+        ("--room-ttl", float, "seconds a room is kept after its last change"),
+        ("--max-rooms", int, "most rooms held in memory"),
+    ):
+        limits.add_argument(flag, type=kind, default=None, help=text)
+    parser.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
+    parser.set_defaults(func=run)
+
+
+def settings_from_args(args: argparse.Namespace) -> Settings:
+    origins = None
+    if args.allowed_origins is not None:
+        origins = tuple(o.strip() for o in args.allowed_origins.split(",") if o.strip())
+    base = Settings.from_env()
+    return base.with_changes(
+        host=args.host,
+        port=args.port,
+        store_url=args.redis_url,
+        allowed_origins=origins,
+        workers=args.workers,
+        max_frame_bytes=args.max_frame_bytes,
+        max_message_bytes=args.max_message_bytes,
+        max_body_bytes=args.max_body_bytes,
+        rate=args.rate,
+        burst=args.burst,
+        flood_strikes=args.flood_strikes,
+        join_timeout=args.join_timeout,
+        send_queue=args.send_queue,
+        ping_interval=args.ping_interval,
+        ping_timeout=args.ping_timeout,
+        log_size=args.log_size,
+        room_ttl=args.room_ttl,
+        max_rooms=args.max_rooms,
+    )
+
+
+def uvicorn_options(settings: Settings) -> dict[str, Any]:
+    """The uvicorn Config keywords for ``settings`` (fastest implementations installed)."""
+    from uvicorn.config import WS_PROTOCOLS
+
+    installed = importlib.util.find_spec
+    return {
+        "host": settings.host,
+        "port": settings.port,
+        "loop": "uvloop" if installed("uvloop") else "asyncio",
+        "http": "httptools" if installed("httptools") else "h11",
+        "ws": "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets",
+        "ws_max_size": settings.max_frame_bytes,
+        "ws_ping_interval": settings.ping_interval,
+        "ws_ping_timeout": settings.ping_timeout,
+        "ws_per_message_deflate": False,
+        "lifespan": "on",
+    }
+
+
+def _fail(message: str) -> int:
+    print(f"tictactoe serve: error: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from ..app import create_app
+
+    try:
+        settings = settings_from_args(args)
+        app = create_app(settings)
+    except SettingsError as exc:
+        return _fail(f"--{exc.field.replace('_', '-')}: {exc.reason}")
+    except RoomError as exc:
+        return _fail(exc.message)
+    if settings.workers > 1 and not app.state.tictactoe.backend.shared:
+        return _fail(
+            f"--workers {settings.workers} needs a shared store: the in-memory store lives in "
+            "one process, so other workers would not see its rooms (use --workers 1)"
+        )
+    config = uvicorn.Config(app, log_level=args.log_level, **uvicorn_options(settings))
+    print(f"tictactoe: serving on {settings.url} (store: {settings.store_url})", flush=True)
+    uvicorn.Server(config).run()
+    return 0

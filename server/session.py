@@ -1,0 +1,211 @@
+"""One WebSocket connection to one room, from the first ``join`` to the close.
+
+The session reads frames, enforces the edge rules (join timeout, binary frames, message
+size, rate limit, flood), turns messages into room commands through the service, and sends
+replies to this connection only; the room's events reach it through its Feed. Honest
+mistakes get an ``error`` and the socket stays open; abuse closes it with a documented code.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from dataclasses import dataclass
+
+from starlette.types import Message
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rooms import (
+    ErrorCode,
+    Feed,
+    Hub,
+    Join,
+    JoinMessage,
+    JoinReply,
+    Leave,
+    MoveMessage,
+    MoveReply,
+    PingMessage,
+    PlayMove,
+    RoomError,
+    RoomService,
+    SyncMessage,
+    dumps,
+    error_message,
+    move_ok_message,
+    parse_message,
+    pong_message,
+    welcome_message,
+)
+
+from .close_codes import CloseCode
+from .connection import Connection
+from .limits import TokenBucket
+from .settings import Settings
+
+__all__ = ["Session"]
+
+log = logging.getLogger("tictactoe.server")
+
+
+@dataclass(slots=True)
+class _Joined:
+    feed: Feed
+    reply: JoinReply
+
+
+class Session:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        room_id: str,
+        *,
+        service: RoomService,
+        hub: Hub,
+        settings: Settings,
+    ) -> None:
+        self.room_id = room_id
+        self.service = service
+        self.hub = hub
+        self.settings = settings
+        self.websocket = websocket
+        self.conn = Connection(websocket, queue_size=settings.send_queue)
+        loop = asyncio.get_running_loop()
+        self._clock = loop.time
+        self._bucket = TokenBucket(settings.rate, settings.burst, self._clock())
+        self._strikes = 0
+        self._join_deadline = self._clock() + settings.join_timeout
+        self._joined: _Joined | None = None
+
+    async def run(self) -> None:
+        reader = asyncio.create_task(self._read(), name=f"reader:{self.conn.id}")
+        ending = asyncio.create_task(self.conn.ending.wait())
+        try:
+            await asyncio.wait({reader, ending}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for task in (reader, ending):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await self._leave()
+            await self.conn.close(self.settings.close_timeout)
+
+    async def _leave(self) -> None:
+        joined, self._joined = self._joined, None
+        if joined is None:
+            return
+        joined.feed.close()
+        await self.hub.detach(self.room_id, joined.feed)
+        try:
+            await self.service.execute(self.room_id, Leave(self.conn.id))
+        except RoomError as exc:
+            log.info("room %s: could not record a departure: %s", self.room_id, exc.message)
+
+    # -- reading --------------------------------------------------------------------------
+
+    async def _receive(self) -> Message | None:
+        """The next frame, or None when the peer left or never joined in time."""
+        if self._joined is None:
+            remaining = self._join_deadline - self._clock()
+            try:
+                message = await asyncio.wait_for(self.websocket.receive(), max(remaining, 0))
+            except TimeoutError:
+                self.conn.end(CloseCode.JOIN_TIMEOUT, "no join in time")
+                return None
+        else:
+            message = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            self.conn.end(None, "the peer closed")
+            return None
+        return message
+
+    async def _read(self) -> None:
+        while not self.conn.ending.is_set():
+            try:
+                message = await self._receive()
+            except (WebSocketDisconnect, RuntimeError):
+                self.conn.end(None, "the peer closed")
+                return
+            if message is None:
+                return
+            text = message.get("text")
+            if not isinstance(text, str):
+                self.conn.end(CloseCode.UNSUPPORTED_DATA, "binary frames are not accepted")
+                return
+            if not self._bucket.take(self._clock()):
+                self._strikes += 1
+                if self._strikes >= self.settings.flood_strikes:
+                    self.conn.end(CloseCode.FLOOD, "flooding: too many messages")
+                    return
+                self._error(RoomError(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
+                continue
+            self._strikes = 0
+            await self._handle(text)
+
+    # -- handling -------------------------------------------------------------------------
+
+    def _error(self, exc: RoomError, ref: str | None = None) -> None:
+        self.conn.send(dumps(error_message(exc.code, exc.message, exc.ref or ref)))
+
+    async def _handle(self, text: str) -> None:
+        ref: str | None = None
+        try:
+            message = parse_message(text, max_bytes=self.settings.max_message_bytes)
+            ref = message.ref
+            if isinstance(message, JoinMessage):
+                await self._join(message)
+            elif self._joined is None:
+                raise RoomError(ErrorCode.NOT_JOINED, "the first message must be a join")
+            elif isinstance(message, MoveMessage):
+                await self._move(message)
+            elif isinstance(message, SyncMessage):
+                await self._joined.feed.send_state(message.ref)
+            elif isinstance(message, PingMessage):
+                self.conn.send(dumps(pong_message(message.ref)))
+        except RoomError as exc:
+            self._error(exc, ref)
+            if exc.code is ErrorCode.ROOM_NOT_FOUND:
+                self.conn.end(CloseCode.ROOM_NOT_FOUND, "no such room")
+        except Exception:
+            log.exception("room %s: internal error while handling a message", self.room_id)
+            self._error(RoomError(ErrorCode.INTERNAL_ERROR, "internal error; nothing changed"), ref)
+
+    async def _join(self, message: JoinMessage) -> None:
+        if self._joined is not None:
+            raise RoomError(ErrorCode.ALREADY_JOINED, "this connection already joined the room")
+        feed = Feed(self.room_id, self.service, self.conn.send)
+        await self.hub.attach(self.room_id, feed)  # subscribe first, then read the room
+        try:
+            command = Join(self.conn.id, message.role, message.name, message.token)
+            executed = await self.service.execute(self.room_id, command)
+        except BaseException:
+            feed.close()
+            await self.hub.detach(self.room_id, feed)
+            raise
+        assert isinstance(executed.reply, JoinReply)
+        self._joined = _Joined(feed, executed.reply)
+        room = executed.room
+        missed = None
+        if message.last_version is not None:
+            try:
+                texts = await self.service.events_since(
+                    self.room_id, message.last_version, upto=room.version
+                )
+            except RoomError:
+                texts = None  # the snapshot is the truth anyway
+            missed = [json.loads(text) for text in texts] if texts is not None else None
+        welcome = welcome_message(self.room_id, executed.reply, room.snapshot(), missed)
+        self.conn.send(dumps(welcome))
+        feed.start(room.version)
+
+    async def _move(self, message: MoveMessage) -> None:
+        command = PlayMove(self.conn.id, message.request, message.version, message.move_id)
+        try:
+            executed = await self.service.execute(self.room_id, command)
+        except RoomError as exc:
+            exc.ref = exc.ref or message.move_id
+            raise
+        assert isinstance(executed.reply, MoveReply)
+        self.conn.send(dumps(move_ok_message(executed.reply)))

@@ -1,0 +1,126 @@
+"""Server settings: defaults, overridden by environment variables, overridden by flags.
+
+Every setting has an environment variable ``TICTACTOE_<NAME>`` (``REDIS_URL`` also selects
+the store). Values are checked when the Settings are built; a SettingsError names the field.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any
+
+from .errors import SettingsError
+from .origin import normalize_origin
+
+__all__ = ["DEFAULT_STATIC", "Settings"]
+
+DEFAULT_STATIC = Path(__file__).resolve().parent.parent / "static"
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    host: str = "127.0.0.1"
+    port: int = 8000
+    store_url: str = "memory://"
+    """``memory://`` (one process) or, once the Redis issue lands, ``redis://host:port/db``."""
+    allowed_origins: tuple[str, ...] = ()
+    """Origins allowed to open WebSockets besides the server's own; ``*`` allows any."""
+    workers: int = 1
+    max_frame_bytes: int = 16384
+    max_message_bytes: int = 4096
+    max_body_bytes: int = 4096
+    rate: float = 20.0
+    burst: int = 40
+    flood_strikes: int = 20
+    join_timeout: float = 10.0
+    send_queue: int = 256
+    ping_interval: float = 20.0
+    ping_timeout: float = 20.0
+    close_timeout: float = 5.0
+    log_size: int = 256
+    room_ttl: float = 24 * 3600.0
+    max_rooms: int = 100_000
+    list_limit: int = 100
+    static_dir: Path = field(default=DEFAULT_STATIC)
+
+    def __post_init__(self) -> None:
+        _positive_int(self, "port", high=65535, low=0)
+        for name in ("workers", "max_frame_bytes", "max_message_bytes", "max_body_bytes",
+                     "burst", "flood_strikes", "send_queue", "log_size", "max_rooms",
+                     "list_limit"):
+            _positive_int(self, name)
+        for name in ("rate", "join_timeout", "ping_interval", "ping_timeout", "close_timeout",
+                     "room_ttl"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not (
+                math.isfinite(value) and value > 0
+            ):
+                raise SettingsError(name, f"must be a number above 0, got {value!r}")
+        if self.max_message_bytes > self.max_frame_bytes:
+            raise SettingsError(
+                "max_message_bytes",
+                f"{self.max_message_bytes} is above max_frame_bytes ({self.max_frame_bytes})",
+            )
+        origins = []
+        for origin in self.allowed_origins:
+            if origin.strip() == "*":
+                origins.append("*")
+                continue
+            try:
+                origins.append(normalize_origin(origin))
+            except ValueError as exc:
+                raise SettingsError("allowed_origins", str(exc)) from None
+        object.__setattr__(self, "allowed_origins", tuple(origins))
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        shown = "127.0.0.1" if self.host in {"0.0.0.0", ""} else host
+        return f"http://{shown}:{self.port}"
+
+    def with_changes(self, **changes: Any) -> Settings:
+        """A copy with some settings changed (None values are ignored)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
+        """Defaults overridden by ``TICTACTOE_<NAME>`` variables (and ``REDIS_URL``)."""
+        env = os.environ if env is None else env
+        changes: dict[str, Any] = {}
+        if env.get("REDIS_URL"):
+            changes["store_url"] = env["REDIS_URL"]
+        for spec in fields(cls):
+            raw = env.get(f"TICTACTOE_{spec.name.upper()}")
+            if raw is None or raw == "":
+                continue
+            changes[spec.name] = _convert(spec.name, raw, spec.default)
+        return cls(**changes)
+
+
+def _positive_int(settings: Settings, name: str, *, high: int | None = None, low: int = 1) -> None:
+    value = getattr(settings, name)
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise SettingsError(name, f"must be a whole number of {low} or more, got {value!r}")
+    if high is not None and value > high:
+        raise SettingsError(name, f"must be at most {high}, got {value!r}")
+
+
+def _convert(name: str, raw: str, default: object) -> object:
+    try:
+        if isinstance(default, tuple):
+            return tuple(part.strip() for part in raw.split(",") if part.strip())
+        if isinstance(default, Path):
+            return Path(raw)
+        if isinstance(default, bool):
+            return raw.lower() in {"1", "true", "yes", "on"}
+        if isinstance(default, int):
+            return int(raw)
+        if isinstance(default, float):
+            return float(raw)
+    except ValueError:
+        raise SettingsError(name, f"cannot read {raw!r} from TICTACTOE_{name.upper()}") from None
+    return raw

@@ -1,0 +1,26 @@
+"""What the app holds while it runs: settings, backend (store + bus), service and hub."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.applications import Starlette
+
+from rooms import Backend, Hub, RoomService
+
+from .settings import Settings
+
+__all__ = ["AppState", "app_state"]
+
+
+@dataclass(frozen=True, slots=True)
+class AppState:
+    settings: Settings
+    backend: Backend
+    service: RoomService
+    hub: Hub
+
+
+def app_state(app: Starlette) -> AppState:
+    state: AppState = app.state.tictactoe
+    return state
