@@ -1,0 +1,104 @@
+"""Client messages: every field checked, every refusal typed, refs echoed."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core import MoveRequest
+from rooms import (
+    ErrorCode,
+    JoinMessage,
+    MoveMessage,
+    PingMessage,
+    Role,
+    RoomError,
+    SyncMessage,
+    parse_message,
+)
+
+
+def parse(data: object, max_bytes: int = 4096):  # type: ignore[no-untyped-def]
+    return parse_message(data if isinstance(data, str) else json.dumps(data), max_bytes=max_bytes)
+
+
+def refused(data: object, max_bytes: int = 4096) -> RoomError:
+    with pytest.raises(RoomError) as info:
+        parse(data, max_bytes)
+    return info.value
+
+
+def test_join_with_every_field() -> None:
+    message = parse({"type": "join", "as": "player", "name": "  Ada ", "token": "t" * 43,
+                     "last_version": 7, "protocol": 1, "id": "j1"})
+    assert message == JoinMessage(Role.PLAYER, "Ada", "t" * 43, 7, "j1")
+    assert "t" * 43 not in repr(message)
+    assert parse({"type": "join", "as": "spectator"}) == JoinMessage(Role.SPECTATOR)
+
+
+def test_move_sync_ping() -> None:
+    assert parse({"type": "move", "row": 1, "col": 2, "version": 3, "move_id": "m"}) == (
+        MoveMessage(MoveRequest(col=2, row=1), 3, "m")
+    )
+    assert parse({"type": "move", "col": 2, "version": 0, "move_id": "g"}).request == (
+        MoveRequest(col=2)
+    )
+    assert parse({"type": "sync", "id": "s"}) == SyncMessage("s")
+    assert parse({"type": "ping"}) == PingMessage(None)
+
+
+@pytest.mark.parametrize(
+    ("data", "code"),
+    [
+        ("not json", ErrorCode.BAD_MESSAGE),
+        ("[1, 2]", ErrorCode.BAD_MESSAGE),
+        ("[" * 2000 + "]" * 2000, ErrorCode.BAD_MESSAGE),
+        ({"type": 5}, ErrorCode.BAD_MESSAGE),
+        ({"no": "type"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "dance"}, ErrorCode.UNKNOWN_TYPE),
+        ({"type": "resign"}, ErrorCode.UNKNOWN_TYPE),
+        ({"type": "join", "as": "referee"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": "player", "name": "x" * 33}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": "player", "name": "   "}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": "player", "name": "a\u0000b"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": "player", "name": "a\u202eb"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": "player", "name": 7}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": "player", "token": 12}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": "player", "token": "t" * 129}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": "player", "last_version": -1}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": "player", "last_version": True}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": "player", "protocol": 2}, ErrorCode.UNSUPPORTED_PROTOCOL),
+        ({"type": "join", "as": "player", "id": ""}, ErrorCode.BAD_MESSAGE),
+        ({"type": "move", "row": 0, "col": 0, "version": 1}, ErrorCode.BAD_MESSAGE),
+        ({"type": "move", "row": 0, "col": 0, "move_id": "m"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "move", "row": 0, "col": 0, "version": "1", "move_id": "m"},
+         ErrorCode.BAD_MESSAGE),
+        ({"type": "move", "row": 0, "col": 0, "version": 1, "move_id": "m" * 65},
+         ErrorCode.BAD_MESSAGE),
+        ({"type": "move", "row": 0, "version": 1, "move_id": "m"}, ErrorCode.MALFORMED_MOVE),
+        ({"type": "move", "row": 0.5, "col": 0, "version": 1, "move_id": "m"},
+         ErrorCode.MALFORMED_MOVE),
+        ({"type": "move", "row": True, "col": 0, "version": 1, "move_id": "m"},
+         ErrorCode.MALFORMED_MOVE),
+    ],
+)
+def test_refusals(data: object, code: ErrorCode) -> None:
+    assert refused(data).code is code
+
+
+def test_too_large_counts_bytes_not_characters() -> None:
+    assert refused({"type": "ping", "id": "x" * 50}, max_bytes=40).code is ErrorCode.TOO_LARGE
+    wide = json.dumps({"type": "join", "as": "player", "name": "é" * 30}, ensure_ascii=False)
+    assert len(wide) < 200
+    assert refused(wide, max_bytes=len(wide.encode()) - 1).code is ErrorCode.TOO_LARGE
+    assert parse(wide, max_bytes=len(wide.encode())).name == "é" * 30  # type: ignore[union-attr]
+
+
+def test_errors_carry_the_ref_when_the_frame_named_one() -> None:
+    assert refused({"type": "move", "col": 9, "row": "x", "version": 1, "move_id": "m7"}).ref == (
+        "m7"
+    )
+    assert refused({"type": "dance", "id": "d1"}).ref == "d1"
+    assert refused({"type": "join", "as": "nobody", "id": "j1"}).ref == "j1"
+    assert refused("garbage").ref is None
