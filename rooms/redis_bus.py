@@ -1,0 +1,288 @@
+"""The Redis Bus: one pub/sub connection per worker, one channel per room with listeners.
+
+Channels are reference counted: the first subscription to a room sends ``SUBSCRIBE``, the
+last one to close sends ``UNSUBSCRIBE``. ``subscribe`` returns only once Redis confirmed
+the channel, so every event published afterwards reaches it (subscribe first, then read:
+invariant 4). The confirmations are matched by counting outstanding ``SUBSCRIBE``s per
+channel, so an unsubscribe racing a resubscribe cannot mark a channel live too early.
+
+One task reads the connection. When it breaks (Redis restarted, a reset) or goes silent
+(no reply to a PING within ``health_timeout``: a frozen Redis), the task reconnects with a
+bounded backoff and subscribes every channel again. Pub/sub is at-most-once, so whatever
+was published meanwhile is gone from the bus: after each channel's new confirmation the
+bus re-delivers the room's latest logged event, read from the store's log. A listener
+that missed anything sees a version gap in it and re-reads the store (rooms.feed); one
+that missed nothing drops it as already seen. Subscription buffers are bounded and drop
+on overflow, like the memory bus: receivers repair gaps.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis import exceptions as rx
+from redis.asyncio.connection import AbstractConnection
+
+from .errors import ErrorCode, RoomError
+from .redis_connect import RedisOptions, guarded, make_client, text, unavailable
+from .redis_keys import KeyLayout
+
+__all__ = ["RedisBus", "RedisSubscription"]
+
+log = logging.getLogger("tictactoe.rooms")
+
+_BROKEN = (rx.RedisError, OSError, TimeoutError)
+_CHUNK = 256  # channels per SUBSCRIBE command when resubscribing
+
+
+class RedisSubscription:
+    def __init__(self, bus: RedisBus, room_id: str, buffer: int) -> None:
+        self._bus = bus
+        self.room_id = room_id
+        self._queue: asyncio.Queue[str] = asyncio.Queue(maxsize=buffer)
+        self.dropped = 0
+
+    def _offer(self, message: str) -> None:
+        try:
+            self._queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped += 1
+
+    async def get(self) -> str:
+        return await self._queue.get()
+
+    async def close(self) -> None:
+        await self._bus._release(self)
+
+
+class RedisBus:
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        client: aioredis.Redis | None = None,
+        prefix: str = "ttt",
+        options: RedisOptions | None = None,
+        buffer: int = 1024,
+        health_interval: float = 1.0,
+        health_timeout: float = 3.0,
+    ) -> None:
+        self.options = options or RedisOptions()
+        self._layout = KeyLayout(prefix)
+        self._own_client = client is None
+        self._client = client if client is not None else make_client(url, self.options)
+        self._buffer = buffer
+        self._health_interval = health_interval
+        self._health_timeout = max(health_timeout, health_interval)
+        self._rooms: dict[str, set[RedisSubscription]] = {}
+        self._ready: dict[str, asyncio.Event] = {}
+        self._pending: dict[str, int] = {}  # SUBSCRIBEs sent and not yet confirmed
+        self._resync_due: set[str] = set()  # resubscribed: redeliver once confirmed
+        self._resync_batch: set[str] = set()
+        self._resync_task: asyncio.Task[None] | None = None
+        self._conn: AbstractConnection | None = None
+        self._connected = asyncio.Event()
+        self._reader: asyncio.Task[None] | None = None
+        self.connections = 0
+        """How many times the pub/sub connection was (re)established."""
+        self.resyncs = 0
+        """How many latest events were redelivered after reconnects."""
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        if self._reader is not None:
+            return
+        self._reader = asyncio.create_task(self._run(), name="redis-bus")
+        try:
+            async with asyncio.timeout(self.options.timeout):
+                await self._connected.wait()
+        except TimeoutError:
+            await self.close()
+            raise unavailable("bus", "cannot open the pub/sub connection") from None
+
+    async def close(self) -> None:
+        tasks = [t for t in (self._reader, self._resync_task) if t is not None]
+        self._reader = self._resync_task = None
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._rooms.clear()
+        self._ready.clear()
+        if self._own_client:
+            await self._client.aclose()
+
+    # -- the Bus protocol -----------------------------------------------------------------
+
+    async def publish(self, room_id: str, message: str) -> None:
+        async with guarded("publish", self.options.timeout):
+            await self._client.publish(self._layout.channel(room_id), message)
+
+    async def subscribe(self, room_id: str) -> RedisSubscription:
+        if self._reader is None:
+            raise RoomError(ErrorCode.UNAVAILABLE, "the bus is not open; retry in a moment")
+        subscription = RedisSubscription(self, room_id, self._buffer)
+        subscriptions = self._rooms.get(room_id)
+        if subscriptions is None:
+            self._rooms[room_id] = {subscription}
+            ready = self._ready[room_id] = asyncio.Event()
+            await self._send_subscribe([room_id])
+        else:
+            subscriptions.add(subscription)
+            ready = self._ready[room_id]
+        try:
+            async with asyncio.timeout(self.options.timeout):
+                await ready.wait()
+        except TimeoutError:
+            await subscription.close()
+            raise unavailable("subscribe", "Redis did not confirm the channel") from None
+        return subscription
+
+    def subscribers(self, room_id: str) -> int:
+        return len(self._rooms.get(room_id, ()))
+
+    async def _release(self, subscription: RedisSubscription) -> None:
+        room_id = subscription.room_id
+        subscriptions = self._rooms.get(room_id)
+        if subscriptions is None or subscription not in subscriptions:
+            return
+        subscriptions.discard(subscription)
+        if subscriptions:
+            return
+        del self._rooms[room_id]
+        self._ready.pop(room_id, None)
+        self._resync_due.discard(room_id)
+        await self._send("UNSUBSCRIBE", self._layout.channel(room_id))
+
+    # -- the connection -------------------------------------------------------------------
+
+    async def _send(self, *args: str) -> None:
+        """Send on the live connection; a failure is left to the reader, which reconnects
+        and resubscribes everything."""
+        conn = self._conn
+        if conn is None or not conn.is_connected:
+            return
+        with contextlib.suppress(*_BROKEN):
+            await conn.send_command(*args, check_health=False)
+
+    async def _send_subscribe(self, room_ids: list[str]) -> None:
+        if self._conn is None:
+            return  # the reader subscribes every room once it is connected again
+        for room_id in room_ids:
+            self._pending[room_id] = self._pending.get(room_id, 0) + 1
+        await self._send("SUBSCRIBE", *(self._layout.channel(r) for r in room_ids))
+
+    def _new_connection(self) -> AbstractConnection:
+        pool = self._client.connection_pool
+        kwargs = dict(pool.connection_kwargs)
+        # RESP2, so messages arrive as plain lists; maintenance push notifications need
+        # RESP3 and concern pooled command connections, not this one.
+        kwargs["protocol"] = 2
+        kwargs.pop("maint_notifications_config", None)
+        kwargs.pop("maint_notifications_pool_handler", None)
+        connection: AbstractConnection = pool.connection_class(**kwargs)
+        return connection
+
+    async def _run(self) -> None:
+        delay = 0.05
+        while True:
+            conn: AbstractConnection | None = None
+            try:
+                conn = self._new_connection()
+                await conn.connect()  # type: ignore[no-untyped-call]  # unannotated upstream
+                self.connections += 1
+                # No await between taking the room list and publishing the connection, so
+                # a concurrent subscribe is either in this batch or sends its own.
+                self._pending.clear()
+                for event in self._ready.values():
+                    event.clear()
+                rooms = list(self._rooms)
+                self._resync_due = set(rooms)
+                self._conn = conn
+                self._connected.set()
+                for start in range(0, len(rooms), _CHUNK):
+                    await self._send_subscribe(rooms[start : start + _CHUNK])
+                delay = 0.05
+                await self._read(conn)
+            except _BROKEN as exc:
+                log.warning("redis bus: connection lost (%s); reconnecting", exc)
+            except Exception:  # never let one bad reply end the worker's only reader
+                log.exception("redis bus: reader failed; reconnecting")
+            finally:
+                self._conn = None
+                self._connected.clear()
+                if conn is not None:
+                    await conn.disconnect(nowait=True)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 1.0)
+
+    async def _read(self, conn: AbstractConnection) -> None:
+        loop = asyncio.get_running_loop()
+        heard = loop.time()
+        while True:
+            reply = await conn.read_response(timeout=self._health_interval)
+            now = loop.time()
+            if reply is None:  # quiet: make Redis prove it is alive
+                if now - heard >= self._health_timeout:
+                    raise rx.TimeoutError(f"no reply from Redis for {now - heard:.1f}s")
+                await conn.send_command("PING", check_health=False)
+                continue
+            heard = now
+            self._dispatch(reply)
+
+    def _dispatch(self, reply: Any) -> None:
+        if not isinstance(reply, list) or len(reply) < 2:
+            return
+        kind = text(reply[0]).lower()
+        room_id = self._layout.room_of_channel(text(reply[1]))
+        if room_id is None:
+            return
+        if kind == "message" and len(reply) >= 3:
+            message = text(reply[2])
+            for subscription in tuple(self._rooms.get(room_id, ())):
+                subscription._offer(message)
+        elif kind == "subscribe":
+            left = self._pending.get(room_id, 0) - 1
+            if left > 0:
+                self._pending[room_id] = left
+                return
+            self._pending.pop(room_id, None)
+            ready = self._ready.get(room_id)
+            if ready is not None:
+                ready.set()
+            if room_id in self._resync_due:
+                self._resync_due.discard(room_id)
+                self._resync_batch.add(room_id)
+                if self._resync_task is None or self._resync_task.done():
+                    self._resync_task = asyncio.create_task(self._resync(), name="redis-resync")
+
+    async def _resync(self) -> None:
+        """Redeliver each resubscribed room's latest logged event (the "gap" signal)."""
+        for _ in range(100):
+            await asyncio.sleep(0)  # let the other confirmations of the batch arrive
+            rooms, self._resync_batch = list(self._resync_batch), set()
+            if not rooms:
+                return
+            try:
+                async with (
+                    guarded("resync", self.options.timeout),
+                    self._client.pipeline(transaction=False) as pipe,
+                ):
+                    for room_id in rooms:
+                        pipe.lindex(self._layout.room(room_id).log, -1)
+                    latest = await pipe.execute()
+            except RoomError as exc:  # Redis failed again: the next reconnect resyncs
+                log.warning("redis bus: resync failed: %s", exc.message)
+                return
+            for room_id, last in zip(rooms, latest, strict=True):
+                if last is None:
+                    continue
+                for subscription in tuple(self._rooms.get(room_id, ())):
+                    subscription._offer(text(last))
+                    self.resyncs += 1

@@ -1,0 +1,119 @@
+"""Reaching Redis with bounded waits, and Redis failures as the rooms layer's typed errors.
+
+A store call must never hang: each one runs under an overall deadline (``timeout``, all
+retries included) on top of redis-py's socket timeouts, and every way Redis can fail to
+answer (refused, reset, silent, loading its AOF, out of memory, a replica) becomes
+``RoomError(unavailable, "... retry")``. The client needs no reconnect logic of its own:
+the connection pool drops a broken connection and opens a new one on the next call.
+
+Our own URL query parameter (``prefix``, the key prefix) is split off here; every other
+query parameter is redis-py's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import redis.asyncio as aioredis
+from redis import exceptions as rx
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+
+from .backends import UnsupportedBackend
+from .errors import ErrorCode, RoomError
+from .redis_keys import DEFAULT_PREFIX
+
+__all__ = ["RedisOptions", "guarded", "make_client", "split_url", "text"]
+
+_TRANSIENT_REPLIES = ("BUSY", "NOREPLICAS", "MISCONF")
+"""Reply prefixes that mean "Redis cannot do this right now", not "this is a bug"."""
+_TRANSIENT_ERRORS = (rx.OutOfMemoryError, rx.ReadOnlyError, rx.TryAgainError, rx.ClusterDownError)
+"""The same, for the replies redis-py already turns into their own classes."""
+
+
+@dataclass(frozen=True, slots=True)
+class RedisOptions:
+    timeout: float = 2.0
+    """Seconds one store call may take, retries included, before it raises unavailable."""
+    socket_timeout: float = 1.0
+    connect_timeout: float = 1.0
+    retries: int = 1
+    """Quick retries of a command whose connection broke (a restarted Redis, a reset)."""
+
+    def __post_init__(self) -> None:
+        for name in ("timeout", "socket_timeout", "connect_timeout"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise UnsupportedBackend(f"redis {name} must be a number above 0, not {value!r}")
+        if isinstance(self.retries, bool) or not isinstance(self.retries, int) or not (
+            0 <= self.retries <= 10
+        ):
+            raise UnsupportedBackend(f"redis retries must be 0-10, not {self.retries!r}")
+
+
+def split_url(url: str) -> tuple[str, str]:
+    """``(url without our parameters, key prefix)``; UnsupportedBackend for a bad URL."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in {"redis", "rediss", "unix"}:
+        raise UnsupportedBackend(f"not a Redis URL: {parts.scheme or url!r:.80}")
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    prefixes = [value for key, value in query if key == "prefix"]
+    rest = [(key, value) for key, value in query if key != "prefix"]
+    prefix = prefixes[-1] if prefixes else DEFAULT_PREFIX
+    return parts._replace(query=urlencode(rest)).geturl(), prefix
+
+
+def make_client(url: str, options: RedisOptions) -> aioredis.Redis:
+    """A pooled asyncio client that decodes replies to str (not connected yet)."""
+    try:
+        return aioredis.Redis.from_url(
+            url,
+            decode_responses=True,
+            socket_timeout=options.socket_timeout,
+            socket_connect_timeout=options.connect_timeout,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), options.retries),
+            health_check_interval=0,
+        )
+    except (ValueError, TypeError) as exc:
+        raise UnsupportedBackend(f"bad Redis URL: {exc}") from None
+
+
+def text(value: Any) -> str:
+    """A reply as str, whether or not the (possibly injected) client decodes replies."""
+    if isinstance(value, bytes):
+        return value.decode()
+    return str(value)
+
+
+def unavailable(what: str, reason: str) -> RoomError:
+    return RoomError(
+        ErrorCode.UNAVAILABLE,
+        f"the room store (Redis) is unavailable ({what}: {reason}); retry in a moment",
+    )
+
+
+@asynccontextmanager
+async def guarded(what: str, timeout: float) -> AsyncIterator[None]:
+    """Run the block under ``timeout`` seconds; Redis failures become typed RoomErrors.
+
+    RoomErrors raised inside pass through untouched.
+    """
+    try:
+        async with asyncio.timeout(timeout):
+            yield
+    except TimeoutError:  # the overall deadline (asyncio's, a builtin TimeoutError)
+        raise unavailable(what, f"no answer within {timeout:g}s") from None
+    except (rx.ConnectionError, rx.TimeoutError, OSError) as exc:
+        raise unavailable(what, str(exc) or type(exc).__name__) from None
+    except rx.ResponseError as exc:
+        message = str(exc)
+        if isinstance(exc, _TRANSIENT_ERRORS) or message.split(" ", 1)[0] in _TRANSIENT_REPLIES:
+            raise unavailable(what, message) from None
+        raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis refused {what}: {message}") from exc
+    except rx.RedisError as exc:
+        raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis failed {what}: {exc}") from exc

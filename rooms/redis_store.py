@@ -1,0 +1,272 @@
+"""The Redis Store (``redis://``): rooms shared by every worker on every host.
+
+Layout (rooms.redis_keys): one hash, one event log and one channel per room, all under the
+room's ``{room_id}`` hash tag, so a room lives on one Cluster slot. ``create``, ``commit``
+and ``events_since`` are Lua scripts (rooms.redis_scripts), each ONE atomic round trip;
+``commit`` compares the version, writes the room, appends to the bounded log, sets the TTL
+and publishes the event. The lobby is a sorted set kept consistent by ordering and lazy
+repair (rooms.redis_lobby), since a Cluster forbids cross-slot scripts.
+
+Expiry: every write sets the room's TTL to ``room_ttl`` (a room nobody touches for that
+long is dropped), or to ``finished_ttl`` once its game is over. The store learns "over"
+from the event's ``status`` field (events without one keep the previous state).
+
+Redis down or slow: every call raises ``RoomError(unavailable)`` within ``options.timeout``
+seconds (rooms.redis_connect); the pool reconnects on the next call once Redis is back.
+
+Redis restarted WITHOUT its data: the dataset carries an *epoch*, a random id stored under
+``<prefix>:epoch`` by the first store that finds none (``SET NX``). Each store remembers
+the epoch it works in and, for the rooms it has seen, the epoch it saw them in. When a
+room it knows is missing, it reads the epoch again: a different (or absent) epoch means
+Redis lost its data, and ``load`` raises ``RoomError(room_not_found, "... was lost ...")``
+instead of returning None; a missing room in an unchanged epoch simply expired. Nothing
+ever recreates a lost room: the commit script refuses a room that does not exist, so a
+game is never silently reset to an empty board. ``ping`` (readiness) also rereads the
+epoch and logs the loss. Limits: a worker can report as lost only rooms it had seen; an
+RDB-only Redis can come back with OLDER data under the same epoch (run Redis with
+``appendonly yes``); a live ``FLUSHALL`` is only noticed when the epoch is reread.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+import redis.asyncio as aioredis
+
+from .errors import ErrorCode, RoomError
+from .ids import valid_room_id
+from .redis_connect import RedisOptions, guarded, make_client, text
+from .redis_keys import KeyLayout
+from .redis_lobby import read_lobby
+from .redis_scripts import COMMIT, CREATE, EVENTS_SINCE, CommitCode
+from .store import StoredRoom
+
+__all__ = ["RedisStore"]
+
+log = logging.getLogger("tictactoe.rooms")
+
+DAY = 24 * 3600.0
+
+
+def _finished_flag(event: str) -> str:
+    """``"1"``/``"0"`` when the event says whether the game is over, else ``""`` (keep)."""
+    try:
+        status = json.loads(event).get("status")
+    except (ValueError, AttributeError):
+        return ""
+    if not isinstance(status, str):
+        return ""
+    return "1" if status == "finished" else "0"
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+class RedisStore:
+    name = "redis"
+
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        client: aioredis.Redis | None = None,
+        prefix: str = "ttt",
+        options: RedisOptions | None = None,
+        log_size: int = 256,
+        room_ttl: float = DAY,
+        finished_ttl: float = DAY,
+        lobby_grace: float = 60.0,
+        remember: int = 100_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        if isinstance(log_size, bool) or not isinstance(log_size, int) or log_size < 1:
+            raise ValueError(f"log_size must be a positive int, not {log_size!r}")
+        for label, value in (("room_ttl", room_ttl), ("finished_ttl", finished_ttl)):
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise ValueError(f"{label} must be a number of seconds above 0, not {value!r}")
+        self.url = url
+        self.options = options or RedisOptions()
+        self._layout = KeyLayout(prefix)
+        self._own_client = client is None
+        self._client = client if client is not None else make_client(url, self.options)
+        self._log_size = log_size
+        self._idle_ms = _ms(room_ttl)
+        self._finished_ms = _ms(finished_ttl)
+        self._grace = lobby_grace
+        self._clock = clock
+        self._create = self._client.register_script(CREATE)
+        self._commit = self._client.register_script(COMMIT)
+        self._since = self._client.register_script(EVENTS_SINCE)
+        self._epoch: str | None = None
+        self._known: OrderedDict[str, str] = OrderedDict()  # room id -> epoch seen in
+        self._remember_max = remember
+        self.losses = 0
+        """How many times this store found that Redis had lost its data."""
+
+    @property
+    def client(self) -> aioredis.Redis:
+        return self._client
+
+    @property
+    def layout(self) -> KeyLayout:
+        return self._layout
+
+    @property
+    def epoch(self) -> str | None:
+        return self._epoch
+
+    def _guard(self, what: str) -> AbstractAsyncContextManager[None]:
+        return guarded(what, self.options.timeout)
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    async def open(self) -> None:
+        """Connect and learn the dataset's epoch; RoomError(unavailable) if Redis is down."""
+        async with self._guard("open"):
+            await self._confirm_epoch()
+
+    async def close(self) -> None:
+        if self._own_client:
+            await self._client.aclose()
+
+    async def ping(self) -> None:
+        async with self._guard("ping"):
+            await self._client.ping()
+            await self._confirm_epoch()
+
+    # -- the epoch ------------------------------------------------------------------------
+
+    async def _confirm_epoch(self) -> str:
+        """The dataset's epoch (created if absent); records a loss when it changed."""
+        fresh = secrets.token_hex(8)
+        old = await self._client.set(self._layout.epoch, fresh, nx=True, get=True)
+        return self._adopt_epoch(old, fresh)
+
+    def _adopt_epoch(self, old: Any, fresh: str) -> str:
+        """The reply of ``SET epoch fresh NX GET``: the epoch now in force."""
+        current = fresh if old is None else text(old)
+        if self._epoch is not None and current != self._epoch:
+            self.losses += 1
+            log.error(
+                "Redis lost its data (epoch %s is now %s): it restarted without persistence "
+                "or was flushed; rooms from before are gone", self._epoch, current,
+            )
+        self._epoch = current
+        return current
+
+    def _seen(self, room_id: str) -> None:
+        if self._epoch is None:
+            return
+        self._known[room_id] = self._epoch
+        self._known.move_to_end(room_id)
+        while len(self._known) > self._remember_max:
+            self._known.popitem(last=False)
+
+    async def _check_lost(self, room_id: str) -> None:
+        """Called inside a guard when ``room_id`` is missing: raise if Redis lost it."""
+        seen_in = self._known.pop(room_id, None)
+        if seen_in is None:
+            return
+        if await self._confirm_epoch() != seen_in:
+            self._known[room_id] = seen_in  # keep saying so, not "no such room" next time
+            raise RoomError(
+                ErrorCode.ROOM_NOT_FOUND,
+                f"room {room_id!r} was lost: the room store (Redis) restarted without its "
+                "data; start a new room",
+            )
+
+    # -- the Store protocol ---------------------------------------------------------------
+
+    async def create(self, room_id: str, data: str, *, listed: bool) -> bool:
+        if not valid_room_id(room_id):
+            raise RoomError(ErrorCode.BAD_MESSAGE, f"not a room id: {room_id!r:.80}")
+        keys = self._layout.room(room_id)
+        now = self._clock()
+        async with self._guard("create"):
+            async with self._client.pipeline(transaction=False) as pipe:
+                # The epoch, so the new room is remembered in the dataset it is born in; and
+                # the lobby entry BEFORE the room (see redis_lobby: never a hidden room).
+                fresh = secrets.token_hex(8)
+                pipe.set(self._layout.epoch, fresh, nx=True, get=True)
+                if listed:
+                    pipe.zadd(self._layout.lobby, {room_id: now}, nx=True)
+                replies = await pipe.execute()
+            self._adopt_epoch(replies[0], fresh)
+            created = await self._create(
+                keys=[keys.room, keys.log], args=[data, int(listed), repr(now), self._idle_ms]
+            )
+        if created:
+            self._seen(room_id)
+        return bool(created)
+
+    async def load(self, room_id: str) -> StoredRoom | None:
+        if not valid_room_id(room_id):
+            return None
+        async with self._guard("load"):
+            version, data = await self._client.hmget(self._layout.room(room_id).room, ["v", "d"])
+            if version is None or data is None:
+                await self._check_lost(room_id)
+                return None
+        self._seen(room_id)
+        return StoredRoom(int(version), text(data))
+
+    async def commit(
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+    ) -> bool:
+        if isinstance(expected, bool) or not isinstance(expected, int) or expected < 0:
+            raise RoomError(ErrorCode.BAD_MESSAGE, f"not a version: {expected!r:.40}")
+        if not valid_room_id(room_id):
+            return False
+        keys = self._layout.room(room_id)
+        args: list[str | int] = [
+            expected, data, event, int(listed), _finished_flag(event), self._log_size,
+            self._idle_ms, self._finished_ms, keys.channel,
+        ]
+        async with self._guard("commit"):
+            reply = await self._commit(keys=[keys.room, keys.log], args=args)
+        code, created = CommitCode(int(reply[0])), text(reply[1])
+        if code in (CommitCode.NO_ROOM, CommitCode.MOVED):
+            return False
+        self._seen(room_id)
+        if code is not CommitCode.DONE:
+            await self._relist(room_id, code, created)
+        return True
+
+    async def _relist(self, room_id: str, code: CommitCode, created: str) -> None:
+        """The lobby's second step. It must not turn a landed commit into an error: when
+        Redis fails here, the lobby's read repair removes the leftover entry."""
+        try:
+            async with self._guard("lobby"):
+                if code is CommitCode.UNLISTED:
+                    await self._client.zrem(self._layout.lobby, room_id)
+                else:
+                    score = float(created) if created else self._clock()
+                    await self._client.zadd(self._layout.lobby, {room_id: score}, nx=True)
+        except RoomError as exc:
+            log.warning("room %s: lobby not updated (read repair will): %s", room_id, exc)
+
+    async def events_since(self, room_id: str, version: int) -> list[str] | None:
+        if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+            return None
+        if not valid_room_id(room_id):
+            return None
+        keys = self._layout.room(room_id)
+        async with self._guard("events_since"):
+            texts = await self._since(keys=[keys.room, keys.log], args=[version])
+        if texts is None:
+            return None
+        return [text(item) for item in texts]
+
+    async def listed(self, limit: int) -> list[StoredRoom]:
+        async with self._guard("listed"):
+            return await read_lobby(
+                self._client, self._layout, limit, now=self._clock(), grace=self._grace
+            )
