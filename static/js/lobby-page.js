@@ -1,0 +1,245 @@
+// The lobby (/): create a game, see the open and live public games (kept up to date),
+// join by code or link.
+
+import { createRoom, getRoom, listRooms } from "./api.js";
+import { announce } from "./announce.js";
+import { fill, h } from "./dom.js";
+import { renderRoomList } from "./render/lobby.js";
+import { MAX_LAYERS, MAX_SIDE, PRESETS } from "./rules.js";
+import { loadName, saveName } from "./storage.js";
+
+const POLL_MS = 1500;
+
+export function startLobby(app) {
+  const form = createForm();
+  const list = h("div", { class: "rooms", "aria-live": "off" });
+  const join = joinForm();
+  fill(app, h("div", { class: "lobby" },
+    h("section", { class: "card create-card", "aria-labelledby": "create-title" },
+      h("h1", { id: "create-title" }, "Start a game"), form),
+    h("div", { class: "lobby-side" },
+      h("section", { class: "card rooms-card", "aria-labelledby": "rooms-title" },
+        h("div", { class: "card-head" },
+          h("h2", { id: "rooms-title" }, "Public games"),
+          h("span", { class: "live-tag", title: "Updated every few seconds" }, h("span", { class: "dot", "aria-hidden": "true" }), "live")),
+        list),
+      h("section", { class: "card join-card", "aria-labelledby": "join-title" },
+        h("h2", { id: "join-title" }, "Join by code or link"), join))));
+  pollRooms(list);
+}
+
+// -- the room list ------------------------------------------------------------------------
+
+function pollRooms(root) {
+  const state = { rooms: [], error: null, loaded: false };
+  let timer = null;
+  let inFlight = false;
+  renderRoomList(root, state);
+  async function tick() {
+    clearTimeout(timer);
+    if (!inFlight && document.visibilityState !== "hidden") {
+      inFlight = true;
+      try {
+        state.rooms = await listRooms();
+        state.error = null;
+        state.loaded = true;
+      } catch (err) {
+        state.error = err.message;
+      } finally {
+        inFlight = false;
+      }
+      renderRoomList(root, state);
+    }
+    timer = setTimeout(tick, POLL_MS);
+  }
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") tick(); });
+  tick();
+}
+
+// -- creating a room ----------------------------------------------------------------------
+
+function numberField(name, label, value, min, max) {
+  return h("label", { class: "field", dataset: { field: name } },
+    h("span", { class: "field-label" }, label),
+    h("input", { type: "number", name, value, min, max, step: 1, inputmode: "numeric", required: true }));
+}
+
+function checkField(name, label, hint) {
+  return h("label", { class: "check", dataset: { field: name } },
+    h("input", { type: "checkbox", name }),
+    h("span", {}, h("span", { class: "check-label" }, label), hint ? h("small", {}, hint) : null));
+}
+
+function createForm() {
+  const error = h("div", { class: "form-error", role: "alert", hidden: true });
+  const presetChips = PRESETS.map((p, i) => h("label", { class: "chip" },
+    h("input", { type: "radio", name: "preset", value: p.id, checked: i === 0 }),
+    h("span", { class: "chip-body" }, h("strong", {}, p.label), h("small", {}, p.hint))));
+  presetChips.push(h("label", { class: "chip" },
+    h("input", { type: "radio", name: "preset", value: "custom" }),
+    h("span", { class: "chip-body" }, h("strong", {}, "Custom"), h("small", {}, "your own rules"))));
+
+  const form = h("form", { class: "create-form", novalidate: true },
+    h("label", { class: "field name-field" },
+      h("span", { class: "field-label" }, "Your name"),
+      h("input", { name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "Anonymous", value: loadName() })),
+    h("fieldset", { class: "presets" }, h("legend", {}, "Game"), h("div", { class: "chips" }, presetChips)),
+    h("fieldset", { class: "rules-fields" }, h("legend", {}, "Rules"),
+      h("div", { class: "field-row" },
+        numberField("rows", "Rows", 3, 1, MAX_SIDE),
+        numberField("cols", "Columns", 3, 1, MAX_SIDE),
+        numberField("k", "In a row", 3, 1, MAX_SIDE)),
+      h("div", { class: "field-row" },
+        checkField("gravity", "Gravity", "pieces drop down"),
+        checkField("misere", "Misère", "a line loses")),
+      h("div", { class: "field-row" },
+        checkField("three_d", "3D", "stacked layers"),
+        numberField("layers", "Layers", 4, 2, MAX_LAYERS),
+        h("label", { class: "field", dataset: { field: "players" } },
+          h("span", { class: "field-label" }, "Players"),
+          h("select", { name: "players" }, [2, 3, 4].map((n) => h("option", { value: n }, String(n))))))),
+    h("fieldset", { class: "visibility" }, h("legend", {}, "Who can join"),
+      h("label", { class: "radio" }, h("input", { type: "radio", name: "public", value: "yes", checked: true }),
+        h("span", {}, h("strong", {}, "Public"), h("small", {}, "listed in the lobby"))),
+      h("label", { class: "radio" }, h("input", { type: "radio", name: "public", value: "no" }),
+        h("span", {}, h("strong", {}, "Private"), h("small", {}, "only people with the link")))),
+    error,
+    h("button", { type: "submit", class: "button primary big" }, "Create game"));
+
+  const el = form.elements;
+  const syncLayers = () => {
+    const on = el.three_d.checked;
+    el.layers.disabled = !on;
+    el.layers.closest(".field").classList.toggle("off", !on);
+  };
+  const applyPreset = (id) => {
+    const preset = PRESETS.find((p) => p.id === id);
+    if (!preset) return;
+    const r = preset.rules;
+    el.rows.value = r.rows;
+    el.cols.value = r.cols;
+    el.k.value = r.k;
+    el.gravity.checked = r.gravity;
+    el.misere.checked = r.misere;
+    el.three_d.checked = r.layers > 1;
+    el.layers.value = r.layers > 1 ? r.layers : 4;
+    el.players.value = String(r.players);
+    syncLayers();
+  };
+  const matchPreset = () => {
+    const rules = readRules(el);
+    const match = PRESETS.find((p) => Object.entries(p.rules).every(([key, v]) => rules[key] === v));
+    el.preset.value = match ? match.id : "custom";
+  };
+  applyPreset("classic");
+
+  form.addEventListener("change", (event) => {
+    const name = event.target.name;
+    if (name === "preset") applyPreset(event.target.value);
+    else if (name === "name") saveName(event.target.value.trim());
+    else if (name !== "public") {
+      syncLayers();
+      matchPreset();
+    }
+    clearError(form, error);
+  });
+  form.addEventListener("input", (event) => {
+    if (event.target.type === "number") matchPreset();
+  });
+
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearError(form, error);
+    saveName(el.name.value.trim());
+    const submit = form.querySelector("button[type=submit]");
+    submit.disabled = true;
+    submit.textContent = "Creating…";
+    try {
+      const room = await createRoom(readRules(el), el.public.value === "yes");
+      location.assign(`/r/${encodeURIComponent(room.room_id)}`);
+    } catch (err) {
+      showError(form, error, err);
+      submit.disabled = false;
+      submit.textContent = "Create game";
+    }
+  });
+  return form;
+}
+
+function readRules(el) {
+  const num = (input) => (input.value.trim() === "" ? input.value : Number(input.value));
+  const threeD = el.three_d.checked;
+  return {
+    rows: num(el.rows),
+    cols: num(el.cols),
+    k: num(el.k),
+    gravity: el.gravity.checked,
+    misere: el.misere.checked,
+    layers: threeD ? num(el.layers) : 1,
+    players: Number(el.players.value),
+  };
+}
+
+function clearError(form, error) {
+  error.hidden = true;
+  error.replaceChildren();
+  for (const f of form.querySelectorAll("[aria-invalid]")) f.removeAttribute("aria-invalid");
+}
+
+/** The server's refusal, next to the field it names (invalid_rules carries `field`). */
+function showError(form, error, err) {
+  error.hidden = false;
+  fill(error, h("strong", {}, err.code === "invalid_rules" ? "Those rules cannot be played: " : "Could not create the game: "), err.message);
+  const input = err.field && form.elements[err.field];
+  if (input && input.setAttribute) {
+    input.setAttribute("aria-invalid", "true");
+    input.setAttribute("aria-describedby", "create-error");
+    input.focus();
+  }
+  error.id = "create-error";
+  announce(err.message);
+}
+
+// -- joining by code or link --------------------------------------------------------------
+
+/** A room id from what was typed: a code, or a /r/{id} or /r/{id}/watch link. */
+export function parseRoomRef(value) {
+  const raw = value.trim();
+  if (!raw) return null;
+  const m = raw.match(/\/r\/([^/?#\s]+)(\/watch)?/);
+  if (m) return { roomId: decodeURIComponent(m[1]), watch: Boolean(m[2]) };
+  if (/^[A-Za-z0-9_-]{1,64}$/.test(raw)) return { roomId: raw, watch: false };
+  return null;
+}
+
+function joinForm() {
+  const error = h("div", { class: "form-error", role: "alert", hidden: true });
+  const input = h("input", {
+    name: "code", placeholder: "room code or link", autocomplete: "off", spellcheck: "false",
+    autocapitalize: "none", "aria-label": "Room code or link",
+  });
+  const form = h("form", { class: "join-form", novalidate: true },
+    h("div", { class: "share-row" }, input,
+      h("button", { type: "submit", class: "button primary", value: "play" }, "Join"),
+      h("button", { type: "submit", class: "button", value: "watch" }, "Watch")),
+    error);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    const ref = parseRoomRef(input.value);
+    const watch = event.submitter ? event.submitter.value === "watch" : false;
+    if (!ref) {
+      error.hidden = false;
+      fill(error, "Type a room code (like ", h("code", {}, "q7m2kx9c"), ") or paste a game link.");
+      return;
+    }
+    try {
+      await getRoom(ref.roomId); // the server says whether it exists
+      location.assign(`/r/${encodeURIComponent(ref.roomId)}${watch || ref.watch ? "/watch" : ""}`);
+    } catch (err) {
+      error.hidden = false;
+      fill(error, h("strong", {}, err.code === "room_not_found" ? "No such game: " : "Could not check that game: "), err.message);
+    }
+  });
+  return form;
+}

@@ -1,0 +1,162 @@
+// One WebSocket to one room that comes back by itself: reconnects with exponential
+// backoff and jitter, notices a dead server with application pings, and reports its
+// state plainly. It knows nothing of rooms or moves (see session.js).
+
+import { FATAL_CLOSE_CODES } from "./protocol.js";
+
+/**
+ * Delay before reconnect attempt `attempt` (0-based): exponential, capped, with "equal
+ * jitter" (half fixed, half random) so a crowd of clients dropped together does not
+ * come back in lockstep.
+ */
+export function backoffDelay(attempt, { base = 500, max = 15000, random = Math.random } = {}) {
+  const cap = Math.min(max, base * 2 ** Math.min(attempt, 16));
+  return Math.round(cap / 2 + random() * (cap / 2));
+}
+
+export function roomSocketUrl(roomId, loc = window.location) {
+  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${loc.host}/ws/${encodeURIComponent(roomId)}`;
+}
+
+/**
+ * Status objects passed to `onStatus`:
+ *   {state: "connecting", attempt}
+ *   {state: "open"}
+ *   {state: "waiting", attempt, retryAt, code, reason}   – dropped, retrying at retryAt
+ *   {state: "stopped", code, reason}                     – gave up (fatal close or stop())
+ */
+export class Connection {
+  constructor(url, { onOpen, onMessage, onStatus, ping, heartbeatMs = 15000, deadMs = 10000 } = {}) {
+    this.url = url;
+    this.onOpen = onOpen || (() => {});
+    this.onMessage = onMessage || (() => {});
+    this.onStatus = onStatus || (() => {});
+    this.ping = ping || (() => null);
+    this.heartbeatMs = heartbeatMs;
+    this.deadMs = deadMs;
+    this.ws = null;
+    this.attempt = 0;
+    this.timer = null;
+    this.heartbeat = null;
+    this.stopped = false;
+    this.lastRx = 0;
+    this.pingSentAt = 0;
+    this._online = () => this.reconnectNow();
+    window.addEventListener("online", this._online);
+  }
+
+  start() {
+    this.stopped = false;
+    this._open();
+  }
+
+  /** The session calls this once the server welcomed us: the next drop starts fresh. */
+  healthy() {
+    this.attempt = 0;
+  }
+
+  send(message) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(message));
+    return true;
+  }
+
+  get isOpen() {
+    return Boolean(this.ws && this.ws.readyState === WebSocket.OPEN);
+  }
+
+  /** Skip the rest of the backoff (the "Reconnect now" button, the browser going online). */
+  reconnectNow() {
+    if (this.stopped || this.isOpen || (this.ws && this.ws.readyState === WebSocket.CONNECTING)) return;
+    clearTimeout(this.timer);
+    this._open();
+  }
+
+  stop(reason = "closed") {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    this._detach(1000);
+    window.removeEventListener("online", this._online);
+    this.onStatus({ state: "stopped", code: 1000, reason });
+  }
+
+  _open() {
+    this.onStatus({ state: "connecting", attempt: this.attempt });
+    let ws;
+    try {
+      ws = new WebSocket(this.url);
+    } catch (err) {
+      this._dropped(1006, String(err));
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastRx = Date.now();
+      this.pingSentAt = 0;
+      this._startHeartbeat();
+      this.onStatus({ state: "open" });
+      this.onOpen();
+    };
+    ws.onmessage = (event) => {
+      this.lastRx = Date.now();
+      this.pingSentAt = 0;
+      let message;
+      try {
+        message = JSON.parse(event.data);
+      } catch {
+        return; // not ours to interpret; the server only sends JSON objects
+      }
+      if (message && typeof message.type === "string") this.onMessage(message);
+    };
+    ws.onclose = (event) => {
+      if (this.ws !== ws) return;
+      this._dropped(event.code, event.reason);
+    };
+    ws.onerror = () => {}; // a close event always follows
+  }
+
+  _dropped(code, reason) {
+    this._detach();
+    if (this.stopped) return;
+    if (FATAL_CLOSE_CODES.has(code)) {
+      this.stopped = true;
+      this.onStatus({ state: "stopped", code, reason });
+      return;
+    }
+    const delay = backoffDelay(this.attempt);
+    this.attempt += 1;
+    this.onStatus({ state: "waiting", attempt: this.attempt, retryAt: Date.now() + delay, code, reason });
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this._open(), delay);
+  }
+
+  _detach(code) {
+    clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onopen = ws.onmessage = ws.onclose = null;
+      if (ws.readyState === WebSocket.OPEN || ws.readyState === WebSocket.CONNECTING) {
+        try { ws.close(code || 1000); } catch { /* already closing */ }
+      }
+    }
+  }
+
+  _startHeartbeat() {
+    clearInterval(this.heartbeat);
+    const tick = Math.max(250, Math.min(this.heartbeatMs, this.deadMs) / 2);
+    this.heartbeat = setInterval(() => {
+      const now = Date.now();
+      if (this.pingSentAt && now - this.pingSentAt > this.deadMs) {
+        this._dropped(1006, "the server stopped answering");
+        return;
+      }
+      if (!this.pingSentAt && now - this.lastRx > this.heartbeatMs) {
+        const message = this.ping();
+        if (message && this.send(message)) this.pingSentAt = now;
+      }
+    }, tick);
+  }
+}

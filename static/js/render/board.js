@@ -1,0 +1,103 @@
+// The board: state → DOM, updated in place so focus, hover and the drop animation of a
+// new piece survive re-renders. Layout (which cells exist) is rebuilt only when the
+// board's shape changes; each render then sets every cell from the view.
+//
+// view = {shapeKey, rules, layers: [{layer, label, rows: [[cell]]}], interactive,
+//         finished, focusKey, caption}
+// cell = {key, row, col, layer, mark, last, win, pending, label}
+
+import { attr, cls, h } from "../dom.js";
+import { colLetter } from "../rules.js";
+import { piece } from "./pieces.js";
+
+export function renderBoard(root, view) {
+  if (root.dataset.shape !== view.shapeKey) build(root, view);
+  cls(root, "interactive", view.interactive);
+  cls(root, "finished", view.finished);
+  cls(root, "has-line", view.hasLine);
+  cls(root, "gravity", Boolean(view.rules.gravity));
+  attr(root, "aria-busy", view.busy ? "true" : null);
+  const focusWasInside = root.contains(document.activeElement);
+  for (const layer of view.layers) {
+    for (const row of layer.rows) for (const cell of row) updateCell(root, cell, view);
+  }
+  const target = root.querySelector(`[data-key="${view.focusKey}"]`);
+  if (focusWasInside && target && document.activeElement !== target) target.focus({ preventScroll: true });
+}
+
+function build(root, view) {
+  const { rules } = view;
+  root.replaceChildren();
+  root.dataset.shape = view.shapeKey;
+  root.style.setProperty("--rows", rules.rows);
+  root.style.setProperty("--cols", rules.cols);
+  root.classList.toggle("three-d", view.layers.length > 1);
+  root.classList.toggle("big", Math.max(rules.rows, rules.cols) > 9);
+  // 3D: the top layer is drawn first, so the stack reads like the cube seen from above.
+  const layers = [...view.layers].sort((a, b) => b.layer - a.layer);
+  for (const layer of layers) {
+    const grid = h("div", {
+      class: "grid", role: "grid", "aria-label": layer.label,
+      "aria-rowcount": rules.rows, "aria-colcount": rules.cols,
+    });
+    for (const row of layer.rows) {
+      const rowEl = h("div", { class: "grid-row", role: "row" });
+      for (const cell of row) {
+        rowEl.append(h("button", {
+          type: "button", class: "cell", role: "gridcell", tabindex: "-1",
+          dataset: { key: cell.key, row: cell.row, col: cell.col, layer: cell.layer },
+        }));
+      }
+      grid.append(rowEl);
+    }
+    const cols = h("div", { class: "coords coords-cols", "aria-hidden": "true" },
+      Array.from({ length: rules.cols }, (_, c) => h("span", {}, colLetter(c))));
+    const rows = h("div", { class: "coords coords-rows", "aria-hidden": "true" },
+      Array.from({ length: rules.rows }, (_, r) => h("span", {}, r + 1)));
+    const caption = view.layers.length > 1
+      ? h("div", { class: "layer-caption", "aria-hidden": "true" }, layer.label) : null;
+    root.append(h("div", { class: "layer", dataset: { layer: layer.layer } },
+      caption, h("div", { class: "layer-body" }, h("span", { class: "coords-corner" }), cols, rows, grid)));
+  }
+}
+
+function updateCell(root, cell, view) {
+  const el = root.querySelector(`[data-key="${cell.key}"]`);
+  if (!el) return;
+  attr(el, "aria-label", cell.label);
+  attr(el, "aria-disabled", view.interactive ? null : "true");
+  attr(el, "tabindex", cell.key === view.focusKey ? "0" : "-1");
+  cls(el, "last", cell.last);
+  cls(el, "win", cell.win);
+  cls(el, "pending", cell.pending);
+  cls(el, "filled", Boolean(cell.mark));
+  if (cell.mark) cls(el, "preview", false);
+  const current = el.querySelector(".piece:not(.ghost)");
+  const currentMark = current ? current.dataset.mark : null;
+  if ((cell.mark || null) !== currentMark) {
+    el.replaceChildren();
+    if (cell.mark) {
+      const animate = cell.last && view.animate;
+      const p = piece(cell.mark, animate ? (view.rules.gravity ? "drop" : "pop") : "");
+      p.dataset.mark = cell.mark;
+      if (animate && view.rules.gravity) p.style.setProperty("--fall", view.rules.layers > 1 ? 1 : cell.row + 1);
+      el.append(p);
+    }
+  }
+}
+
+/** Show a faint `mark` where a move at `key` would go (hover/focus preview only). */
+export function showPreview(root, key, mark) {
+  clearPreview(root);
+  const el = root.querySelector(`[data-key="${key}"]`);
+  if (!el || el.classList.contains("filled")) return;
+  el.classList.add("preview");
+  el.append(piece(mark, "ghost"));
+}
+
+export function clearPreview(root) {
+  for (const el of root.querySelectorAll(".cell.preview")) {
+    el.classList.remove("preview");
+    for (const g of el.querySelectorAll(".ghost")) g.remove();
+  }
+}

@@ -1,0 +1,25 @@
+// The invite card shown while seats are free: the link to send and the room code.
+
+import { fill, h } from "../dom.js";
+
+export function renderInvite(root, view, link, buttons) {
+  if (view.status !== "waiting") {
+    root.hidden = true;
+    root.replaceChildren();
+    return;
+  }
+  root.hidden = false;
+  const mine = Boolean(view.me);
+  fill(root,
+    h("h2", {}, mine ? "Invite someone to play" : "A seat is free"),
+    h("p", { class: "hint" }, mine
+      ? "Send this link to your opponent. The game starts as soon as they open it."
+      : "Whoever opens this link takes the free seat."),
+    h("div", { class: "share-row" },
+      h("input", {
+        readonly: true, value: link, "aria-label": "Invite link",
+        class: "invite-link", onfocus: (e) => e.target.select(),
+      }),
+      buttons),
+    h("p", { class: "room-code" }, "or give them the room code ", h("code", {}, view.roomId)));
+}

@@ -1,0 +1,56 @@
+"""Locators for the browser client, by what a user (or a screen reader) sees.
+
+Rows, columns and layers are 1-based here, as in the cells' labels
+("row 2, column 3, empty"); the wire protocol is 0-based.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from playwright.sync_api import expect
+
+
+def cell(page: Any, row: int, col: int, layer: int | None = None) -> Any:
+    prefix = f"layer {layer}, " if layer is not None else ""
+    return page.get_by_role("gridcell", name=re.compile(rf"^{prefix}row {row}, column {col},"))
+
+
+def expect_cell(page: Any, row: int, col: int, mark: str, layer: int | None = None) -> None:
+    """The cell shows `mark` ("X", "O" or "empty")."""
+    expect(cell(page, row, col, layer)).to_have_attribute(
+        "aria-label", re.compile(rf", {mark}(,|$)")
+    )
+
+
+def player(page: Any, mark: str) -> Any:
+    return page.locator(f'.player[data-mark="{mark}"]')
+
+
+def role_badge(page: Any) -> Any:
+    return page.locator(".role-badge")
+
+
+def status_line(page: Any) -> Any:
+    return page.locator(".status-line")
+
+
+def banner(page: Any) -> Any:
+    return page.locator(".banner")
+
+
+def move_error(page: Any) -> Any:
+    return page.locator(".move-error")
+
+
+def moves(page: Any) -> Any:
+    return page.locator(".move-list .move")
+
+
+def watchers(page: Any) -> Any:
+    return page.locator(".watchers .count")
+
+
+def connection(page: Any) -> Any:
+    return page.locator(".conn")

@@ -1,0 +1,171 @@
+"""Fixtures for the browser tests: a real server, a real headless Chromium, guarded pages.
+
+The server is the real app under a real uvicorn on a free loopback port (``LiveServer``
+from tests/server/wsclient.py) serving the real ``static/``. Chromium is Debian's
+``/usr/bin/chromium`` driven by Playwright's sync API; Playwright never downloads a
+browser. Every page is guarded: a request to any host but the loopback server is aborted
+and fails the test, and so does an uncaught script error or a console error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "server"))
+
+from wsclient import LiveServer  # noqa: E402
+
+from server import Settings  # noqa: E402
+
+playwright_sync = pytest.importorskip("playwright.sync_api")
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+STATIC = ROOT / "static"
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+EXPECT_TIMEOUT = 10_000  # ms: a bound against hangs on a loaded machine, not a measurement
+
+playwright_sync.expect.set_options(timeout=EXPECT_TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[LiveServer]:
+    live = LiveServer(Settings(static_dir=STATIC)).start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.skip(f"{CHROMIUM} is missing (./run test installs Debian's chromium)")
+    manager = playwright_sync.sync_playwright()
+    pw = manager.start()
+    try:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    except Exception:
+        pw.stop()
+        raise
+    try:
+        yield chromium
+    finally:
+        chromium.close()
+        pw.stop()
+        # The sync API marks its loop as running between calls; leave none behind for the
+        # async tests that run later in the same process.
+        asyncio._set_running_loop(None)
+
+
+class Guard:
+    """What went wrong in the pages of one test: external requests and script errors."""
+
+    def __init__(self) -> None:
+        self.external: list[str] = []
+        self.errors: list[str] = []
+
+    def check(self) -> None:
+        assert not self.external, f"the page asked for non-loopback URLs: {self.external}"
+        assert not self.errors, f"script errors in the page: {self.errors}"
+
+
+@pytest.fixture
+def guard() -> Guard:
+    return Guard()
+
+
+@pytest.fixture
+def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Callable[..., Any]]:
+    """``new_page(viewport=DESKTOP, name=None)``: a page in a fresh browser context (its own
+    storage, like another person's browser). ``name`` is stored as the player's name."""
+    contexts: list[Any] = []
+
+    def make(viewport: dict[str, int] | None = None, *, name: str | None = None,
+             phone: bool = False) -> Any:
+        options: dict[str, Any] = {
+            "viewport": viewport or (PHONE if phone else DESKTOP),
+            "base_url": live_server.url,
+            "device_scale_factor": 2 if phone else 1,
+            "reduced_motion": "reduce",
+        }
+        if phone:
+            options.update(is_mobile=True, has_touch=True)
+        context = browser.new_context(**options)
+        contexts.append(context)
+
+        def route(route: Any) -> None:
+            host = urlsplit(route.request.url).hostname or ""
+            if route.request.url.startswith(("data:", "blob:")) or host in LOOPBACK:
+                route.continue_()
+            else:
+                guard.external.append(route.request.url)
+                route.abort()
+
+        context.route("**/*", route)
+        if name is not None:
+            stored = json.dumps(json.dumps(name))  # the client keeps the name as JSON
+            context.add_init_script(
+                f"if (location.protocol === 'http:') localStorage.setItem('ttt.name', {stored})"
+            )
+        page = context.new_page()
+        page.on("pageerror", lambda exc: guard.errors.append(f"pageerror: {exc}"))
+        page.on("console", lambda msg: guard.errors.append(f"console: {msg.text}")
+                if msg.type == "error" else None)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    guard.check()
+
+
+@pytest.fixture
+def create_room(live_server: LiveServer) -> Callable[..., str]:
+    """``create_room(rules, public=False)`` over the real HTTP API; returns the room id."""
+
+    def create(rules: dict[str, Any] | None = None, *, public: bool = False) -> str:
+        response = httpx.post(f"{live_server.url}/api/rooms",
+                              json={"rules": rules or {}, "public": public}, timeout=10)
+        assert response.status_code == 201, response.text
+        room_id: str = response.json()["room_id"]
+        return room_id
+
+    return create
+
+
+@pytest.fixture(scope="session")
+def screenshot() -> Callable[..., Path]:
+    """``screenshot(page, name)``: the page at desktop and phone width, into
+    artifacts/screenshots/{name}-desktop.png and {name}-phone.png."""
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+
+    def shoot(page: Any, name: str, *, sizes: tuple[str, ...] = ("desktop", "phone")) -> Path:
+        before = page.viewport_size
+        for size in sizes:
+            page.set_viewport_size(DESKTOP if size == "desktop" else PHONE)
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}.png"), full_page=True)
+        page.set_viewport_size(before)
+        return SCREENSHOTS
+
+    return shoot
