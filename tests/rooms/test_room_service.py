@@ -137,3 +137,18 @@ async def test_public_list_shows_waiting_rooms_first_and_hides_finished_games() 
                                                          + str(version)))
         version += 1
     assert [r["room_id"] for r in await service.list_public()] == [waiting.room_id]
+
+
+async def test_a_room_changing_too_fast_is_busy_and_the_loser_changed_nothing() -> None:
+    store = NetworkLikeStore()
+    room = await RoomService(store).create(Rules(), public=False)
+    services = [RoomService(store, max_attempts=1) for _ in range(5)]
+    results = await asyncio.gather(
+        *(svc.execute(room.room_id, Join(f"s{i}", Role.SPECTATOR))
+          for i, svc in enumerate(services)),
+        return_exceptions=True,
+    )
+    busy = [r for r in results if isinstance(r, RoomError)]
+    assert busy and all(error.code is ErrorCode.BUSY for error in busy)
+    final = await services[0].load(room.room_id)
+    assert final.version == len(results) - len(busy) == len(final.spectators)
