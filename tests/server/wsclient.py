@@ -95,6 +95,7 @@ class Client:
 
     @classmethod
     async def open(cls, server: LiveServer, room_id: str, **kwargs: Any) -> Client:
+        kwargs.setdefault("proxy", None)
         return cls(await connect(server.ws_url(room_id), **kwargs))
 
     async def _read(self) -> None:
