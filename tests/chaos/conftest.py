@@ -1,0 +1,24 @@
+"""Fixtures for the fault tests: a private redis-server per test, killed at teardown."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.redis_server import RedisServer
+
+
+@pytest.fixture
+def aof_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A redis-server with the AOF on (fsync always): a kill -9 loses no acknowledged write."""
+    with RedisServer(tmp_path / "redis", appendonly=True) as server:
+        yield server
+
+
+@pytest.fixture
+def volatile_server(tmp_path: Path) -> Iterator[RedisServer]:
+    """A redis-server without any persistence: a restart comes back empty."""
+    with RedisServer(tmp_path / "redis", appendonly=False) as server:
+        yield server
