@@ -1,4 +1,4 @@
-"""Store and bus chosen by URL: ``memory://`` today, ``redis://`` when the Redis issue lands.
+"""Store and bus chosen by URL: ``memory://`` (one process) or ``redis://`` (shared).
 
 Drivers are imported lazily, only for the URL that needs them, and nothing connects here:
 the server's lifespan calls ``open()`` on both inside the running loop.
@@ -62,12 +62,14 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         )
         return Backend(url, store, bus)
     if scheme in {"redis", "rediss", "unix"}:
-        raise UnsupportedBackend(
-            "the Redis store is not implemented yet (it comes with the Redis issue); "
-            "run without --redis-url / REDIS_URL to use the in-memory store"
+        from .redis_backend import redis_pair  # the Redis driver loads only for Redis URLs
+
+        redis_store, redis_bus = redis_pair(
+            url, log_size=options.log_size, room_ttl=options.room_ttl
         )
+        return Backend(url, redis_store, redis_bus)
     raise UnsupportedBackend(
-        f"unknown store URL {_redact(url)!r}: expected memory:// (or redis:// later)"
+        f"unknown store URL {_redact(url)!r}: expected memory:// or redis://host:port/db"
     )
 
 

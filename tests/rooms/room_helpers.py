@@ -7,8 +7,9 @@ from typing import Any
 from core import MoveRequest, Rules
 from rooms import Handled, Join, PlayMove, Role, Room, RoomError, encode_room
 
-BACKEND_URLS = ["memory://"]
-"""Every store/bus backend the contract suite runs against (the Redis issue adds its URL)."""
+BACKEND_URLS = ["memory://", "redis"]
+"""Every store/bus backend the contract suite runs against ("redis": conftest's private
+redis-server)."""
 CONTRACT_LOG_SIZE = 4
 
 
