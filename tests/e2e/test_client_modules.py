@@ -1,0 +1,167 @@
+"""The client's pure modules, run in the real browser: reconnect backoff, event
+application and gap detection, board parsing and replay positions, move shapes per
+variant, keyboard movement, room links."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.fixture
+def js(new_page: Any) -> Any:
+    page = new_page()
+    page.goto("/")
+
+    def run(body: str) -> Any:
+        """Evaluate an async function body with the modules m.<name> imported."""
+        return page.evaluate(
+            """async (body) => {
+                const names = ["net", "room-state", "board-model", "protocol", "keyboard",
+                               "lobby-page", "rules", "text", "view"];
+                const m = {};
+                for (const n of names) m[n.replace("-", "_")] = await import(`/js/${n}.js`);
+                return await (new Function("m", `return (async () => { ${body} })()`))(m);
+            }""",
+            body,
+        )
+
+    return run
+
+
+def test_backoff_grows_is_capped_and_jittered(js: Any) -> None:
+    delays = js("""
+        const lo = [0, 1, 2, 3, 10, 40].map((a) => m.net.backoffDelay(a, {random: () => 0}));
+        const hi = [0, 1, 2, 3, 10, 40].map((a) => m.net.backoffDelay(a, {random: () => 0.999}));
+        return {lo, hi};
+    """)
+    assert delays["lo"] == [250, 500, 1000, 2000, 7500, 7500]
+    caps = [500, 1000, 2000, 4000, 15000, 15000]  # base 500 ms doubling, capped at 15 s
+    assert all(cap * 0.99 <= hi <= cap for hi, cap in zip(delays["hi"], caps, strict=True))
+    assert all(lo < hi for lo, hi in zip(delays["lo"], delays["hi"], strict=True))
+
+
+def test_events_apply_in_order_and_a_gap_or_unknown_event_asks_for_sync(js: Any) -> None:
+    out = js("""
+        const snap = {room_id: "r", rules: {rows: 3, cols: 3, k: 3, gravity: false, misere: false,
+                      players: 2, layers: 1}, status: "playing", board: ".../.../...", turn: "X",
+                      ply: 0, moves: [], outcome: null, seats: 2, spectators: 0, version: 4,
+                      players: [{mark: "X", name: "A", connected: true},
+                                {mark: "O", name: "B", connected: true}]};
+        const room = m.room_state.fromSnapshot(snap);
+        const moved = {type: "moved", version: 5, mark: "X", row: 1, col: 2, layer: 0, ply: 1,
+                       turn: "O", status: "playing", outcome: null};
+        const a = m.room_state.applyEvent(room, moved);
+        const old = m.room_state.applyEvent(a.room, moved);
+        const gap = m.room_state.applyEvent(a.room, {...moved, version: 7});
+        const unknown = m.room_state.applyEvent(a.room, {type: "clock", version: 6});
+        const pres = m.room_state.applyEvent(a.room, {type: "presence", version: 6, mark: "O",
+                                                      connected: false});
+        const spec = m.room_state.applyEvent(pres.room, {type: "spectators", version: 7, count: 3});
+        return {a: a.result, cell: a.room.position[0][1][2], moves: a.room.moves.length,
+                turn: a.room.turn, untouched: room.position[0][1][2], old: old.result,
+                gap: gap.result, unknown: unknown.result, unknownVersion: unknown.room.version,
+                offline: pres.room.players[1].connected, spectators: spec.room.spectators,
+                version: spec.room.version};
+    """)
+    assert out == {
+        "a": "applied", "cell": "X", "moves": 1, "turn": "O", "untouched": None,
+        "old": "old", "gap": "gap", "unknown": "unknown", "unknownVersion": 6,
+        "offline": False, "spectators": 3, "version": 7,
+    }
+
+
+def test_boards_parse_replay_and_preview_gravity_landing(js: Any) -> None:
+    out = js("""
+        const rules = {rows: 3, cols: 2, k: 2, gravity: true, layers: 1};
+        const pos = m.board_model.parseBoard("../X./XO", rules);
+        const cube = {rows: 2, cols: 2, k: 2, gravity: false, layers: 2};
+        const p3 = m.board_model.parseBoard("X./..|.O/..", cube);
+        const moves = [{mark: "X", row: 2, col: 0, layer: 0}, {mark: "O", row: 2, col: 1, layer: 0},
+                       {mark: "X", row: 1, col: 0, layer: 0}];
+        return {
+            pos, p3,
+            at1: m.board_model.positionAt(moves, rules, 1),
+            land0: m.board_model.landing(pos, rules, {row: 0, col: 0, layer: 0}),
+            land1: m.board_model.landing(pos, rules, {row: 0, col: 1, layer: 0}),
+            full: m.board_model.landing(m.board_model.parseBoard("X./O./X.", rules), rules,
+                                        {row: 0, col: 0, layer: 0}),
+        };
+    """)
+    assert out["pos"] == [[[None, None], ["X", None], ["X", "O"]]]
+    assert out["p3"] == [[["X", None], [None, None]], [[None, "O"], [None, None]]]
+    assert out["at1"] == [[[None, None], [None, None], ["X", None]]]
+    assert out["land0"] == {"row": 0, "col": 0, "layer": 0}
+    assert out["land1"] == {"row": 1, "col": 1, "layer": 0}
+    assert out["full"] is None
+
+
+def test_move_messages_carry_what_each_variant_needs(js: Any) -> None:
+    out = js("""
+        const mm = m.protocol.moveMessage;
+        const cell = {row: 2, col: 3, layer: 1};
+        return {
+            flat: mm(cell, {gravity: false, layers: 1}, 7, "a"),
+            gravity: mm(cell, {gravity: true, layers: 1}, 7, "b"),
+            cube: mm(cell, {gravity: false, layers: 4}, 7, "c"),
+            cubeGravity: mm(cell, {gravity: true, layers: 4}, 7, "d"),
+            join: m.protocol.joinMessage({as: "player", token: "t", lastVersion: 0}),
+            spectator: m.protocol.joinMessage({as: "spectator"}),
+        };
+    """)
+    assert out["flat"] == {"type": "move", "row": 2, "col": 3, "version": 7, "move_id": "a"}
+    assert out["gravity"] == {"type": "move", "col": 3, "version": 7, "move_id": "b"}
+    assert out["cube"] == {"type": "move", "row": 2, "col": 3, "layer": 1, "version": 7,
+                           "move_id": "c"}
+    assert out["cubeGravity"] == {"type": "move", "row": 2, "col": 3, "version": 7,
+                                  "move_id": "d"}
+    assert out["join"] == {"type": "join", "as": "player", "protocol": 1, "token": "t",
+                           "last_version": 0}
+    assert out["spectator"] == {"type": "join", "as": "spectator", "protocol": 1}
+
+
+def test_keyboard_moves_and_room_links(js: Any) -> None:
+    out = js("""
+        const r = {rows: 3, cols: 4, layers: 2};
+        const at = {row: 0, col: 0, layer: 0};
+        const keys = ["ArrowUp", "ArrowLeft", "ArrowDown", "ArrowRight", "End", "PageUp",
+                      "PageDown", "x"];
+        const ref = m.lobby_page.parseRoomRef;
+        return {
+            moves: keys.map((k) => m.keyboard.nextCell(k, at, r)),
+            refs: [ref("q7m2kx9c"), ref(" http://h:1/r/abc_DEF-1/watch "), ref("/r/xyz"),
+                   ref("not a code!"), ref("")],
+        };
+    """)
+    assert out["moves"] == [
+        {"row": 0, "col": 0, "layer": 0}, {"row": 0, "col": 0, "layer": 0},
+        {"row": 1, "col": 0, "layer": 0}, {"row": 0, "col": 1, "layer": 0},
+        {"row": 0, "col": 3, "layer": 0}, {"row": 0, "col": 0, "layer": 1},
+        {"row": 0, "col": 0, "layer": 0}, None,
+    ]
+    assert out["refs"] == [
+        {"roomId": "q7m2kx9c", "watch": False}, {"roomId": "abc_DEF-1", "watch": True},
+        {"roomId": "xyz", "watch": False}, None, None,
+    ]
+
+
+def test_result_texts_follow_the_server_outcome(js: Any) -> None:
+    out = js("""
+        const room = {rules: {k: 3, misere: true}, players: [{mark: "X", name: "Ada"},
+                      {mark: "O", name: "Player O"}]};
+        const t = m.text.outcomeText;
+        return [
+            t({reason: "line", winner: "O", loser: "X", line: []}, room, "X"),
+            t({reason: "line", winner: "O", loser: "X", line: []}, room, null),
+            t({reason: "board_full", winner: null, loser: null, line: []}, room, "O"),
+        ];
+    """)
+    assert out == [
+        {"title": "Player O won", "detail": "Ada completed 3 in a row (misère)", "tone": "loss"},
+        {"title": "Player O won", "detail": "Ada completed 3 in a row (misère)",
+         "tone": "neutral"},
+        {"title": "Draw", "detail": "The board is full", "tone": "draw"},
+    ]
