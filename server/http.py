@@ -11,7 +11,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route
+from starlette.routing import Match, Route
 
 from rooms import ErrorCode, RoomError
 
@@ -28,6 +28,9 @@ _STATUS = {
     ErrorCode.UNAVAILABLE: 503,
     ErrorCode.BUSY: 503,
 }
+
+
+_ANY = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]
 
 
 def error_response(exc: RoomError) -> JSONResponse:
@@ -129,6 +132,20 @@ async def readyz(request: Request) -> Response:
 
 
 async def api_not_found(request: Request) -> Response:
+    """Any other /api path or method: 405 when the path exists with other methods, else 404."""
+    allowed = sorted(
+        method
+        for route in request.app.router.routes
+        if isinstance(route, Route) and route.endpoint is not api_not_found
+        and route.matches(request.scope)[0] is Match.PARTIAL
+        for method in route.methods or ()
+    )
+    if allowed:
+        message = f"{request.method} is not allowed on {request.url.path!r:.80}"
+        response = error_response(RoomError(ErrorCode.BAD_MESSAGE, message))
+        response.status_code = 405
+        response.headers["Allow"] = ", ".join(allowed)
+        return response
     return error_response(RoomError(ErrorCode.NOT_FOUND, f"no endpoint {request.url.path!r:.80}"))
 
 
@@ -139,5 +156,5 @@ def routes() -> list[Route]:
         Route("/api/rooms/{room_id}", get_room, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
-        Route("/api/{rest:path}", api_not_found),
+        Route("/api/{rest:path}", api_not_found, methods=_ANY),
     ]

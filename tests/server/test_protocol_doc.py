@@ -1,0 +1,58 @@
+"""docs/protocol.md stays true: every message type, event, error code, close code and
+reserved name the code knows is documented, and the doc's tables name nothing the code
+does not know."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from rooms import PROTOCOL_VERSION, RESERVED_TYPES, ClientType, ErrorCode, EventType, ServerType
+from server import CloseCode
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+
+
+def section(title: str) -> str:
+    start = DOC.index(f"## {title}\n")
+    end = DOC.find("\n## ", start + 1)
+    return DOC[start : end if end != -1 else len(DOC)]
+
+
+@pytest.mark.parametrize(
+    "name",
+    sorted({t.value for t in ClientType} | {t.value for t in ServerType}
+           | {t.value for t in EventType}),
+)
+def test_every_message_type_is_documented_with_an_example(name: str) -> None:
+    assert f"`{name}`" in DOC, f"message type {name!r} is not in docs/protocol.md"
+    assert f'"type": "{name}"' in DOC, f"docs/protocol.md has no JSON example of {name!r}"
+
+
+@pytest.mark.parametrize("code", sorted(code.value for code in ErrorCode))
+def test_every_error_code_is_in_the_table(code: str) -> None:
+    assert f"| `{code}` |" in section("Error codes")
+
+
+def test_the_error_table_names_only_real_codes() -> None:
+    documented = set(re.findall(r"^\| `([a-z_]+)` \|", section("Error codes"), re.M))
+    assert documented == {code.value for code in ErrorCode}
+
+
+@pytest.mark.parametrize("code", sorted(int(code) for code in CloseCode))
+def test_every_close_code_is_in_the_table(code: int) -> None:
+    table = section("Close codes")
+    if code == CloseCode.POLICY:  # used only to refuse a handshake, which answers HTTP 403
+        assert "HTTP 403" in table
+    else:
+        assert f"| {code} |" in table
+
+
+def test_reserved_names_and_the_version_are_documented() -> None:
+    reserved = section("Versioning")
+    for name in RESERVED_TYPES:
+        assert f"`{name}`" in reserved
+    assert f"protocol version **{PROTOCOL_VERSION}**" in DOC
+    assert DOC.startswith(f"# Protocol, version {PROTOCOL_VERSION}\n")

@@ -1,0 +1,95 @@
+"""``tictactoe serve``: starts a real server process, and refuses what it cannot do."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+from server import Settings
+from server.cli.serve import uvicorn_options
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def serve(*flags: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "server.cli", "serve", *flags],
+        check=False, capture_output=True, text=True, timeout=60, cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    )
+
+
+def test_an_unknown_store_url_fails_clearly_without_its_password() -> None:
+    for result in (serve("--redis-url", "postgres://user:hunter2@db/rooms"),
+                   serve(env={"REDIS_URL": "mongodb://user:hunter2@db"})):
+        assert result.returncode == 2
+        assert "unknown store URL" in result.stderr and "hunter2" not in result.stderr
+        assert "serving" not in result.stdout
+
+
+def test_memory_store_refuses_several_workers() -> None:
+    result = serve("--workers", "2")
+    assert result.returncode == 2
+    assert "--workers 2" in result.stderr and "in-memory store" in result.stderr
+
+
+def test_bad_flags_are_named() -> None:
+    result = serve("--port", "70000")
+    assert result.returncode == 2 and "--port: must be at most 65535" in result.stderr
+    result = serve("--allowed-origins", "nonsense")
+    assert result.returncode == 2 and "--allowed-origins" in result.stderr
+
+
+def test_uvicorn_options_pick_fast_implementations_without_compression() -> None:
+    options = uvicorn_options(Settings(max_frame_bytes=8192, ping_interval=7.0))
+    assert options["ws"] == "websockets-sansio"
+    assert options["ws_per_message_deflate"] is False
+    assert options["ws_max_size"] == 8192 and options["ws_ping_interval"] == 7.0
+    assert options["loop"] in {"uvloop", "asyncio"} and options["http"] in {"httptools", "h11"}
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def test_serve_prints_the_url_and_answers() -> None:
+    port = free_port()
+    with subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level",
+         "warning"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+    ) as process:
+        try:
+            assert process.stdout is not None
+            line = process.stdout.readline()
+            assert f"serving on http://127.0.0.1:{port}" in line and "memory://" in line
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    response = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5)
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline, "the server never answered"
+                    time.sleep(0.05)
+            assert response.json() == {"status": "ok"}
+            created = httpx.post(f"http://127.0.0.1:{port}/api/rooms", json={}, timeout=5)
+            assert created.status_code == 201
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                _, errors = process.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                raise
+    assert process.returncode == 130  # Ctrl-C: a clean shutdown, the conventional status
+    assert "Traceback" not in errors
