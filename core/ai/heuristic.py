@@ -1,0 +1,156 @@
+"""The easy and medium bots: tactics first, then a threat scorer, no search.
+
+Medium plays, in order: a winning cell; a block of the opponent's winning cell; a fork
+(a move leaving two winning cells, which cannot both be blocked); a defence against the
+opponent's fork (block it, or force them with a threat whose answer does not fork);
+otherwise the best cell by attack plus defence over k-windows (``core.ai.threats``), which
+is the centre and then the corners on an empty 3×3 and follows open runs on 15×15. It
+never plays a cell that hands the opponent a win next move if it can help it (gravity).
+
+Easy wins when it can, blocks only sometimes, ignores forks, weighs its own threats over
+the opponent's and picks among its three best cells: it loses to medium, beats random.
+
+Under misère (completing a line loses) both avoid completing their own line and prefer
+cells that build the fewest own threats.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from ..game import Game
+from ..move import Move
+from .bot import require_move
+from .searchboard import SearchBoard
+from .threats import move_gains, neighbourhood
+
+__all__ = ["EASY", "MEDIUM", "HeuristicBot", "Style"]
+
+LARGE_BOARD = 49  # from 7×7 on, only cells near the marks are considered
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    level: str
+    block_chance: float  # how often an immediate threat is seen and blocked
+    forks: bool  # makes forks and defends against them
+    defence: float  # weight of the opponents' threats against one's own
+    safety: bool  # refuses moves that give the opponent a winning cell
+    choices: int  # picks at random among this many best-scored cells
+
+
+EASY = Style("easy", block_chance=0.6, forks=False, defence=0.3, safety=False, choices=3)
+MEDIUM = Style("medium", block_chance=1.0, forks=True, defence=1.0, safety=True, choices=1)
+
+
+class HeuristicBot:
+    def __init__(self, style: Style, rng: random.Random) -> None:
+        self.level = style.level
+        self._style = style
+        self._rng = rng
+
+    def choose(self, game: Game) -> Move:
+        require_move(game)
+        board = SearchBoard.from_game(game)
+        index = self.choose_index(board)
+        return Move(*game.rules.coords(index))
+
+    def choose_index(self, board: SearchBoard) -> int:
+        me = board.to_move
+        legal = board.legal_moves()
+        candidates = neighbourhood(board) if len(board.cells) >= LARGE_BOARD else legal
+        if board.rules.misere:
+            return self._misere(board, me, legal)
+        wins = board.winning_cells(me)
+        if wins:
+            return self._rng.choice(wins)
+        for opponent in _opponents(board, me):
+            threats = board.winning_cells(opponent)
+            if threats and self._rng.random() < self._style.block_chance:
+                return self._best(board, me, threats)
+        if self._style.forks:
+            forks = [m for m in candidates if _forks(board, m, me)]
+            if forks:
+                return self._best(board, me, forks)
+            defence = self._fork_defence(board, me, candidates)
+            if defence is not None:
+                return defence
+        if self._style.safety:
+            safe = [m for m in candidates if not _hands_a_win(board, m, me)]
+            candidates = safe or candidates
+        return self._best(board, me, candidates, self._style.choices)
+
+    def _fork_defence(self, board: SearchBoard, me: int, candidates: list[int]) -> int | None:
+        """Against an opponent who could fork next move: a move after which they cannot."""
+        opponent = _opponents(board, me)[0]
+        their_forks = [m for m in candidates if _forks(board, m, opponent)]
+        if not their_forks:
+            return None
+        ranked = self._ranked(board, me, candidates)[:12]
+        options = list(dict.fromkeys(ranked + their_forks))
+        good = [m for m in options if _defuses(board, m, me, opponent, their_forks)]
+        return self._best(board, me, good or their_forks)
+
+    def _misere(self, board: SearchBoard, me: int, legal: list[int]) -> int:
+        losing = set(board.winning_cells(me))
+        safe = [m for m in legal if m not in losing] or legal
+        scored = sorted(safe, key=lambda m: move_gains(board, m, me)[0])
+        choices = scored[: self._style.choices]
+        return self._rng.choice(choices)
+
+    def _ranked(self, board: SearchBoard, me: int, moves: list[int]) -> list[int]:
+        defence = self._style.defence
+
+        def score(move: int) -> float:
+            attack, block = move_gains(board, move, me)
+            return attack + defence * block
+
+        shuffled = list(moves)
+        self._rng.shuffle(shuffled)  # equal scores: a random one, not always the first
+        return sorted(shuffled, key=score, reverse=True)
+
+    def _best(self, board: SearchBoard, me: int, moves: list[int], choices: int = 1) -> int:
+        return self._rng.choice(self._ranked(board, me, moves)[:choices])
+
+
+def _opponents(board: SearchBoard, me: int) -> list[int]:
+    """The other players in the order they move next."""
+    players = board.players
+    return [(me - 1 + step) % players + 1 for step in range(1, players)]
+
+
+def _forks(board: SearchBoard, move: int, code: int) -> bool:
+    """Whether ``code`` playing ``move`` leaves it two winning cells or more."""
+    board.put(move, code)
+    try:
+        return not board.won and len(board.winning_cells(code)) >= 2
+    finally:
+        board.undo()
+
+
+def _hands_a_win(board: SearchBoard, move: int, me: int) -> bool:
+    """Whether after ``move`` an opponent has a winning cell (under gravity, a move can
+    open the cell above it)."""
+    board.put(move, me)
+    try:
+        return not board.won and any(board.winning_cells(o) for o in _opponents(board, me))
+    finally:
+        board.undo()
+
+
+def _defuses(board: SearchBoard, move: int, me: int, opponent: int, their_forks: list[int]) -> bool:
+    """After ``move``, can the opponent still fork? A threat of ours forces their reply,
+    so then only that reply matters."""
+    board.put(move, me)
+    try:
+        if board.won:
+            return True
+        threats = board.winning_cells(me)
+        if len(threats) >= 2:
+            return True
+        if threats:
+            return not _forks(board, threats[0], opponent)
+        return not any(board.playable(m) and _forks(board, m, opponent) for m in their_forks)
+    finally:
+        board.undo()
