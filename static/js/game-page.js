@@ -17,6 +17,7 @@ import { renderMoves } from "./render/moves.js";
 import { renderNotice } from "./render/notice.js";
 import { renderPlayers } from "./render/players.js";
 import { renderReplay } from "./render/replay.js";
+import { renderInfo } from "./render/info.js";
 import { renderInvite } from "./render/share.js";
 import { createSession, initialGameState } from "./session.js";
 import { createStore } from "./store.js";
@@ -109,7 +110,9 @@ export function startGame(app, roomId, want) {
     text(el.role, view.me ? `You play ${view.me}` : state.role === "spectator" ? "Spectating" : "");
     el.role.dataset.mark = view.me || "";
 
+    renderInfo(el.info, view);
     text(el.status, view.live ? view.statusText : `Reviewing move ${view.ply} of ${view.total}`);
+    el.status.hidden = view.live && view.status === "finished"; // the banner says it
     el.status.dataset.tone = view.myTurn ? "your-turn" : view.status;
     renderPlayers(el.players, view);
     renderInvite(el.invite, view, links.play,
@@ -230,8 +233,11 @@ function layout(app) {
       part("board", "div", { class: "board" }),
       part("moveError", "div", { class: "notice move-error", hidden: true, role: "alert" }),
       part("replay", "div", { class: "replay", role: "group", "aria-label": "Replay" })),
-    h("aside", { class: "side-col", "aria-label": "Actions and moves" },
-      part("actions", "div", { class: "action-bar", role: "group", "aria-label": "Actions" }),
+    h("aside", { class: "side-col", "aria-label": "Game details and moves" },
+      h("section", { class: "info-card card", "aria-labelledby": "info-title" },
+        h("h2", { id: "info-title" }, "Game"),
+        part("info", "dl", { class: "info" }),
+        part("actions", "div", { class: "action-bar", role: "group", "aria-label": "Actions" })),
       h("section", { class: "moves-box card", "aria-label": "Moves" },
         h("h2", {}, "Moves"),
         part("moves", "div", { class: "moves" }))));

@@ -89,11 +89,11 @@ function createForm() {
         numberField("rows", "Rows", 3, 1, MAX_SIDE),
         numberField("cols", "Columns", 3, 1, MAX_SIDE),
         numberField("k", "In a row", 3, 1, MAX_SIDE)),
+      h("div", { class: "field-row checks" },
+        checkField("gravity", "Gravity", "pieces drop"),
+        checkField("misere", "Misère", "a line loses"),
+        checkField("three_d", "3D", "stacked layers")),
       h("div", { class: "field-row" },
-        checkField("gravity", "Gravity", "pieces drop down"),
-        checkField("misere", "Misère", "a line loses")),
-      h("div", { class: "field-row" },
-        checkField("three_d", "3D", "stacked layers"),
         numberField("layers", "Layers", 4, 2, MAX_LAYERS),
         h("label", { class: "field", dataset: { field: "players" } },
           h("span", { class: "field-label" }, "Players"),
@@ -126,25 +126,22 @@ function createForm() {
     el.players.value = String(r.players);
     syncLayers();
   };
-  const matchPreset = () => {
-    const rules = readRules(el);
-    const match = PRESETS.find((p) => Object.entries(p.rules).every(([key, v]) => rules[key] === v));
-    el.preset.value = match ? match.id : "custom";
+  // A preset fills the rules; "Custom" shows them to edit (starting from the last preset).
+  const rulesBox = form.querySelector(".rules-fields");
+  const showRules = () => {
+    rulesBox.hidden = el.preset.value !== "custom";
   };
   applyPreset("classic");
+  showRules();
 
   form.addEventListener("change", (event) => {
     const name = event.target.name;
-    if (name === "preset") applyPreset(event.target.value);
-    else if (name === "name") saveName(event.target.value.trim());
-    else if (name !== "public") {
-      syncLayers();
-      matchPreset();
-    }
+    if (name === "preset") {
+      applyPreset(event.target.value);
+      showRules();
+    } else if (name === "name") saveName(event.target.value.trim());
+    else syncLayers();
     clearError(form, error);
-  });
-  form.addEventListener("input", (event) => {
-    if (event.target.type === "number") matchPreset();
   });
 
   form.addEventListener("submit", async (event) => {
@@ -192,6 +189,8 @@ function showError(form, error, err) {
   fill(error, h("strong", {}, err.code === "invalid_rules" ? "Those rules cannot be played: " : "Could not create the game: "), err.message);
   const input = err.field && form.elements[err.field];
   if (input && input.setAttribute) {
+    const box = input.closest("[hidden]");
+    if (box) box.hidden = false; // the rules of a preset were refused: show them
     input.setAttribute("aria-invalid", "true");
     input.setAttribute("aria-describedby", "create-error");
     input.focus();

@@ -66,7 +66,7 @@ def test_a_15x15_board_takes_moves_and_shows_the_server_error_for_a_taken_cell(
     x, o = seat_two(new_page, room, phone=True)
     expect(x.get_by_role("gridcell")).to_have_count(225)
     expect(x.locator(".board .coords-cols span")).to_have_count(15)
-    expect(x.get_by_text("15×15 · 5 in a row")).to_be_visible()
+    expect(x.locator(".rules-text")).to_have_text("15×15 · 5 in a row")
 
     cell(x, 8, 8).click()
     expect_cell(o, 8, 8, "X")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -18,6 +19,8 @@ from browser_helpers import cell, connection, expect_cell, move_error, moves, pl
 from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
+
+WAIT = 10.0  # seconds: a bound against hangs, not a measurement
 
 
 class Line:
@@ -71,6 +74,14 @@ class Line:
     def sent_of(self, type_: str) -> list[dict[str, Any]]:
         return [m for m in self.sent if m["type"] == type_]
 
+    def wait_for(self, page: Any, what: str, predicate: Callable[[], bool]) -> None:
+        """Let the page run until `predicate` holds (the socket's messages are handled while
+        Playwright waits), bounded by a deadline."""
+        deadline = time.monotonic() + WAIT
+        while not predicate():
+            assert time.monotonic() < deadline, f"timed out waiting for {what}"
+            page.wait_for_timeout(25)
+
 
 def two_players(new_page: Any, room: str) -> tuple[Any, Line, Any]:
     x = new_page(name="Xia")
@@ -112,7 +123,10 @@ def test_a_cut_line_reconnects_resumes_the_seat_and_retries_the_move_once(
     line.cut_after = lambda m: m["type"] == "move_ok"
     cell(x, 3, 3).click()
     expect_cell(o, 3, 3, "X")  # it did land
-    expect(connection(x)).to_have_attribute("data-state", "open")  # back again by itself
+    line.wait_for(x, "the move to be sent again", lambda: len(line.sent_of("move")) == 3)
+    line.wait_for(x, "the duplicate's answer", lambda: any(
+        m["type"] == "move_ok" and m.get("duplicate") for m in line.received))
+    expect(connection(x)).to_have_text("Connected")  # back again by itself
     expect_cell(x, 3, 3, "X")
     expect(moves(o)).to_have_count(3)  # once, not twice
     first, sent, resent = line.sent_of("move")
