@@ -184,6 +184,7 @@ class RedisBus:
         # RESP2, so messages arrive as plain lists; maintenance push notifications need
         # RESP3 and concern pooled command connections, not this one.
         kwargs["protocol"] = 2
+        kwargs["client_name"] = f"{self._layout.prefix}-bus"  # findable in CLIENT LIST
         kwargs.pop("maint_notifications_config", None)
         kwargs.pop("maint_notifications_pool_handler", None)
         connection: AbstractConnection = pool.connection_class(**kwargs)

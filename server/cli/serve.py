@@ -3,22 +3,27 @@
 uvloop and httptools are used when installed; WebSockets use uvicorn's websockets sans-I/O
 implementation when available (else the websockets one), with per-message compression off
 (it multiplies the memory held per connection). The in-memory store lives in one process,
-so ``--workers`` above 1 is refused with it.
+so ``--workers`` above 1 is refused with it. With Redis (``--redis-url`` or ``REDIS_URL``)
+``--workers N`` runs N uvicorn worker processes; each builds its own app from the
+environment, so the parent hands its settings down as ``TICTACTOE_*`` variables.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib.util
+import os
 import sys
+from dataclasses import fields
 from typing import Any
+from urllib.parse import urlsplit
 
 from rooms import RoomError
 
 from ..errors import SettingsError
 from ..settings import Settings
 
-__all__ = ["register", "uvicorn_options"]
+__all__ = ["register", "uvicorn_options", "worker_env"]
 
 
 def register(subparsers: Any) -> None:
@@ -38,7 +43,9 @@ def register(subparsers: Any) -> None:
         "(e.g. https://example.com); '*' allows any",
     )
     parser.add_argument(
-        "--redis-url", default=None, help="keep rooms in Redis (not implemented yet)"
+        "--redis-url", default=None,
+        help="keep rooms in Redis, shared by every worker and host: redis://host:port/db "
+        "(also REDIS_URL; ?prefix=NAME sets the key prefix)",
     )
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default 1)")
     limits = parser.add_argument_group("limits")
@@ -108,6 +115,24 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     }
 
 
+def worker_env(settings: Settings) -> dict[str, str]:
+    """The ``TICTACTOE_*`` variables that make ``Settings.from_env()`` equal ``settings``."""
+    env = {}
+    for spec in fields(settings):
+        value = getattr(settings, spec.name)
+        text = ",".join(value) if isinstance(value, tuple) else str(value)
+        env[f"TICTACTOE_{spec.name.upper()}"] = text
+    return env
+
+
+def _shown(url: str) -> str:
+    """A store URL fit to print: never its password."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
+
+
 def _fail(message: str) -> int:
     print(f"tictactoe serve: error: {message}", file=sys.stderr)
     return 2
@@ -130,7 +155,17 @@ def run(args: argparse.Namespace) -> int:
             f"--workers {settings.workers} needs a shared store: the in-memory store lives in "
             "one process, so other workers would not see its rooms (use --workers 1)"
         )
+    print(
+        f"tictactoe: serving on {settings.url} (store: {_shown(settings.store_url)}, "
+        f"workers: {settings.workers})", flush=True,
+    )
+    if settings.workers > 1:
+        os.environ.update(worker_env(settings))
+        uvicorn.run(
+            "server.app:create_app", factory=True, workers=settings.workers,
+            log_level=args.log_level, **uvicorn_options(settings),
+        )
+        return 0
     config = uvicorn.Config(app, log_level=args.log_level, **uvicorn_options(settings))
-    print(f"tictactoe: serving on {settings.url} (store: {settings.store_url})", flush=True)
     uvicorn.Server(config).run()
     return 0
