@@ -66,6 +66,13 @@ class Rules:
             raise RulesError(
                 "k", f"{self.k} in a row cannot fit on a board whose longest line is {longest}"
             )
+        stacks = self.rows * self.cols if self.is_3d else self.cols
+        if self.gravity and stacks == 1 and self.k > 1:
+            raise RulesError(
+                "k",
+                f"{self.k} in a row is impossible with gravity and a single "
+                f"{'pillar' if self.is_3d else 'column'}: the players' marks alternate up it",
+            )
         cells = self.rows * self.cols * self.layers
         first_player_cells = -(-cells // self.players)
         if self.k > first_player_cells:
