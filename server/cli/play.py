@@ -33,10 +33,25 @@ def register(subparsers: Any) -> None:
         "ends, 1 when the input ends first.",
     )
     add_rules_flags(parser)
+    network = parser.add_argument_group("network (a running tictactoe serve)")
+    network.add_argument(
+        "--connect", metavar="URL", default=None,
+        help="play on a server: a room link (http://HOST:PORT/r/ROOM) joins that room; a "
+        "server address (http://HOST:PORT) creates a room with the rules flags",
+    )
+    network.add_argument("--watch", action="store_true", help="with --connect: spectate")
+    network.add_argument("--name", default=None, help="with --connect: your display name")
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "connect", None) is not None:
+        from .net_play import play_connected  # the network client loads only when used
+
+        return play_connected(args)
+    if getattr(args, "watch", False):
+        print("tictactoe: error: --watch needs --connect URL", file=sys.stderr)
+        return 2
     game = Game(rules_from_args(args))
     seat = TerminalSeat(sys.stdin, sys.stdout)
     seats = dict.fromkeys(game.rules.marks, seat)  # hot-seat: one keyboard for everyone
