@@ -166,7 +166,8 @@ async def test_frozen_redis_loses_and_doubles_nothing(
     ]
     await _progress(rooms, 3 * len(rooms))
     aof_server.pause()
-    await asyncio.sleep(2.0)
+    await refused_unavailable(workers[0].store.load(rooms[0].room_id))  # bounded, typed
+    await asyncio.sleep(1.5)
     aof_server.resume()
     await asyncio.wait_for(asyncio.gather(*games), 60.0)
     for i, played in enumerate(rooms):
