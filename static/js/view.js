@@ -78,6 +78,7 @@ export function gameView(s) {
       shapeKey: `${rules.rows}x${rules.cols}x${rules.layers || 1}`,
       rules, layers,
       interactive,
+      myTurn,
       finished: room.status === "finished" && live,
       hasLine: winKeys.size > 0,
       animate: live,

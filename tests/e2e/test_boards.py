@@ -23,7 +23,9 @@ def seat_two(new_page: Any, room: str, *, phone: bool = False) -> tuple[Any, Any
     return x, o
 
 
-def test_gravity_drops_and_a_full_column_is_refused(new_page: Any, create_room: Any) -> None:
+def test_gravity_drops_and_a_full_column_is_refused(
+    new_page: Any, create_room: Any, screenshot: Any
+) -> None:
     room = create_room({"rows": 6, "cols": 7, "k": 4, "gravity": True})
     x, o = seat_two(new_page, room)
     expect(x.get_by_role("gridcell")).to_have_count(42)
@@ -53,6 +55,7 @@ def test_gravity_drops_and_a_full_column_is_refused(new_page: Any, create_room: 
     expect(move_error(x)).to_contain_text("That column is full")
     expect(move_error(x)).to_contain_text("is full")
     expect(moves(x)).to_have_count(6)
+    screenshot(x, "board-gravity")
     x.get_by_role("button", name="Dismiss").click()
     expect(move_error(x)).to_be_hidden()
     cell(x, 1, 5).click()
@@ -60,7 +63,7 @@ def test_gravity_drops_and_a_full_column_is_refused(new_page: Any, create_room: 
 
 
 def test_a_15x15_board_takes_moves_and_shows_the_server_error_for_a_taken_cell(
-    new_page: Any, create_room: Any
+    new_page: Any, create_room: Any, screenshot: Any
 ) -> None:
     room = create_room({"rows": 15, "cols": 15, "k": 5})
     x, o = seat_two(new_page, room, phone=True)
@@ -84,10 +87,11 @@ def test_a_15x15_board_takes_moves_and_shows_the_server_error_for_a_taken_cell(
     cell(x, 1, 1).click()
     expect_cell(o, 1, 1, "X")
     expect(status_line(o)).to_have_text("Your move")
+    screenshot(o, "board-15x15")
 
 
 def test_a_3d_board_shows_four_layers_and_takes_moves_on_any_layer(
-    new_page: Any, create_room: Any
+    new_page: Any, create_room: Any, screenshot: Any
 ) -> None:
     room = create_room({"rows": 4, "cols": 4, "layers": 4, "k": 4})
     x, o = seat_two(new_page, room)
@@ -111,3 +115,4 @@ def test_a_3d_board_shows_four_layers_and_takes_moves_on_any_layer(
     expect(focused).to_have_attribute("aria-label", re.compile(r"^layer 2, row 2, column 4, "))
     o.keyboard.press("Enter")
     expect_cell(x, 2, 4, "O", layer=2)
+    screenshot(o, "board-3d")

@@ -38,9 +38,19 @@ def test_the_lobby_lists_a_new_public_room_and_its_spectator_count(
     expect(role_badge(player)).to_have_text("You play X")
     expect(item).to_contain_text("Pia")
 
+    opponent = new_page(name="Quinn")
+    opponent.goto(f"/r/{room}")
+    expect(role_badge(opponent)).to_have_text("You play O")
+    live = lobby.locator(f'[data-list=live-rooms] .room-item[data-room-id="{room}"]')
+    expect(live).to_contain_text("Quinn")  # moved from "waiting" to "playing now"
+    expect(live.get_by_role("link", name=re.compile("^Join"))).to_have_count(0)
+    expect(live.locator(".room-watchers .count")).to_have_text("1")
+
     watcher.close()
-    expect(item.locator(".room-watchers .count")).to_have_text("0")
+    expect(live.locator(".room-watchers .count")).to_have_text("0")
     expect(lobby.locator(f'.room-item[data-room-id="{hidden}"]')).to_have_count(0)
+    fresh = create_room({"rows": 15, "cols": 15, "k": 5}, public=True)
+    expect(lobby.locator(f'[data-list=open-rooms] .room-item[data-room-id="{fresh}"]')).to_be_visible()
     screenshot(lobby, "lobby")
 
 

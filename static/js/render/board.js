@@ -2,8 +2,8 @@
 // new piece survive re-renders. Layout (which cells exist) is rebuilt only when the
 // board's shape changes; each render then sets every cell from the view.
 //
-// view = {shapeKey, rules, layers: [{layer, label, rows: [[cell]]}], interactive,
-//         finished, focusKey, caption}
+// view = {shapeKey, rules, layers: [{layer, label, rows: [[cell]]}], interactive, myTurn,
+//         finished, hasLine, animate, busy, focusKey}
 // cell = {key, row, col, layer, mark, last, win, pending, label}
 
 import { attr, cls, h } from "../dom.js";
@@ -13,6 +13,7 @@ import { piece } from "./pieces.js";
 export function renderBoard(root, view) {
   if (root.dataset.shape !== view.shapeKey) build(root, view);
   cls(root, "interactive", view.interactive);
+  cls(root, "my-turn", view.myTurn);
   cls(root, "finished", view.finished);
   cls(root, "has-line", view.hasLine);
   cls(root, "gravity", Boolean(view.rules.gravity));
