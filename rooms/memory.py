@@ -172,9 +172,10 @@ class MemoryStore:
             entry = self._live(room_id, now)
             if entry is None or entry.version != expected:
                 return False
-            entry.version = expected + 1
-            entry.data = data.encode()
-            entry.log.append(event.encode())
+            encoded_data, encoded_event = data.encode(), event.encode()  # may raise: before
+            entry.version = expected + 1  # anything changes, so the commit stays atomic
+            entry.data = encoded_data
+            entry.log.append(encoded_event)
             while len(entry.log) > self._log_size:
                 entry.log.popleft()
             entry.expires = now + self._ttl

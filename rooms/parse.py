@@ -75,6 +75,16 @@ class PingMessage:
 ClientMessage = JoinMessage | MoveMessage | SyncMessage | PingMessage
 
 
+def _encodable(value: str) -> bool:
+    """False for strings with lone surrogates (``"\\ud800"`` in JSON): they cannot be sent
+    back as UTF-8, so they are refused before they reach a room or a reply."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def _bad(message: str, ref: str | None) -> RoomError:
     return RoomError(ErrorCode.BAD_MESSAGE, message, ref=ref)
 
@@ -85,7 +95,7 @@ def _id(data: dict[str, Any], name: str, ref: str | None, *, required: bool) -> 
         if required:
             raise _bad(f"{name} is required", ref)
         return None
-    if not isinstance(value, str) or not 1 <= len(value) <= MAX_ID:
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_ID or not _encodable(value):
         raise _bad(f"{name} must be a string of 1 to {MAX_ID} characters, got {value!r:.80}", ref)
     return value
 
@@ -109,7 +119,7 @@ def _name(value: object, ref: str | None) -> str | None:
     name = value.strip()
     if not 1 <= len(name) <= MAX_NAME:
         raise _bad(f"name must be 1 to {MAX_NAME} characters, got {value!r:.80}", ref)
-    if any(unicodedata.category(ch) in {"Cc", "Cf", "Zl", "Zp"} for ch in name):
+    if any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Zl", "Zp"} for ch in name):
         raise _bad(f"name must not contain control characters, got {value!r:.80}", ref)
     return name
 
@@ -128,7 +138,9 @@ def _join(data: dict[str, Any], ref: str | None) -> JoinMessage:
     if role_name not in {role.value for role in Role}:
         raise _bad(f'as must be "player" or "spectator", got {role_name!r:.80}', ref)
     token = data.get("token")
-    if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN):
+    if token is not None and (
+        not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN or not _encodable(token)
+    ):
         raise _bad(f"token must be a string of 1 to {MAX_TOKEN} characters", ref)
     return JoinMessage(
         role=Role(role_name),
@@ -162,7 +174,11 @@ def parse_message(text: str, *, max_bytes: int) -> ClientMessage:
     if not isinstance(data, dict):
         raise _bad(f"a message must be a JSON object, got {text!r:.80}", None)
     raw_ref = data.get("move_id") if data.get("type") == ClientType.MOVE else data.get("id")
-    ref = raw_ref if isinstance(raw_ref, str) and 1 <= len(raw_ref) <= MAX_ID else None
+    ref = (
+        raw_ref
+        if isinstance(raw_ref, str) and 1 <= len(raw_ref) <= MAX_ID and _encodable(raw_ref)
+        else None
+    )
     kind = data.get("type")
     if not isinstance(kind, str):
         raise _bad(f"a message needs a string type, got {kind!r:.80}", ref)

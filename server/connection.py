@@ -61,6 +61,10 @@ class Connection:
             except (WebSocketDisconnect, OSError, RuntimeError):
                 self.end(None, "the peer went away")
                 return
+            except Exception:  # a bug must not wedge the connection: drop it, loudly
+                log.exception("connection %s: could not send a message", self.id)
+                self.end(CloseCode.INTERNAL_ERROR, "internal error")
+                return
             finally:
                 self._queue.task_done()
             self.sent += 1

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core import MoveRequest
 from rooms import (
@@ -102,3 +104,47 @@ def test_errors_carry_the_ref_when_the_frame_named_one() -> None:
     assert refused({"type": "dance", "id": "d1"}).ref == "d1"
     assert refused({"type": "join", "as": "nobody", "id": "j1"}).ref == "j1"
     assert refused("garbage").ref is None
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        '{"type": "join", "as": "player", "name": "a\\ud800b"}',
+        '{"type": "join", "as": "player", "token": "\\udfff"}',
+        '{"type": "move", "row": 0, "col": 0, "version": 1, "move_id": "\\ud800"}',
+        '{"type": "ping", "id": "\\ud800"}',
+    ],
+)
+def test_lone_surrogates_are_refused_and_never_echoed(data: str) -> None:
+    error = refused(data)
+    assert error.code is ErrorCode.BAD_MESSAGE
+    assert error.ref is None
+    error.message.encode("utf-8")  # the answer itself is sendable
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(
+    st.text(max_size=300),
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+            st.sampled_from(["type", "as", "name", "token", "row", "col", "layer", "version",
+                             "move_id", "id", "last_version", "protocol"]) | st.text(max_size=5),
+            inner, max_size=6),
+        max_leaves=12,
+    ).map(json.dumps),
+    st.fixed_dictionaries(
+        {"type": st.sampled_from(["join", "move", "sync", "ping"])},
+        optional={k: st.none() | st.booleans() | st.integers() | st.text(max_size=40)
+                  for k in ["as", "name", "token", "row", "col", "layer", "version",
+                            "move_id", "id", "last_version", "protocol"]},
+    ).map(json.dumps),
+))
+def test_any_text_parses_or_is_refused_with_a_sendable_error(text: str) -> None:
+    try:
+        parse_message(text, max_bytes=4096)
+    except RoomError as exc:
+        assert exc.code in set(ErrorCode)
+        exc.message.encode("utf-8")
+        if exc.ref is not None:
+            exc.ref.encode("utf-8")

@@ -53,6 +53,7 @@ async def test_every_error_code_leaves_the_room_unchanged(
                    "not_joined", "m0")
     await s.expect(x, {"type": "join", "as": "player", "protocol": 2}, "unsupported_protocol")
     await s.expect(x, {"type": "join", "as": "player", "name": "n" * 40}, "bad_message")
+    await s.expect(x, '{"type": "join", "as": "player", "name": "a\\ud800"}', "bad_message")
     await s.expect(x, {"type": "join", "as": "player", "token": "nope"}, "bad_token")
     assert (await x.join(name="X"))["type"] == "welcome"
     await s.expect(x, {"type": "join", "as": "spectator"}, "already_joined")
