@@ -9,7 +9,6 @@ mistakes get an ``error`` and the socket stays open; abuse closes it with a docu
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from dataclasses import dataclass
@@ -87,21 +86,30 @@ class Session:
         finally:
             for task in (reader, ending):
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
+                try:
                     await task
-            await self._leave()
-            await self.conn.close(self.settings.close_timeout)
+                except asyncio.CancelledError:
+                    pass
+                except Exception:  # a bug in the reader: close this connection, keep serving
+                    log.exception("room %s: connection %s failed", self.room_id, self.conn.id)
+                    self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
+            try:
+                await self._leave()
+            finally:
+                await self.conn.close(self.settings.close_timeout)
 
     async def _leave(self) -> None:
         joined, self._joined = self._joined, None
         if joined is None:
             return
         joined.feed.close()
-        await self.hub.detach(self.room_id, joined.feed)
         try:
+            await self.hub.detach(self.room_id, joined.feed)
             await self.service.execute(self.room_id, Leave(self.conn.id))
         except RoomError as exc:
             log.info("room %s: could not record a departure: %s", self.room_id, exc.message)
+        except Exception:
+            log.exception("room %s: could not record a departure", self.room_id)
 
     # -- reading --------------------------------------------------------------------------
 
