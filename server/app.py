@@ -19,6 +19,7 @@ from starlette.routing import BaseRoute, Mount, WebSocketRoute
 from rooms import BackendOptions, ErrorCode, Hub, RoomError, RoomService, open_backend
 
 from .http import error_response, routes
+from .redact import install_redaction
 from .settings import Settings
 from .state import AppState, app_state
 from .static import ClientFiles
@@ -33,6 +34,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     Raises UnsupportedBackend (a RoomError) for a store URL this build cannot serve.
     """
     settings = settings if settings is not None else Settings.from_env()
+    install_redaction()
     options = BackendOptions(
         log_size=settings.log_size, room_ttl=settings.room_ttl, max_rooms=settings.max_rooms
     )

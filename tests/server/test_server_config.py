@@ -95,3 +95,26 @@ def test_normalize_origin() -> None:
     assert normalize_origin("http://[::1]:8000") == "http://[::1]:8000"
     with pytest.raises(ValueError):
         normalize_origin("example.com")
+
+
+def test_token_redactor() -> None:
+    import logging
+
+    from websockets.frames import Frame, Opcode
+
+    from server.redact import TokenRedactor
+
+    def record(msg: str, *args: object) -> logging.LogRecord:
+        return logging.LogRecord("uvicorn.error", logging.DEBUG, __file__, 1, msg, args, None)
+
+    secret = "Zx" * 21
+    frame = Frame(Opcode.TEXT, f'{{"type":"join","token":"{secret}"}}'.encode())
+    framed = record("< %s", frame)
+    assert TokenRedactor().filter(framed)
+    assert framed.getMessage() == f"< TEXT [{len(frame.data)} bytes]"
+    said = record("got %s", f'{{"token": "{secret}", "as": "player"}}')
+    TokenRedactor().filter(said)
+    assert secret not in said.getMessage() and '"token": "***"' in said.getMessage()
+    plain = record("%s joined", "Ada")
+    TokenRedactor().filter(plain)
+    assert plain.args == ("Ada",) and plain.getMessage() == "Ada joined"

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from wsclient import LiveServer
 
 
@@ -103,3 +105,31 @@ async def test_two_tabs_on_one_seat_both_receive_and_may_move(
     assert closed["version"] > ok["version"]
     assert closed["connected"] is True  # tab1 is still there
     assert (await tab1.move(2, 2, version=closed["version"]))["code"] == "not_your_turn"
+
+
+async def test_no_token_in_any_log_line(
+    make_server: Callable[..., LiveServer], connect: Callable[..., Any],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    live = make_server()
+    server_loggers = ("uvicorn", "uvicorn.error", "uvicorn.access", "tictactoe", "starlette")
+    for name in server_loggers:  # uvicorn's loggers do not propagate: listen on each one
+        caplog.set_level(logging.DEBUG, logger=name)
+        logging.getLogger(name).addHandler(caplog.handler)
+    try:
+        room_id = await live.create_room()
+        x = await connect(live, room_id)
+        token = (await x.join())["token"]
+        await x.close()
+        again = await connect(live, room_id)
+        assert (await again.join(token=token))["mark"] == "X"
+        await again.send("not json")  # errors are logged nowhere with content either
+        await again.until("error")
+        await again.close()
+    finally:
+        for name in server_loggers:
+            logging.getLogger(name).removeHandler(caplog.handler)
+    records = [r for r in caplog.records if r.name.split(".")[0] in server_loggers]
+    assert records, "the server logged nothing: the check would prove nothing"
+    leaks = [r for r in records if token in r.getMessage() or token in str(r.args)]
+    assert not leaks, [(r.name, r.getMessage()) for r in leaks]
