@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 from itertools import product
 
 from hypothesis import HealthCheck, reject, settings
@@ -56,7 +57,8 @@ def naive_directions(is_3d: bool) -> list[tuple[int, int, int]]:
     return [d for d in steps if d != (0, 0, 0) and (is_3d or d[0] == 0)]
 
 
-def naive_windows(rules: Rules) -> set[frozenset[int]]:
+@cache
+def naive_windows(rules: Rules) -> frozenset[frozenset[int]]:
     """Every set of k cells in a straight line, found by trying each start and direction."""
     found: set[frozenset[int]] = set()
     for layer, row, col in product(range(rules.layers), range(rules.rows), range(rules.cols)):
@@ -70,7 +72,7 @@ def naive_windows(rules: Rules) -> set[frozenset[int]]:
                 cells.append(rules.index(at[1], at[2], at[0]))
             else:
                 found.add(frozenset(cells))
-    return found
+    return frozenset(found)
 
 
 def completed_by(rules: Rules, cells: Sequence[int]) -> set[tuple[int, frozenset[int]]]:
