@@ -67,3 +67,14 @@ export function text(el, value) {
   const t = String(value ?? "");
   if (el.textContent !== t) el.textContent = t;
 }
+
+/**
+ * Run `build()` only when `key` differs from the last one used for `root` (compared with
+ * ===), so re-renders of unchanged parts keep their nodes, and with them keyboard focus.
+ */
+export function memo(root, key, build) {
+  if (root.__memoKey === key && root.__memoSet) return;
+  root.__memoKey = key;
+  root.__memoSet = true;
+  build();
+}

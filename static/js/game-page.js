@@ -1,24 +1,14 @@
 // The game page (/r/{id} to play, /r/{id}/watch to watch): lays out the page, starts
 // the session, renders every state change, and turns clicks and keys into intentions.
 
-import { available } from "./actions.js";
 import { createRoom } from "./api.js";
 import { announce } from "./announce.js";
 import { cellKey, landing } from "./board-model.js";
 import { copyText } from "./clipboard.js";
-import { fill, h, text } from "./dom.js";
 import { nextCell } from "./keyboard.js";
-import { actionButtons } from "./render/actions.js";
-import { renderBanner } from "./render/banner.js";
-import { clearPreview, renderBoard, showPreview } from "./render/board.js";
+import { clearPreview, showPreview } from "./render/board.js";
 import { renderConn } from "./render/conn.js";
-import { icon } from "./render/icons.js";
-import { renderMoves } from "./render/moves.js";
-import { renderNotice } from "./render/notice.js";
-import { renderPlayers } from "./render/players.js";
-import { renderReplay } from "./render/replay.js";
-import { renderInfo } from "./render/info.js";
-import { renderInvite } from "./render/share.js";
+import { gameLayout, renderGame } from "./render/game.js";
 import { createSession, initialGameState } from "./session.js";
 import { createStore } from "./store.js";
 import { gameView } from "./view.js";
@@ -31,7 +21,7 @@ export function startGame(app, roomId, want) {
     watch: `${location.origin}/r/${encodeURIComponent(roomId)}/watch`,
   };
 
-  const el = layout(app);
+  const el = gameLayout(app);
   let view = gameView(store.get());
   let hovered = null; // the cell under the pointer or keyboard focus, for the preview
 
@@ -45,7 +35,9 @@ export function startGame(app, roomId, want) {
         const room = await createRoom(rules, isPublic);
         location.assign(`/r/${encodeURIComponent(room.room_id)}`);
       } catch (err) {
-        store.update({ notice: { code: err.code, title: "Could not create a new game", message: err.message, tone: "error" } });
+        store.update({
+          notice: { code: err.code, title: "Could not create a new game", message: err.message, tone: "error" },
+        });
       }
     },
     goLobby: () => location.assign("/"),
@@ -59,7 +51,9 @@ export function startGame(app, roomId, want) {
     const result = await action.run(view, ctx);
     if (result === true && action.done) flash(action.id, action.done);
     else if (result === false) {
-      store.update({ notice: { code: "copy_failed", title: "Could not copy", message: "select the link and copy it by hand", tone: "error" } });
+      store.update({
+        notice: { code: "copy_failed", title: "Could not copy", message: "select the link and copy it by hand", tone: "error" },
+      });
     }
   }
 
@@ -78,54 +72,19 @@ export function startGame(app, roomId, want) {
 
   // -- rendering -------------------------------------------------------------------------
 
+  const handlers = {
+    links,
+    runAction,
+    goReplay,
+    watch: () => session.watch(),
+    retry: () => session.reconnectNow(),
+    dismissNotice: () => store.update({ notice: null }),
+    dismissMoveError: () => store.update({ moveError: null }),
+  };
+
   function render(state) {
     view = gameView(state);
-    renderConn(el.conn, state.conn, { onRetry: () => session.reconnectNow() });
-    const gameNotice = state.notice;
-    const noticeActions = [];
-    if (state.offerWatch) {
-      noticeActions.push(h("button", { type: "button", class: "button primary", onclick: () => session.watch() }, "Watch the game"));
-    }
-    if (!view.ready && gameNotice && gameNotice.tone === "error") {
-      noticeActions.push(h("a", { class: "button", href: "/" }, "Back to the lobby"));
-    }
-    renderNotice(el.notice, gameNotice, {
-      actions: noticeActions,
-      onDismiss: view.ready ? () => store.update({ notice: null }) : null,
-    });
-    el.page.dataset.ready = view.ready ? "true" : "false";
-    el.page.dataset.role = state.role || state.want;
-    if (!view.ready) {
-      el.loading.hidden = Boolean(gameNotice);
-      return;
-    }
-    el.loading.hidden = true;
-    el.page.dataset.status = view.status;
-
-    text(el.variant, view.variant);
-    text(el.rules, view.rulesText);
-    fill(el.watchers, icon("eye"), h("span", { class: "count" }, String(view.spectators)),
-      ` watching`);
-    el.watchers.setAttribute("aria-label", `${view.spectators} watching`);
-    text(el.role, view.me ? `You play ${view.me}` : state.role === "spectator" ? "Spectating" : "");
-    el.role.dataset.mark = view.me || "";
-
-    renderInfo(el.info, view);
-    text(el.status, view.live ? view.statusText : `Reviewing move ${view.ply} of ${view.total}`);
-    el.status.hidden = view.live && view.status === "finished"; // the banner says it
-    el.status.dataset.tone = view.myTurn ? "your-turn" : view.status;
-    renderPlayers(el.players, view);
-    renderInvite(el.invite, view, links.play,
-      actionButtons(available("invite", view), { run: runAction, flash: state.flash }));
-    renderBanner(el.banner, view, {
-      actions: actionButtons(available("banner", view), { run: runAction, flash: state.flash }),
-    });
-    renderBoard(el.board, view.board);
-    renderNotice(el.moveError, state.moveError, { onDismiss: () => store.update({ moveError: null }) });
-    renderReplay(el.replay, view, { onGo: goReplay });
-    renderMoves(el.moves, view, { onPick: goReplay });
-    fill(el.actions, actionButtons(available("bar", view), { run: runAction, flash: state.flash }));
-    document.title = `${view.live ? view.statusText : "Replay"} · ${view.variant} · Tic-Tac-Toe`;
+    renderGame(el, state, view, handlers);
     refreshPreview();
   }
 
@@ -134,7 +93,8 @@ export function startGame(app, roomId, want) {
   function cellOf(target) {
     const btn = target && target.closest ? target.closest(".cell") : null;
     if (!btn || !el.board.contains(btn)) return null;
-    return { row: Number(btn.dataset.row), col: Number(btn.dataset.col), layer: Number(btn.dataset.layer) };
+    const { row, col, layer } = btn.dataset;
+    return { row: Number(row), col: Number(col), layer: Number(layer) };
   }
 
   function previewTarget(cell) {
@@ -202,45 +162,10 @@ export function startGame(app, roomId, want) {
 
   store.subscribe(render);
   setInterval(() => { // the "retrying in Ns" countdown
-    if (store.get().conn.state === "waiting") renderConn(el.conn, store.get().conn, { onRetry: () => session.reconnectNow() });
+    const { conn } = store.get();
+    if (conn.state === "waiting") renderConn(el.conn, conn, { onRetry: handlers.retry });
   }, 500);
   render(store.get());
   session.start();
   return { store, session };
-}
-
-function layout(app) {
-  const $ = {};
-  const part = (name, tag, props = {}, ...children) => ($[name] = h(tag, props, ...children));
-  const header = document.querySelector(".site-header .header-extra");
-  if (header) fill(header, part("conn", "div", { class: "conn", role: "status", "aria-label": "Connection" }));
-  else $.conn = h("div");
-  $.page = h("div", { class: "game-page" },
-    h("section", { class: "board-col", "aria-label": "Game" },
-      h("div", { class: "game-head" },
-        h("div", { class: "title-block" },
-          part("variant", "h1", { class: "variant" }, "Tic-Tac-Toe"),
-          part("rules", "p", { class: "rules-text" })),
-        h("div", { class: "head-badges" },
-          part("role", "span", { class: "role-badge" }),
-          part("watchers", "span", { class: "watchers", role: "status" }))),
-      part("notice", "div", { class: "notice", hidden: true, role: "alert" }),
-      part("loading", "div", { class: "loading" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Joining the game…"),
-      part("invite", "section", { class: "invite-card card", hidden: true }),
-      part("players", "ul", { class: "players", "aria-label": "Players" }),
-      part("banner", "div", { class: "banner", hidden: true, role: "status" }),
-      part("status", "p", { class: "status-line" }),
-      part("board", "div", { class: "board" }),
-      part("moveError", "div", { class: "notice move-error", hidden: true, role: "alert" }),
-      part("replay", "div", { class: "replay", role: "group", "aria-label": "Replay" })),
-    h("aside", { class: "side-col", "aria-label": "Game details and moves" },
-      h("section", { class: "info-card card", "aria-labelledby": "info-title" },
-        h("h2", { id: "info-title" }, "Game"),
-        part("info", "dl", { class: "info" }),
-        part("actions", "div", { class: "action-bar", role: "group", "aria-label": "Actions" })),
-      h("section", { class: "moves-box card", "aria-label": "Moves" },
-        h("h2", {}, "Moves"),
-        part("moves", "div", { class: "moves" }))));
-  fill(app, $.page);
-  return $;
 }

@@ -44,6 +44,7 @@ SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+NEXT_FRAME = "() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))"
 EXPECT_TIMEOUT = 10_000  # ms: a bound against hangs on a loaded machine, not a measurement
 
 playwright_sync.expect.set_options(timeout=EXPECT_TIMEOUT)
@@ -135,7 +136,7 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
             )
         page = context.new_page()
         page.on("pageerror", lambda exc: guard.errors.append(f"pageerror: {exc}"))
-        page.on("console", lambda msg: guard.console(msg))
+        page.on("console", guard.console)
         return page
 
     yield make
@@ -168,7 +169,7 @@ def screenshot() -> Callable[..., Path]:
         before = page.viewport_size
         for size in sizes:
             page.set_viewport_size(DESKTOP if size == "desktop" else PHONE)
-            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
+            page.evaluate(NEXT_FRAME)
             page.screenshot(path=str(SCREENSHOTS / f"{name}-{size}.png"), full_page=True)
         page.set_viewport_size(before)
         return SCREENSHOTS

@@ -50,7 +50,8 @@ def test_the_lobby_lists_a_new_public_room_and_its_spectator_count(
     expect(live.locator(".room-watchers .count")).to_have_text("0")
     expect(lobby.locator(f'.room-item[data-room-id="{hidden}"]')).to_have_count(0)
     fresh = create_room({"rows": 15, "cols": 15, "k": 5}, public=True)
-    expect(lobby.locator(f'[data-list=open-rooms] .room-item[data-room-id="{fresh}"]')).to_be_visible()
+    waiting = lobby.locator(f'[data-list=open-rooms] .room-item[data-room-id="{fresh}"]')
+    expect(waiting).to_be_visible()
     screenshot(lobby, "lobby")
 
 
@@ -66,7 +67,8 @@ def test_creating_a_room_with_impossible_rules_shows_the_server_error_on_the_fie
     error = page.locator(".create-form .form-error")
     expect(error).to_contain_text("Those rules cannot be played")
     expect(error).to_contain_text("7 in a row")
-    expect(page.get_by_role("spinbutton", name="In a row")).to_have_attribute("aria-invalid", "true")
+    k = page.get_by_role("spinbutton", name="In a row")
+    expect(k).to_have_attribute("aria-invalid", "true")
     expect(page).to_have_url(re.compile(r"/$"))
 
     page.get_by_role("radio", name=re.compile("^Gomoku")).check()

@@ -1,0 +1,115 @@
+// The game page's DOM: the layout (built once) and renderGame(), which brings every part
+// up to date with the view. Parts that did not change keep their nodes (memo), so keyboard
+// focus and the slider survive the stream of events.
+
+import { available } from "../actions.js";
+import { fill, h, memo, text } from "../dom.js";
+import { actionButtons } from "./actions.js";
+import { renderBanner } from "./banner.js";
+import { renderBoard } from "./board.js";
+import { renderConn } from "./conn.js";
+import { icon } from "./icons.js";
+import { renderInfo } from "./info.js";
+import { renderMoves } from "./moves.js";
+import { renderNotice } from "./notice.js";
+import { renderPlayers } from "./players.js";
+import { renderReplay } from "./replay.js";
+import { renderInvite } from "./share.js";
+
+/** on = {links, runAction, goReplay, watch, retry, dismissNotice, dismissMoveError} */
+export function renderGame(el, state, view, on) {
+  renderConn(el.conn, state.conn, { onRetry: on.retry });
+  const gameNotice = state.notice;
+  const noticeActions = [];
+  if (state.offerWatch) {
+    noticeActions.push(h("button", { type: "button", class: "button primary", onclick: on.watch },
+      "Watch the game"));
+  }
+  if (!view.ready && gameNotice && gameNotice.tone === "error") {
+    noticeActions.push(h("a", { class: "button", href: "/" }, "Back to the lobby"));
+  }
+  memo(el.notice, `${JSON.stringify(gameNotice)}|${state.offerWatch}|${view.ready}`, () =>
+    renderNotice(el.notice, gameNotice, {
+      actions: noticeActions,
+      onDismiss: view.ready ? on.dismissNotice : null,
+    }));
+  el.page.dataset.ready = view.ready ? "true" : "false";
+  el.page.dataset.role = state.role || state.want;
+  if (!view.ready) {
+    el.loading.hidden = Boolean(gameNotice);
+    return;
+  }
+  el.loading.hidden = true;
+  el.page.dataset.status = view.status;
+
+  text(el.variant, view.variant);
+  text(el.rules, view.rulesText);
+  memo(el.watchers, view.spectators, () => {
+    fill(el.watchers, icon("eye"), h("span", { class: "count" }, String(view.spectators)),
+      " watching");
+    el.watchers.setAttribute("aria-label", `${view.spectators} watching`);
+  });
+  text(el.role, view.me ? `You play ${view.me}` : state.role === "spectator" ? "Spectating" : "");
+  el.role.dataset.mark = view.me || "";
+
+  memo(el.info, `${view.spectators}`, () => renderInfo(el.info, view));
+  text(el.status, view.live ? view.statusText : `Reviewing move ${view.ply} of ${view.total}`);
+  el.status.hidden = view.live && view.status === "finished"; // the banner says it
+  el.status.dataset.tone = view.myTurn ? "your-turn" : view.status;
+  const flashKey = JSON.stringify(state.flash);
+  const actionsKey = (place) => `${available(place, view).map((a) => a.id)}|${flashKey}`;
+  memo(el.players, JSON.stringify(view.players), () => renderPlayers(el.players, view));
+  memo(el.invite, `${view.status}|${actionsKey("invite")}`, () =>
+    renderInvite(el.invite, view, on.links.play,
+      actionButtons(available("invite", view), { run: on.runAction, flash: state.flash })));
+  memo(el.banner, `${JSON.stringify(view.result)}|${actionsKey("banner")}`, () =>
+    renderBanner(el.banner, view, {
+      actions: actionButtons(available("banner", view), { run: on.runAction, flash: state.flash }),
+    }));
+  renderBoard(el.board, view.board);
+  memo(el.moveError, state.moveError, () =>
+    renderNotice(el.moveError, state.moveError, { onDismiss: on.dismissMoveError }));
+  renderReplay(el.replay, view, { onGo: on.goReplay });
+  memo(el.moves, `${view.total}|${view.ply}|${view.players.map((p) => p.name)}`, () =>
+    renderMoves(el.moves, view, { onPick: on.goReplay }));
+  memo(el.actions, actionsKey("bar"), () =>
+    fill(el.actions, actionButtons(available("bar", view), { run: on.runAction, flash: state.flash })));
+  document.title = `${view.live ? view.statusText : "Replay"} · ${view.variant} · Tic-Tac-Toe`;
+}
+
+export function gameLayout(app) {
+  const $ = {};
+  const part = (name, tag, props = {}, ...children) => ($[name] = h(tag, props, ...children));
+  const header = document.querySelector(".site-header .header-extra");
+  const conn = part("conn", "div", { class: "conn", role: "status", "aria-label": "Connection" });
+  if (header) fill(header, conn);
+  $.page = h("div", { class: "game-page" },
+    h("section", { class: "board-col", "aria-label": "Game" },
+      h("div", { class: "game-head" },
+        h("div", { class: "title-block" },
+          part("variant", "h1", { class: "variant" }, "Tic-Tac-Toe"),
+          part("rules", "p", { class: "rules-text" })),
+        h("div", { class: "head-badges" },
+          part("role", "span", { class: "role-badge" }),
+          part("watchers", "span", { class: "watchers", role: "status" }))),
+      part("notice", "div", { class: "notice", hidden: true, role: "alert" }),
+      part("loading", "div", { class: "loading" },
+        h("span", { class: "spinner", "aria-hidden": "true" }), "Joining the game…"),
+      part("invite", "section", { class: "invite-card card", hidden: true }),
+      part("players", "ul", { class: "players", "aria-label": "Players" }),
+      part("banner", "div", { class: "banner", hidden: true, role: "status" }),
+      part("status", "p", { class: "status-line" }),
+      part("board", "div", { class: "board" }),
+      part("moveError", "div", { class: "notice move-error", hidden: true, role: "alert" }),
+      part("replay", "div", { class: "replay", role: "group", "aria-label": "Replay" })),
+    h("aside", { class: "side-col", "aria-label": "Game details and moves" },
+      h("section", { class: "info-card card", "aria-labelledby": "info-title" },
+        h("h2", { id: "info-title" }, "Game"),
+        part("info", "dl", { class: "info" }),
+        part("actions", "div", { class: "action-bar", role: "group", "aria-label": "Actions" })),
+      h("section", { class: "moves-box card", "aria-label": "Moves" },
+        h("h2", {}, "Moves"),
+        part("moves", "div", { class: "moves" }))));
+  fill(app, $.page);
+  return $;
+}
