@@ -6,6 +6,7 @@ vectors and window enumeration), so agreeing with them means something.
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Sequence
 from functools import cache
@@ -16,9 +17,10 @@ from hypothesis import strategies as st
 
 from core import Game, Rules, RulesError
 
-# Modest example counts keep tests/core fast; no deadline, since the machine is shared.
+# Modest example counts keep tests/core fast (CORE_EXAMPLES=5000 for a deep soak); no
+# deadline, since the machine is shared.
 PROPERTY_SETTINGS = settings(
-    max_examples=60,
+    max_examples=int(os.environ.get("CORE_EXAMPLES", "60")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
@@ -140,6 +142,20 @@ def small_rules(draw: st.DrawFn, *, early_draw: bool | None = None) -> Rules:
         )
     except RulesError:
         reject()  # not playable (k longer than any line, or than anyone's share of cells)
+
+
+def choice_lists(max_size: int) -> st.SearchStrategy[list[int]]:
+    """Lists of picks for ``play_choices``, from a seed and a length up to ``max_size``.
+
+    Seeded rather than drawn pick by pick, so long games (most of them to the end) are as
+    likely as short ones.
+    """
+
+    def picks(seed: int, size: int) -> list[int]:
+        rng = random.Random(seed)
+        return [rng.randrange(10_000) for _ in range(size)]
+
+    return st.builds(picks, st.integers(0, 2**32 - 1), st.integers(0, max_size))
 
 
 def play_choices(game: Game, choices: Sequence[int]) -> list[int]:

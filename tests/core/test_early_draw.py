@@ -7,12 +7,12 @@ import dataclasses
 import pytest
 from engine_helpers import (
     PROPERTY_SETTINGS,
+    choice_lists,
     every_window_dead,
     random_game,
     small_rules,
 )
 from hypothesis import given
-from hypothesis import strategies as st
 
 from core import EndReason, Game, Move, Outcome, Rules, geometry
 from core.early_draw import LiveWindows
@@ -106,6 +106,6 @@ def test_random_games_agree_with_brute_force(rules: Rules) -> None:
 
 
 @PROPERTY_SETTINGS
-@given(small_rules(early_draw=True), st.lists(st.integers(0, 10_000), max_size=64))
+@given(small_rules(early_draw=True), choice_lists(100))
 def test_any_game_agrees_with_brute_force(rules: Rules, choices: list[int]) -> None:
     _check_against_brute_force(rules, choices)
