@@ -7,7 +7,7 @@ export function renderPlayers(root, view) {
   fill(root, view.players.map((p) => {
     const state = !p.seated ? "waiting" : p.connected ? "online" : "offline";
     const stateText = !p.seated ? "seat free" : p.connected ? "online" : "offline";
-    const name = p.seated ? p.name : "Waiting for a player…";
+    const name = p.seated ? p.name : "Open seat";
     return h("li", {
       class: `player mark-${p.mark} ${state}${p.toMove ? " to-move" : ""}${p.winner ? " winner" : ""}${p.you ? " you" : ""}`,
       dataset: { mark: p.mark, state },
