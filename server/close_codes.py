@@ -9,11 +9,11 @@ __all__ = ["CloseCode"]
 
 class CloseCode(IntEnum):
     NORMAL = 1000
-    GOING_AWAY = 1001
     UNSUPPORTED_DATA = 1003
     POLICY = 1008
     TOO_BIG = 1009
     INTERNAL_ERROR = 1011
+    SERVICE_RESTART = 1012  # sent by uvicorn to every open WebSocket when it shuts down
     JOIN_TIMEOUT = 4001
     ROOM_NOT_FOUND = 4004
     FLOOD = 4008

@@ -182,3 +182,13 @@ async def test_a_client_that_never_reads_is_dropped_and_delays_nobody(
         while True:
             await asyncio.wait_for(slow.recv(), 20)
     assert slow.close_code == 4009
+
+
+async def test_shutdown_closes_websockets_with_1012(
+    make_server: Callable[..., LiveServer], connect: Callable[..., Any]
+) -> None:
+    live = make_server()
+    client = await connect(live, await live.create_room())
+    await client.join("spectator")
+    await asyncio.to_thread(live.stop)
+    assert await client.wait_closed() == 1012
