@@ -10,6 +10,9 @@ import { applyEvent, fromSnapshot } from "./room-state.js";
 import { forgetSeat, loadName, loadSeat, saveSeat } from "./storage.js";
 import { eventText } from "./text.js";
 
+const MOVE_RETRY_MS = 8000;
+const ACK_EVENT_MS = 1500;
+
 /** Errors that answer a `join`: the page shows them in place of the game. */
 const JOIN_ERRORS = new Set([
   "room_not_found", "room_full", "bad_token", "unsupported_protocol", "already_joined",
@@ -126,6 +129,15 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       if (!s.pending || s.pending.message.move_id !== msg.move_id) return s;
       return settle({ ...s, pending: { ...s.pending, ackVersion: msg.version } });
     });
+    // move_ok names the version the move landed at; if its `moved` event does not follow
+    // soon, the room is behind that version: a gap like any other, repaired with sync.
+    setTimeout(() => {
+      const s = store.get();
+      if (s.pending && s.pending.message.move_id === msg.move_id && !s.syncing && s.joined) {
+        store.update({ syncing: true });
+        conn.send(syncMessage(newId("s")));
+      }
+    }, ACK_EVENT_MS);
   }
 
   function onError(msg) {
@@ -158,6 +170,17 @@ export function createSession(store, { announce = () => {}, url } = {}) {
     announce(`${error.title}: ${msg.message}`);
   }
 
+  /** A move still unanswered after a while on an open line is sent again, same move_id
+   *  (the server applies it at most once and answers the retry). */
+  function retryUnanswered(moveId, delay = MOVE_RETRY_MS) {
+    setTimeout(() => {
+      const p = store.get().pending;
+      if (!p || p.message.move_id !== moveId || p.ackVersion !== undefined) return;
+      if (store.get().joined) conn.send(p.message);
+      retryUnanswered(moveId, Math.min(delay * 2, 30000));
+    }, delay);
+  }
+
   /** A pending move is done once it was acknowledged and its event is on the board. */
   function settle(s) {
     const p = s.pending;
@@ -180,6 +203,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       const message = moveMessage(cell, s.room.rules, s.room.version, newId("m"));
       store.update({ pending: { message, cell, shown }, moveError: null, notice: null });
       conn.send(message); // when closed, it goes out again after the next welcome
+      retryUnanswered(message.move_id);
       return true;
     },
 
