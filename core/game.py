@@ -130,7 +130,8 @@ class Game:
         if isinstance(move, Move):
             index = self._index_of(move)
             self._placement.check(self.board, index)
-        elif isinstance(move, MoveRequest):
+            return self._commit(index, code, move)  # the Move is the cell: no need for another
+        if isinstance(move, MoveRequest):
             index = self._placement.resolve(self.board, move)
         elif isinstance(move, Mapping):
             index = self._placement.resolve(self.board, parse_move(move))
@@ -151,14 +152,16 @@ class Game:
     def _index_of(self, move: Move) -> int:
         rules = self.rules
         row, col, layer = move.row, move.col, move.layer
-        for name, value in (("row", row), ("col", col), ("layer", layer)):
-            if isinstance(value, bool) or not isinstance(value, int):
-                raise MalformedMove(f"{name} must be a whole number, got {value!r}")
+        if not (type(row) is int and type(col) is int and type(layer) is int):  # fast path
+            for name, value in (("row", row), ("col", col), ("layer", layer)):
+                if isinstance(value, bool) or not isinstance(value, int):
+                    raise MalformedMove(f"{name} must be a whole number, got {value!r}")
         if not (0 <= row < rules.rows and 0 <= col < rules.cols and 0 <= layer < rules.layers):
             raise OutOfBounds(f"{move!r} is off the {rules.describe().split()[0]} board")
         return (layer * rules.rows + row) * rules.cols + col
 
-    def _commit(self, index: int, code: int) -> Move:
+    def _commit(self, index: int, code: int, move: Move | None = None) -> Move:
+        """Put ``code`` on a validated ``index`` and settle the outcome; ``move`` names it."""
         board = self.board
         board.place(index, code)
         self._placement.placed(index)
@@ -175,7 +178,8 @@ class Game:
         elif self._live is not None and self._live.alive == 0:
             self._outcome = Outcome(EndReason.NO_LINE_LEFT)
         self._ended_by_move = self._outcome is not None
-        move = Move(*coords(index))
+        if move is None:
+            move = Move(*coords(index))
         if self._listeners:
             mark = MARKS[code - 1]
             for listener in self._listeners:

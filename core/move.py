@@ -45,6 +45,11 @@ class MoveRequest:
     layer: int | None = None
 
     def __post_init__(self) -> None:
+        row, layer = self.row, self.layer
+        if type(self.col) is int and (row is None or type(row) is int) and (
+            layer is None or type(layer) is int
+        ):
+            return  # the common case, checked cheaply: this runs for every move
         _check_coordinate("col", self.col, optional=False)
         _check_coordinate("row", self.row, optional=True)
         _check_coordinate("layer", self.layer, optional=True)

@@ -7,6 +7,7 @@ a column, the piece settles on the lowest free layer).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import ClassVar, Protocol
 
 from .board import EMPTY, Board
@@ -86,13 +87,7 @@ class GravityPlacement:
         # 3D: a stack is a (row, col) pillar, filling from layer 0 up.
         self._depth = rules.layers if rules.is_3d else rules.rows
         self._heights = [0] * (rules.rows * rules.cols if rules.is_3d else rules.cols)
-
-    def _stack_of(self, index: int) -> tuple[int, int]:
-        """(stack id, height of the cell within the stack) of a cell index."""
-        row, col, layer = self._rules.coords(index)
-        if self._rules.is_3d:
-            return row * self._rules.cols + col, layer
-        return col, self._rules.rows - 1 - row
+        self._stack_of, self._level_of = _stack_tables(rules)  # per cell, looked up per move
 
     def _landing(self, stack: int, height: int) -> int:
         rules = self._rules
@@ -131,7 +126,7 @@ class GravityPlacement:
         return index
 
     def check(self, board: Board, index: int) -> None:
-        stack, height = self._stack_of(index)
+        stack, height = self._stack_of[index], self._level_of[index]
         if board.cells[index] != EMPTY:
             raise CellOccupied(f"cell {self._rules.coords(index)[:2]} is already taken")
         if height != self._heights[stack]:
@@ -148,10 +143,29 @@ class GravityPlacement:
         )
 
     def placed(self, index: int) -> None:
-        self._heights[self._stack_of(index)[0]] += 1
+        self._heights[self._stack_of[index]] += 1
 
     def removed(self, index: int) -> None:
-        self._heights[self._stack_of(index)[0]] -= 1
+        self._heights[self._stack_of[index]] -= 1
+
+
+@lru_cache(maxsize=64)
+def _stack_tables(rules: Rules) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For each cell index: its stack id, and its height within that stack (0 at the bottom).
+
+    2D: a stack is a column, filling from the bottom row up; 3D: a (row, col) pillar,
+    filling from layer 0 up.
+    """
+    stacks, levels = [], []
+    for index in range(rules.cells):
+        row, col, layer = rules.coords(index)
+        if rules.is_3d:
+            stacks.append(row * rules.cols + col)
+            levels.append(layer)
+        else:
+            stacks.append(col)
+            levels.append(rules.rows - 1 - row)
+    return tuple(stacks), tuple(levels)
 
 
 PLACEMENTS: dict[str, type[FreePlacement] | type[GravityPlacement]] = {
