@@ -31,6 +31,7 @@ from .ids import new_connection_id, new_room_id, valid_room_id
 from .memory import MemoryBus, MemoryStore
 from .parse import ClientMessage, JoinMessage, MoveMessage, PingMessage, SyncMessage, parse_message
 from .protocol import (
+    ENCODES,
     PROTOCOL_VERSION,
     RESERVED_TYPES,
     ClientType,
@@ -49,6 +50,7 @@ from .service import Executed, RoomService
 from .store import Store, StoredRoom
 
 __all__ = [
+    "ENCODES",
     "PROTOCOL_VERSION",
     "RESERVED_TYPES",
     "Backend",

@@ -8,6 +8,7 @@ that docs/protocol.md names every one of them.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any
@@ -16,6 +17,7 @@ from .commands import JoinReply, MoveReply
 from .errors import ErrorCode
 
 __all__ = [
+    "ENCODES",
     "PROTOCOL_VERSION",
     "RESERVED_TYPES",
     "ClientType",
@@ -68,8 +70,15 @@ RESERVED_TYPES = frozenset(
 """Client types reserved for the lifecycle issue; refused today with ``unknown_type``."""
 
 
+ENCODES: Counter[str] = Counter()
+"""Messages this process JSON-encoded, by ``type`` (served by ``GET /api/stats``). An event
+is encoded once for all of its receivers, so per committed event this grows by one whatever
+the number of receivers; tictactoe bench and tests/bench check it from the outside."""
+
+
 def dumps(message: dict[str, Any]) -> str:
     """Compact JSON, the one encoding of every frame."""
+    ENCODES[message.get("type", "")] += 1
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
 

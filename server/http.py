@@ -7,13 +7,14 @@ Every error body is ``{"code", "message"}`` with a stable code (plus ``field`` f
 from __future__ import annotations
 
 import json
+import os
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Match, Route
 
-from rooms import ErrorCode, RoomError
+from rooms import ENCODES, ErrorCode, RoomError
 
 from .state import app_state
 
@@ -131,6 +132,16 @@ async def readyz(request: Request) -> Response:
     return JSONResponse({"status": "ready", "store": store.name})
 
 
+async def stats(request: Request) -> Response:
+    """This worker's counters, for tictactoe bench and operators: the messages it encoded by
+    type (one per event whatever the receivers) and the commits it lost to another writer.
+    Per process: with several workers each answers for itself (``pid`` says which)."""
+    state = app_state(request.app)
+    return JSONResponse(
+        {"pid": os.getpid(), "encodes": dict(ENCODES), "conflicts": state.service.conflicts}
+    )
+
+
 async def api_not_found(request: Request) -> Response:
     """Any other /api path or method: 405 when the path exists with other methods, else 404."""
     allowed = sorted(
@@ -156,5 +167,6 @@ def routes() -> list[Route]:
         Route("/api/rooms/{room_id}", get_room, methods=["GET"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
+        Route("/api/stats", stats, methods=["GET"]),
         Route("/api/{rest:path}", api_not_found, methods=_ANY),
     ]
