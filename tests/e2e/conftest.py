@@ -129,6 +129,15 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
                 route.abort()
 
         context.route("**/*", route)
+
+        def foreign_socket(url: str) -> bool:
+            return (urlsplit(url).hostname or "") not in LOOPBACK
+
+        def refuse_socket(ws: Any) -> None:
+            guard.external.append(ws.url)
+            ws.close(code=1008, reason="test: no external requests")
+
+        context.route_web_socket(foreign_socket, refuse_socket)
         if name is not None:
             stored = json.dumps(json.dumps(name))  # the client keeps the name as JSON
             context.add_init_script(

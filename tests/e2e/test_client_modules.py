@@ -165,3 +165,21 @@ def test_result_texts_follow_the_server_outcome(js: Any) -> None:
          "tone": "neutral"},
         {"title": "Draw", "detail": "The board is full", "tone": "draw"},
     ]
+
+
+def test_the_guard_catches_requests_to_other_hosts(new_page: Any, guard: Any) -> None:
+    """Every page in these tests fails its test on a non-loopback request; prove it."""
+    page = new_page()
+    page.goto("/")
+    fetched = page.evaluate(
+        "() => fetch('https://fonts.example.com/a.woff2').then(() => 'loaded', () => 'blocked')"
+    )
+    socket = page.evaluate("""() => new Promise((resolve) => {
+        const ws = new WebSocket("wss://socket.example.com/ws/x");
+        ws.onclose = (e) => resolve(e.code);
+    })""")
+    assert fetched == "blocked"
+    assert socket == 1008
+    assert guard.external == ["https://fonts.example.com/a.woff2",
+                              "wss://socket.example.com/ws/x"]
+    guard.external.clear()  # expected here; any other test fails on such a request
