@@ -108,7 +108,7 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
     contexts: list[Any] = []
 
     def make(viewport: dict[str, int] | None = None, *, name: str | None = None,
-             phone: bool = False) -> Any:
+             phone: bool = False, permissions: list[str] | None = None) -> Any:
         options: dict[str, Any] = {
             "viewport": viewport or (PHONE if phone else DESKTOP),
             "base_url": live_server.url,
@@ -117,6 +117,8 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
         }
         if phone:
             options.update(is_mobile=True, has_touch=True)
+        if permissions:
+            options["permissions"] = permissions
         context = browser.new_context(**options)
         contexts.append(context)
 

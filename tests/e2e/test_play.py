@@ -139,3 +139,17 @@ def test_a_reload_keeps_the_seat_and_the_opponent_sees_the_drop(
     expect_cell(bob, 1, 3, "X")
     expect(moves(bob)).to_have_count(3)
     expect(move_error(ada)).to_be_hidden()
+
+
+def test_the_invite_and_spectator_links_are_copied(new_page: Any, create_room: Any) -> None:
+    room = create_room()
+    page = new_page(permissions=["clipboard-read", "clipboard-write"])
+    page.goto(f"/r/{room}")
+    expect(role_badge(page)).to_have_text("You play X")
+    page.get_by_role("button", name="Copy invite link").click()
+    expect(page.locator("[data-action=invite]")).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{page.url}"
+    page.get_by_role("button", name="Copy spectator link").click()
+    expect(page.locator("[data-action=watch-link]")).to_have_text("Spectator link copied")
+    assert page.evaluate("navigator.clipboard.readText()") == f"{page.url}/watch"
+    expect(page.locator("[data-action=watch-link]")).to_have_text("Copy spectator link")
