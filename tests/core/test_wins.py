@@ -173,3 +173,22 @@ def test_connect_reads_do_not_grow_with_the_board() -> None:
 def test_connect_reads_in_3d() -> None:
     reads = _reads_per_move(Rules(rows=4, cols=4, layers=4), "connect", range(10))
     assert max(reads) <= 13 * 2 * 3
+
+
+@pytest.mark.parametrize(
+    ("rules", "strategy_bound"),
+    [(Rules(), 0), (Rules(rows=19, cols=19, k=5), 4 * 2 * (5 - 1))],
+    ids=["3x3-counter", "19x19-k5-connect"],
+)
+def test_a_whole_move_reads_a_bounded_number_of_cells(rules: Rules, strategy_bound: int) -> None:
+    """Through Game.play: the strategy's reads plus one to validate and one to place."""
+    for seed in range(5):
+        moves = random_game(rules, seed).history
+        game = Game(rules)
+        cells = CountingCells(game.board.cells)
+        game.board.cells = cells
+        for move in moves:
+            cells.reads = 0
+            game.play(move)
+            assert cells.reads <= strategy_bound + 2
+        assert game.outcome == random_game(rules, seed).outcome
