@@ -95,8 +95,15 @@ def analyze(
             if not pending:
                 break
             pending.sort(key=lambda m: known[m][0], reverse=True)
-            for move in pending:
-                known[move] = solver.child_score(move, depth, -INFINITY, INFINITY)
+            # heuristic scores are only comparable within one depth: a deeper iteration
+            # replaces them all at once; proofs count at once
+            deeper: dict[int, tuple[int, bool]] = {}
+            try:
+                for move in pending:
+                    deeper[move] = solver.child_score(move, depth, -INFINITY, INFINITY)
+            finally:
+                finished = len(deeper) == len(pending)
+                known.update((m, r) for m, r in deeper.items() if finished or r[1])
     except OutOfBudget:
         pass
     coords = game.rules.coords

@@ -5,11 +5,12 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from .bot import Bot, PerfectBot, RandomBot
+from .bot import Bot, RandomBot
 from .budget import Budget, as_budget
 from .errors import UnknownBot
 from .heuristic import EASY, MEDIUM, HeuristicBot
 from .mcts import MctsBot
+from .perfect import PerfectBot
 
 __all__ = ["LEVELS", "make_bot"]
 

@@ -11,7 +11,11 @@ Easy wins when it can, blocks only sometimes, ignores forks, weighs its own thre
 the opponent's and picks among its three best cells: it loses to medium, beats random.
 
 Under misère (completing a line loses) both avoid completing their own line and prefer
-cells that build the fewest own threats.
+cells that build the fewest own threats. Medium also leaves the opponent nothing but
+losing moves when it can, and plays the mirror strategy: reflect the opponent's move
+through the centre of the board (after taking the centre cell when there is one). No line
+can be completed by a mirror move without the opponent having completed its image first,
+so the mirroring side never loses a misère game.
 """
 
 from __future__ import annotations
@@ -23,6 +27,14 @@ from ..game import Game
 from ..move import Move
 from .bot import require_move
 from .searchboard import SearchBoard
+from .tactics import (
+    defuses,
+    fork_cells,
+    hands_a_win,
+    leaves_only_losing_moves,
+    mirror_reply,
+    opponents,
+)
 from .threats import move_gains, neighbourhood
 
 __all__ = ["EASY", "MEDIUM", "HeuristicBot", "Style"]
@@ -61,40 +73,47 @@ class HeuristicBot:
         legal = board.legal_moves()
         candidates = neighbourhood(board) if len(board.cells) >= LARGE_BOARD else legal
         if board.rules.misere:
-            return self._misere(board, me, legal)
+            return self._misere(board, me, legal, self._style.forks)
         wins = board.winning_cells(me)
         if wins:
             return self._rng.choice(wins)
-        for opponent in _opponents(board, me):
+        for opponent in opponents(board, me):
             threats = board.winning_cells(opponent)
             if threats and self._rng.random() < self._style.block_chance:
                 return self._best(board, me, threats)
         if self._style.forks:
-            forks = [m for m in candidates if _forks(board, m, me)]
-            if forks:
-                return self._best(board, me, forks)
+            fork_moves = fork_cells(board, me, candidates)
+            if fork_moves:
+                return self._best(board, me, fork_moves)
             defence = self._fork_defence(board, me, candidates)
             if defence is not None:
                 return defence
         if self._style.safety:
-            safe = [m for m in candidates if not _hands_a_win(board, m, me)]
+            safe = [m for m in candidates if not hands_a_win(board, m, me)]
             candidates = safe or candidates
         return self._best(board, me, candidates, self._style.choices)
 
     def _fork_defence(self, board: SearchBoard, me: int, candidates: list[int]) -> int | None:
         """Against an opponent who could fork next move: a move after which they cannot."""
-        opponent = _opponents(board, me)[0]
-        their_forks = [m for m in candidates if _forks(board, m, opponent)]
+        opponent = opponents(board, me)[0]
+        their_forks = fork_cells(board, opponent, candidates)
         if not their_forks:
             return None
         ranked = self._ranked(board, me, candidates)[:12]
         options = list(dict.fromkeys(ranked + their_forks))
-        good = [m for m in options if _defuses(board, m, me, opponent, their_forks)]
+        good = [m for m in options if defuses(board, m, me, opponent, candidates)]
         return self._best(board, me, good or their_forks)
 
-    def _misere(self, board: SearchBoard, me: int, legal: list[int]) -> int:
+    def _misere(self, board: SearchBoard, me: int, legal: list[int], deep: bool) -> int:
         losing = set(board.winning_cells(me))
         safe = [m for m in legal if m not in losing] or legal
+        if deep:
+            mirror = mirror_reply(board, me)
+            if mirror is not None:
+                return mirror
+            for move in safe:
+                if leaves_only_losing_moves(board, move, me):
+                    return move
         scored = sorted(safe, key=lambda m: move_gains(board, m, me)[0])
         choices = scored[: self._style.choices]
         return self._rng.choice(choices)
@@ -112,45 +131,3 @@ class HeuristicBot:
 
     def _best(self, board: SearchBoard, me: int, moves: list[int], choices: int = 1) -> int:
         return self._rng.choice(self._ranked(board, me, moves)[:choices])
-
-
-def _opponents(board: SearchBoard, me: int) -> list[int]:
-    """The other players in the order they move next."""
-    players = board.players
-    return [(me - 1 + step) % players + 1 for step in range(1, players)]
-
-
-def _forks(board: SearchBoard, move: int, code: int) -> bool:
-    """Whether ``code`` playing ``move`` leaves it two winning cells or more."""
-    board.put(move, code)
-    try:
-        return not board.won and len(board.winning_cells(code)) >= 2
-    finally:
-        board.undo()
-
-
-def _hands_a_win(board: SearchBoard, move: int, me: int) -> bool:
-    """Whether after ``move`` an opponent has a winning cell (under gravity, a move can
-    open the cell above it)."""
-    board.put(move, me)
-    try:
-        return not board.won and any(board.winning_cells(o) for o in _opponents(board, me))
-    finally:
-        board.undo()
-
-
-def _defuses(board: SearchBoard, move: int, me: int, opponent: int, their_forks: list[int]) -> bool:
-    """After ``move``, can the opponent still fork? A threat of ours forces their reply,
-    so then only that reply matters."""
-    board.put(move, me)
-    try:
-        if board.won:
-            return True
-        threats = board.winning_cells(me)
-        if len(threats) >= 2:
-            return True
-        if threats:
-            return not _forks(board, threats[0], opponent)
-        return not any(board.playable(m) and _forks(board, m, opponent) for m in their_forks)
-    finally:
-        board.undo()

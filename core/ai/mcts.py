@@ -4,6 +4,7 @@ Plain UCT with random playouts is noise on 15×15. This one is sharpened three w
 
 - tactics at every tree node: a side with a winning cell only considers winning, and a
   side facing one only considers blocking it (a search of one move instead of hundreds);
+  at the root also forks (``core.ai.tactics``): make one, or only defend against one;
 - candidates: on large boards only cells near the marks, the best ``WIDTH`` by the threat
   scorer, tried best-first, so the scorer's favourite is always among the choices;
 - playouts that win when they can and block when they must, cut off after ``HORIZON``
@@ -24,6 +25,7 @@ from ..move import Move
 from .bot import require_move
 from .budget import Budget, Clock, Deadline, OutOfBudget
 from .searchboard import SearchBoard
+from .tactics import defuses, fork_cells
 from .threats import evaluate, move_gains, neighbourhood
 
 __all__ = ["MctsBot", "MctsStats"]
@@ -71,15 +73,19 @@ class MctsBot:
         board = SearchBoard.from_game(game)
         return Move(*game.rules.coords(self.choose_index(board)))
 
-    def choose_index(self, board: SearchBoard) -> int:
+    def choose_index(
+        self, board: SearchBoard, among: list[int] | None = None, budget: Budget | None = None
+    ) -> int:
+        """The best cell by search; ``among`` limits the root's choices (the perfect bot
+        passes its proven-best moves), ``budget`` overrides the bot's own."""
         me = board.to_move
         self._stones = [i for i, code in enumerate(board.cells) if code]
-        root_moves = self._candidates(board, me)
+        root_moves = list(among) if among else self._root_moves(board, me)
         if len(root_moves) == 1:
             return root_moves[0]
         root = _Node(-1, None, (me - 2) % board.players + 1)
         root.untried = root_moves
-        deadline = Deadline(self._budget, clock=self._clock, check_every=8)
+        deadline = Deadline(budget or self._budget, clock=self._clock, check_every=8)
         self.last_stats = stats = MctsStats()
         large = len(board.cells) >= LARGE_BOARD
         try:
@@ -121,6 +127,24 @@ class MctsBot:
             back = back.parent
         for _ in range(placed):
             board.undo()
+
+    def _root_moves(self, board: SearchBoard, me: int) -> list[int]:
+        """The root's candidates, after the fork tactics the tree is too shallow to see:
+        make a fork if there is one; if the opponent threatens one, only defences."""
+        moves = self._candidates(board, me)
+        if len(moves) == 1 or board.rules.misere or board.players != 2:
+            return moves
+        opponent = 3 - me
+        near = neighbourhood(board) if len(board.cells) >= LARGE_BOARD else board.legal_moves()
+        mine = fork_cells(board, me, near)
+        if mine:
+            return mine[-1:]
+        if fork_cells(board, opponent, near):
+            options = list(dict.fromkeys(moves + fork_cells(board, opponent, near)))
+            safe = [m for m in options if defuses(board, m, me, opponent, near)]
+            # no sure defence: let the search pick among the blocks and the usual moves
+            return sorted(safe or options, key=lambda m: sum(move_gains(board, m, me)))
+        return moves
 
     def _candidates(self, board: SearchBoard, me: int) -> list[int]:
         """Moves worth a child node, the most promising last."""

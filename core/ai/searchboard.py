@@ -157,7 +157,7 @@ class SearchBoard:
     def legal_moves(self) -> list[int]:
         if self.gravity:
             depth, landing = self._stack_depth, self._landing
-            return [landing[s][h] for s, h in enumerate(self.heights) if h < depth]
+            return sorted(landing[s][h] for s, h in enumerate(self.heights) if h < depth)
         return [i for i, code in enumerate(self.cells) if not code]
 
     def winning_cells(self, code: int) -> list[int]:
@@ -212,13 +212,12 @@ class SearchBoard:
                 if k1 == 0:
                     won = True
             elif owners[w] == 1:
+                pot[code] += weights[c + 1] - weights[c]
                 if c == k1:
                     won = True
                     near.discard(w)
-                else:
-                    pot[code] += weights[c + 1] - weights[c]
-                    if c + 1 == k1:
-                        near.add(w)
+                elif c + 1 == k1:
+                    near.add(w)
         self.won = won
 
     def undo(self) -> int:
@@ -253,12 +252,11 @@ class SearchBoard:
                     if held == k1:
                         self.near[other].add(w)
             elif owners[w] == 1:
+                pot[code] -= weights[c] - weights[c - 1]
                 if c - 1 == k1:
                     near.add(w)
-                else:
-                    pot[code] -= weights[c] - weights[c - 1]
-                    if c == k1:
-                        near.discard(w)
+                elif c == k1:
+                    near.discard(w)
         return index
 
     def _other_owner(self, w: int, code: int) -> int:

@@ -148,28 +148,6 @@ class Solver:
         board.undo()
         return key
 
-    def count_mistakes(self, move: int, score: int, full: int) -> int:
-        """How many replies to ``move`` (proven worth ``score`` to its player) are mistakes:
-        replies that give the opponent a worse result than best play would.
-
-        Among equally good moves the one with the most losing replies sets the most traps
-        for a fallible opponent. Zero when ``move`` wins anyway. Raises OutOfBudget.
-        """
-        if score > 0:
-            return 0
-        threshold = 0 if score == 0 else 1  # the opponent's score below this is a mistake
-        board = self._board
-        board.place(move)
-        try:
-            if board.won or board.empty == 0 or (self._early_draw and board.all_dead):
-                return 0
-            return sum(
-                self._after(reply, full, threshold - 1, threshold) < threshold
-                for reply in board.legal_moves()
-            )
-        finally:
-            board.undo()
-
     # -- the search ------------------------------------------------------------------------
 
     def _after(self, move: int, depth: int, alpha: int, beta: int) -> int:
@@ -253,6 +231,9 @@ class Solver:
                         self._incomplete = before + (self._incomplete != child_before)
                         break
         flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
+        complete = self._incomplete == before
+        if entry is not None and entry[4] and not complete:
+            return best  # a proof outlives any guess: keep the proven entry
         if len(self._table) >= self._table_limit:
             self._table.clear()  # simple and safe: a cleared table only costs time
         self._table[key] = (
@@ -260,7 +241,7 @@ class Solver:
             flag,
             best,
             self._to_canonical[symmetry][best_move],
-            self._incomplete == before,
+            complete,
         )
         return best
 

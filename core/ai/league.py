@@ -1,0 +1,138 @@
+"""Bots against bots: N games per pair through ``core.tournament``'s round robin.
+
+A double round robin gives every pair two games, colours swapped; ``games`` per pair are
+played as double round robins (the last one single when ``games`` is odd), and their
+tables are added up. Each level is one bot for the whole league, seeded from ``seed`` and
+its place in ``levels`` (so a league under node budgets replays exactly, and the perfect
+bot's transposition table serves every game it plays).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from ..errors import GameError
+from ..round_robin import Pairing
+from ..rules import Rules
+from ..tournament import Points, Tournament
+from .budget import Budget
+from .factory import make_bot
+from .selfplay import play_game
+
+__all__ = ["BotStanding", "League", "Match", "run_league"]
+
+
+@dataclass(frozen=True, slots=True)
+class BotStanding:
+    rank: int
+    level: str
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    points: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "rank": self.rank,
+            "bot": self.level,
+            "played": self.played,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "points": self.points,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Match:
+    """Two levels' games against each other: ``wins`` for ``level``, ``losses`` for it."""
+
+    level: str
+    opponent: str
+    wins: int
+    draws: int
+    losses: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "bot": self.level,
+            "opponent": self.opponent,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class League:
+    standings: tuple[BotStanding, ...]  # best first
+    matches: tuple[Match, ...]  # one per pair, in the order of ``levels``
+
+    def match(self, level: str, opponent: str) -> Match:
+        """The score of ``level`` against ``opponent`` (either order)."""
+        for m in self.matches:
+            if (m.level, m.opponent) == (level, opponent):
+                return m
+            if (m.opponent, m.level) == (level, opponent):
+                return Match(level, opponent, m.losses, m.draws, m.wins)
+        raise GameError(f"{level!r} and {opponent!r} did not meet in this league")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "standings": [s.to_dict() for s in self.standings],
+            "matches": [m.to_dict() for m in self.matches],
+        }
+
+
+def run_league(
+    rules: Rules,
+    levels: Sequence[str],
+    games: int,
+    *,
+    seed: int = 0,
+    budgets: Mapping[str, Budget] | None = None,
+    points: Points | None = None,
+) -> League:
+    """Every pair of ``levels`` plays ``games`` games: the summed table and each pair's score.
+
+    ``budgets`` maps a level to its thinking budget (default: the bots' one second).
+    """
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise GameError(f"games per pair must be a whole number ≥ 1, got {games!r}")
+    if rules.players != 2:
+        raise GameError(f"a league plays two-player games; these rules have {rules.players}")
+    budgets = budgets or {}
+    bots = {
+        level: make_bot(level, seed=seed * 1_009 + place, budget=budgets.get(level))
+        for place, level in enumerate(levels)
+    }
+    totals: dict[str, list[int]] = {}  # level -> [played, wins, draws, losses, points]
+    pairs = {(a, b): [0, 0, 0] for i, a in enumerate(levels) for b in levels[i + 1 :]}
+    remaining = games
+    while remaining > 0:
+        double = remaining >= 2
+        tournament = Tournament(levels, double=double, points=points)
+
+        def play(pairing: Pairing) -> str | None:
+            outcome = play_game(rules, [bots[level] for level in pairing.players]).outcome
+            assert outcome is not None
+            winner = None if outcome.winner is None else pairing.player(outcome.winner)
+            key = pairing.players if pairing.players in pairs else pairing.players[::-1]
+            pairs[key][0 if winner == key[0] else 1 if winner is None else 2] += 1
+            return winner
+
+        for standing in tournament.run(play):
+            row = totals.setdefault(standing.name, [0, 0, 0, 0, 0])
+            for i, value in enumerate(
+                (standing.played, standing.wins, standing.draws, standing.losses, standing.points)
+            ):
+                row[i] += value
+        remaining -= 2 if double else 1
+    order = sorted(totals, key=lambda level: (-totals[level][4], -totals[level][1], level))
+    standings = tuple(
+        BotStanding(rank, level, *totals[level]) for rank, level in enumerate(order, start=1)
+    )
+    return League(standings, tuple(Match(a, b, *score) for (a, b), score in pairs.items()))

@@ -1,0 +1,44 @@
+"""Bot leagues through core.tournament: each level beats the one below it.
+
+Node budgets make every game reproducible, so these are exact replays, not samples; the
+full figures with one-second budgets are in docs/performance.md.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from core import Rules
+from core.ai import UNLIMITED, Budget
+from core.ai.factory import LEVELS
+from core.ai.league import run_league
+
+BUDGETS = {"hard": Budget(seconds=None, nodes=400), "perfect": UNLIMITED}
+
+
+def test_each_level_beats_the_one_below_on_a_small_connect_four() -> None:
+    """Connect four on 4 rows × 5 columns (a draw with best play, hard to hold)."""
+    league = run_league(Rules(4, 5, 4, gravity=True), LEVELS, 2, budgets=BUDGETS)
+    assert [s.level for s in league.standings] == list(reversed(LEVELS))
+    points = [s.points for s in league.standings]
+    assert points == sorted(points, reverse=True) and len(set(points)) == len(points)
+    for weaker, stronger in itertools.pairwise(LEVELS):
+        match = league.match(stronger, weaker)
+        assert match.wins > match.losses, match
+    assert league.standings[0].losses == 0  # the perfect bot never loses
+
+
+def test_on_tic_tac_toe_the_top_three_never_lose_and_beat_the_bottom_two() -> None:
+    """3×3 is a draw: medium, hard and perfect draw each other, never lose, and all
+    beat easy, which beats random."""
+    league = run_league(Rules(3, 3, 3), LEVELS, 6, budgets=BUDGETS)
+    by_level = {s.level: s for s in league.standings}
+    for level in ("medium", "hard", "perfect"):
+        assert by_level[level].losses == 0
+        for weak in ("random", "easy"):
+            match = league.match(level, weak)
+            assert match.wins > 0 and match.losses == 0
+    assert league.match("perfect", "hard").draws == 6
+    easy_v_random = league.match("easy", "random")
+    assert easy_v_random.wins > easy_v_random.losses
+    assert [s.level for s in league.standings][3:] == ["easy", "random"]
