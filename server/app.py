@@ -18,6 +18,7 @@ from starlette.routing import BaseRoute, Mount, WebSocketRoute
 
 from rooms import BackendOptions, ErrorCode, Hub, RoomError, RoomService, open_backend
 
+from .analysis_api import analysis_routes
 from .http import error_response, routes
 from .redact import install_redaction
 from .settings import Settings
@@ -51,6 +52,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await backend.close()
 
     all_routes: list[BaseRoute] = [
+        *analysis_routes(),  # before routes(): its /api catch-all answers 404
         *routes(),
         WebSocketRoute("/ws/{room_id}", room_socket),
         Mount("/", app=ClientFiles(settings.static_dir)),
