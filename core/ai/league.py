@@ -114,7 +114,8 @@ def run_league(
     remaining = games
     while remaining > 0:
         double = remaining >= 2
-        tournament = Tournament(levels, double=double, points=points)
+        # a bye is no game: with an odd number of levels it must not score
+        tournament = Tournament(levels, double=double, points=points or Points(bye=0))
 
         def play(pairing: Pairing) -> str | None:
             outcome = play_game(rules, [bots[level] for level in pairing.players]).outcome

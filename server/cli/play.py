@@ -16,6 +16,7 @@ from typing import Any, TextIO
 from core import Game, GameError
 
 from .board_view import describe_cell, render_board, result_line
+from .bot_seat import add_bot_flags, bot_seat_from_args
 from .move_input import Help, PlayMove, Quit, Undo, help_text, move_fields
 from .rules_flags import add_rules_flags, rules_from_args
 from .seats import MoveSource, TerminalSeat
@@ -41,11 +42,15 @@ def register(subparsers: Any) -> None:
     )
     network.add_argument("--watch", action="store_true", help="with --connect: spectate")
     network.add_argument("--name", default=None, help="with --connect: your display name")
+    add_bot_flags(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     if getattr(args, "connect", None) is not None:
+        if args.bot is not None:
+            print("tictactoe: error: --bot plays locally, not with --connect", file=sys.stderr)
+            return 2
         from .net_play import play_connected  # the network client loads only when used
 
         return play_connected(args)
@@ -54,7 +59,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     game = Game(rules_from_args(args))
     seat = TerminalSeat(sys.stdin, sys.stdout)
-    seats = dict.fromkeys(game.rules.marks, seat)  # hot-seat: one keyboard for everyone
+    seats: dict[str, MoveSource] = dict.fromkeys(game.rules.marks, seat)  # hot-seat
+    if args.bot is not None:  # the bot takes its seat instead of the keyboard
+        seats[args.bot_plays] = bot_seat_from_args(args, game.rules)
     return play_game(game, seats, out=sys.stdout, err=sys.stderr)
 
 
