@@ -86,7 +86,7 @@ class Deadline:
         budget: Budget,
         *,
         clock: Clock = time.perf_counter,
-        check_every: int = 1024,
+        check_every: int = 256,
         on_check: Callable[[Deadline], None] | None = None,
     ) -> None:
         self._clock = clock

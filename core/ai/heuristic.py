@@ -35,11 +35,9 @@ from .tactics import (
     mirror_reply,
     opponents,
 )
-from .threats import move_gains, neighbourhood
+from .threats import candidate_moves, move_gains
 
 __all__ = ["EASY", "MEDIUM", "HeuristicBot", "Style"]
-
-LARGE_BOARD = 49  # from 7×7 on, only cells near the marks are considered
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,7 +69,7 @@ class HeuristicBot:
     def choose_index(self, board: SearchBoard) -> int:
         me = board.to_move
         legal = board.legal_moves()
-        candidates = neighbourhood(board) if len(board.cells) >= LARGE_BOARD else legal
+        candidates = candidate_moves(board)
         if board.rules.misere:
             return self._misere(board, me, legal, self._style.forks)
         wins = board.winning_cells(me)

@@ -26,11 +26,10 @@ from .bot import require_move
 from .budget import Budget, Clock, Deadline, OutOfBudget
 from .searchboard import SearchBoard
 from .tactics import defuses, fork_cells
-from .threats import evaluate, move_gains, neighbourhood
+from .threats import LARGE_BOARD, candidate_moves, evaluate, move_gains
 
 __all__ = ["MctsBot", "MctsStats"]
 
-LARGE_BOARD = 49
 WIDTH = 10  # candidates per node on large boards
 HORIZON = 10  # playout plies on large boards before the threat evaluation decides
 EXPLORATION = 0.7
@@ -135,7 +134,7 @@ class MctsBot:
         if len(moves) == 1 or board.rules.misere or board.players != 2:
             return moves
         opponent = 3 - me
-        near = neighbourhood(board) if len(board.cells) >= LARGE_BOARD else board.legal_moves()
+        near = candidate_moves(board)
         mine = fork_cells(board, me, near)
         if mine:
             return mine[-1:]
@@ -156,7 +155,7 @@ class MctsBot:
                 threats = board.winning_cells((me - 1 + step) % board.players + 1)
                 if threats:
                     return threats
-        moves = neighbourhood(board) if len(board.cells) >= LARGE_BOARD else board.legal_moves()
+        moves = candidate_moves(board)
         if board.rules.misere:
             losing = set(board.winning_cells(me))
             moves = [m for m in moves if m not in losing] or moves

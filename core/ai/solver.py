@@ -60,7 +60,7 @@ class Solver:
         self,
         rules: Rules,
         *,
-        table_limit: int = 2_000_000,
+        table_limit: int = 500_000,
         on_progress: Callable[[SearchProgress], None] | None = None,
         progress_every: float = 1.0,
         clock: Clock = time.perf_counter,

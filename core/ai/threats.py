@@ -16,7 +16,9 @@ from ..rules import Rules
 from .searchboard import SearchBoard
 from .values import clamp_eval
 
-__all__ = ["evaluate", "move_gains", "neighbourhood"]
+__all__ = ["LARGE_BOARD", "candidate_moves", "evaluate", "move_gains", "neighbourhood"]
+
+LARGE_BOARD = 49  # from 7×7 on, bots consider only the cells near the marks
 
 
 def move_gains(board: SearchBoard, index: int, code: int) -> tuple[int, int]:
@@ -51,6 +53,12 @@ def evaluate(board: SearchBoard, code: int) -> int:
     theirs = sum(pot) - mine
     score = theirs - mine if board.rules.misere else mine - theirs
     return clamp_eval(score)
+
+
+def candidate_moves(board: SearchBoard) -> list[int]:
+    """The moves a bot weighs: every legal move on a small board, the neighbourhood of
+    the marks on a large one."""
+    return neighbourhood(board) if len(board.cells) >= LARGE_BOARD else board.legal_moves()
 
 
 def neighbourhood(board: SearchBoard, reach: int = 2) -> list[int]:
