@@ -13,29 +13,52 @@ from .backends import Backend, BackendOptions, UnsupportedBackend, open_backend
 from .bus import Bus, Subscription
 from .codec import decode_room, encode_room
 from .commands import (
+    Abort,
+    Answer,
+    BotMove,
+    Claim,
     Command,
+    Done,
     Join,
     JoinReply,
     Leave,
     LeaveReply,
     MoveReply,
+    Offer,
+    OfferKind,
     PlayMove,
+    Rematch,
     Reply,
+    Reserve,
+    Resign,
     Role,
+    Tick,
 )
+from .config import RoomSettings, TimeControl
 from .errors import ErrorCode, RoomError, from_game_error
 from .events import EventType
 from .feed import Feed
 from .hub import Hub, Listener
 from .ids import new_connection_id, new_room_id, valid_room_id
 from .memory import MemoryBus, MemoryStore
-from .parse import ClientMessage, JoinMessage, MoveMessage, PingMessage, SyncMessage, parse_message
+from .parse import (
+    ActionMessage,
+    ChatMessage,
+    ClaimMessage,
+    ClientMessage,
+    JoinMessage,
+    MoveMessage,
+    PingMessage,
+    SyncMessage,
+    parse_message,
+)
 from .protocol import (
     ENCODES,
     PROTOCOL_VERSION,
     RESERVED_TYPES,
     ClientType,
     ServerType,
+    ack_message,
     dumps,
     error_message,
     event_version,
@@ -44,25 +67,35 @@ from .protocol import (
     state_message,
     welcome_message,
 )
+from .record import GameRecord, current_record, format_record, parse_record
 from .room import Handled, Room, Status
 from .seats import Seat, hash_token
-from .service import Executed, RoomService
+from .service import Executed, Observer, RoomService
 from .store import Store, StoredRoom
 
 __all__ = [
     "ENCODES",
     "PROTOCOL_VERSION",
     "RESERVED_TYPES",
+    "Abort",
+    "ActionMessage",
+    "Answer",
     "Backend",
     "BackendOptions",
+    "BotMove",
     "Bus",
+    "ChatMessage",
+    "Claim",
+    "ClaimMessage",
     "ClientMessage",
     "ClientType",
     "Command",
+    "Done",
     "ErrorCode",
     "EventType",
     "Executed",
     "Feed",
+    "GameRecord",
     "Handled",
     "Hub",
     "Join",
@@ -75,13 +108,20 @@ __all__ = [
     "MemoryStore",
     "MoveMessage",
     "MoveReply",
+    "Observer",
+    "Offer",
+    "OfferKind",
     "PingMessage",
     "PlayMove",
+    "Rematch",
     "Reply",
+    "Reserve",
+    "Resign",
     "Role",
     "Room",
     "RoomError",
     "RoomService",
+    "RoomSettings",
     "Seat",
     "ServerType",
     "Status",
@@ -89,12 +129,17 @@ __all__ = [
     "StoredRoom",
     "Subscription",
     "SyncMessage",
+    "Tick",
+    "TimeControl",
     "UnsupportedBackend",
+    "ack_message",
+    "current_record",
     "decode_room",
     "dumps",
     "encode_room",
     "error_message",
     "event_version",
+    "format_record",
     "from_game_error",
     "hash_token",
     "move_ok_message",
@@ -102,6 +147,7 @@ __all__ = [
     "new_room_id",
     "open_backend",
     "parse_message",
+    "parse_record",
     "pong_message",
     "state_message",
     "valid_room_id",

@@ -1,9 +1,11 @@
 """A room to JSON text and back: what every store keeps, memory and Redis alike.
 
 ``{"format": 1, "room_id", "public", "created", "updated", "version", "game_version",
-"game": <core.codec>, "seats": [...], "spectators": [...]}``. Decoding replays the game
-through the engine, so a corrupted record is refused with a RoomError (never an
-impossible room).
+"game": <core.codec>, "seats": [...], "spectators": [...]}`` and the lifecycle: ``settings``,
+``clock``, ``turn_started``, ``started_at``, ``ended_at``, ``move_times``, ``offers``,
+``game_number``, ``games`` (a record without them, from before the lifecycle, decodes with
+their defaults). Decoding replays the game through the engine, so a corrupted record is
+refused with a RoomError (never an impossible room).
 """
 
 from __future__ import annotations
@@ -13,7 +15,10 @@ from typing import Any
 
 from core import GameError, decode, encode
 
+from .clock import Clock
+from .config import RoomSettings
 from .errors import ErrorCode, RoomError
+from .offers import Offers
 from .room import Room
 from .seats import Seat
 
@@ -34,8 +39,21 @@ def encode_room(room: Room) -> str:
         "game": encode(room.game),
         "seats": [seat.to_dict() for seat in room.seats],
         "spectators": list(room.spectators),
+        "settings": room.settings.to_dict(),
+        "clock": room.clock.to_dict() if room.clock is not None else None,
+        "turn_started": room.turn_started,
+        "started_at": room.started_at,
+        "ended_at": room.ended_at,
+        "move_times": list(room.move_times),
+        "offers": room.offers.to_dict(),
+        "game_number": room.game_number,
+        "games": room.games,
     }
     return json.dumps(data, separators=(",", ":"))
+
+
+def _time(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) else None
 
 
 def decode_room(text: str) -> Room:
@@ -44,7 +62,7 @@ def decode_room(text: str) -> Room:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"not a stored room (format {FORMAT})")
         game = decode(data["game"])
-        return Room(
+        room = Room(
             str(data["room_id"]),
             game.rules,
             public=bool(data["public"]),
@@ -55,7 +73,20 @@ def decode_room(text: str) -> Room:
             spectators=[str(conn) for conn in data["spectators"]],
             version=int(data["version"]),
             game_version=int(data["game_version"]),
+            settings=RoomSettings.from_dict(data.get("settings") or {}),
         )
+        clock = data.get("clock")
+        room.clock = Clock.from_dict(clock) if clock is not None else None
+        room.turn_started = _time(data.get("turn_started"))
+        room.started_at = _time(data.get("started_at"))
+        room.ended_at = _time(data.get("ended_at"))
+        room.move_times = [float(t) for t in data.get("move_times", [])]
+        if len(room.move_times) != game.ply:
+            room.move_times = [room.updated] * game.ply  # a record from before move times
+        room.offers = Offers.from_dict(data.get("offers") or {})
+        room.game_number = int(data.get("game_number", 1))
+        room.games = list(data.get("games", []))
+        return room
     except (GameError, ValueError, KeyError, TypeError, AttributeError) as exc:
         raise RoomError(
             ErrorCode.INTERNAL_ERROR, f"stored room cannot be decoded: {exc}"

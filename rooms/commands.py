@@ -1,7 +1,9 @@
 """Commands a room handles and the replies it gives (plain values, no I/O).
 
 A command names the connection it comes from; the room knows which seat (if any) each
-connection holds, so nothing a client says about itself is trusted.
+connection holds, so nothing a client says about itself is trusted. ``Reserve``, ``Tick``
+and ``BotMove`` come from the server itself (quick play, timers, bots), never from a
+client message.
 """
 
 from __future__ import annotations
@@ -9,24 +11,40 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from core import MoveRequest
+from core import Move, MoveRequest
 
 __all__ = [
+    "Abort",
+    "Answer",
+    "BotMove",
+    "Claim",
     "Command",
+    "Done",
     "Join",
     "JoinReply",
     "Leave",
     "LeaveReply",
     "MoveReply",
+    "Offer",
+    "OfferKind",
     "PlayMove",
+    "Rematch",
     "Reply",
+    "Reserve",
+    "Resign",
     "Role",
+    "Tick",
 ]
 
 
 class Role(StrEnum):
     PLAYER = "player"
     SPECTATOR = "spectator"
+
+
+class OfferKind(StrEnum):
+    DRAW = "draw"
+    TAKEBACK = "takeback"
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +65,19 @@ class Join:
 
 
 @dataclass(frozen=True, slots=True)
+class Reserve:
+    """Take the next free seat for a player who is not connected yet (quick play): the
+    token is handed over HTTP and the player joins with it."""
+
+    name: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Leave:
-    """A connection closed."""
+    """A connection closed; ``deliberate`` when the client said ``leave`` first."""
 
     conn: str
+    deliberate: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +88,68 @@ class PlayMove:
     move_id: str
 
 
-Command = Join | Leave | PlayMove
+@dataclass(frozen=True, slots=True)
+class BotMove:
+    """The bot of seat ``mark`` plays ``move``, computed for the game at ``game_version``
+    (a move computed for an older game is stale: two workers computing it land it once)."""
+
+    mark: str
+    move: Move
+    game_version: int
+
+
+@dataclass(frozen=True, slots=True)
+class Resign:
+    conn: str
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    conn: str
+
+
+@dataclass(frozen=True, slots=True)
+class Offer:
+    """Offer a draw or ask for a takeback."""
+
+    conn: str
+    kind: OfferKind
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """Accept (``accept``) or decline the pending offer of ``kind``."""
+
+    conn: str
+    kind: OfferKind
+    accept: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    conn: str
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """Claim the win (or a draw, ``draw``) against an absent or flagged seat (``mark``:
+    which one; None: whichever qualifies)."""
+
+    conn: str
+    draw: bool = False
+    mark: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    """A timer saw a deadline pass: flag the side to move, or abort a game whose first move
+    did not come. Harmless when nothing is due (a stale tick changes nothing)."""
+
+
+Command = (
+    Join | Reserve | Leave | PlayMove | BotMove | Resign | Abort | Offer | Answer | Rematch
+    | Claim | Tick
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,4 +177,11 @@ class LeaveReply:
     left: bool
 
 
-Reply = JoinReply | MoveReply | LeaveReply
+@dataclass(frozen=True, slots=True)
+class Done:
+    """A lifecycle command was done at ``version`` (None: it changed nothing, a stale tick)."""
+
+    version: int | None
+
+
+Reply = JoinReply | MoveReply | LeaveReply | Done

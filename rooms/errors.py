@@ -36,8 +36,19 @@ class ErrorCode(StrEnum):
     MALFORMED_MOVE = "malformed_move"
     GAME_OVER = "game_over"
     STALE_VERSION = "stale_version"
+    OUT_OF_TIME = "out_of_time"
+    NOT_FINISHED = "not_finished"
+    CANNOT_ABORT = "cannot_abort"
+    OFFER_PENDING = "offer_pending"
+    NO_OFFER = "no_offer"
+    TOO_SOON = "too_soon"
+    NOTHING_TO_TAKE_BACK = "nothing_to_take_back"
+    BOT_OPPONENT = "bot_opponent"
+    NOT_CLAIMABLE = "not_claimable"
+    CHAT_TOO_LONG = "chat_too_long"
     BUSY = "busy"
     INVALID_RULES = "invalid_rules"
+    INVALID_OPTIONS = "invalid_options"
     NOT_FOUND = "not_found"
     UNAVAILABLE = "unavailable"
     INTERNAL_ERROR = "internal_error"
@@ -47,17 +58,25 @@ class RoomError(Exception):
     """A refused command: nothing changed. ``code`` is stable, ``message`` is for humans.
 
     ``field`` names the offending field when one is to blame (the rule of invalid rules);
-    ``ref`` is the client's ``move_id`` or message ``id`` the error answers, when known.
+    ``ref`` is the client's ``move_id`` or message ``id`` the error answers, when known;
+    ``retry_after`` the seconds after which the same command may succeed, when waiting helps.
     """
 
     def __init__(
-        self, code: ErrorCode, message: str, *, field: str | None = None, ref: str | None = None
+        self,
+        code: ErrorCode,
+        message: str,
+        *,
+        field: str | None = None,
+        ref: str | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.field = field
         self.ref = ref
+        self.retry_after = retry_after
 
     def __repr__(self) -> str:
         return f"RoomError({self.code.value!r}, {self.message!r})"

@@ -43,6 +43,8 @@ class Feed:
         self._repair: asyncio.Task[None] | None = None
         self._closed = False
         self.repairs = 0
+        self.audience: str | None = None
+        """Whose chat this connection receives (``players``/``spectators``), once joined."""
 
     # -- input from the hub ---------------------------------------------------------------
 
@@ -60,6 +62,12 @@ class Feed:
             return
         self._hold(version, text)
         self._start_repair()
+
+    def deliver_chat(self, text: str) -> None:
+        """A chat line of this connection's audience (the hub filters): sent as it comes,
+        only once the connection's welcome went out (it sees lines sent while joined)."""
+        if not self._closed and self.version is not None:
+            self._send(text)
 
     def _hold(self, version: int, text: str) -> None:
         if len(self._pending) >= self._buffer:

@@ -4,26 +4,39 @@ A listener (one per connection, a ``Feed``) is attached before its connection re
 room, so it sees every event published afterwards (subscribe first, then read). The pump
 decodes each event's version once per worker and hands the same text to every listener.
 Listeners must not block: they queue, and a slow one is dropped by its own connection.
+
+Chat lines travel on the same channel but are not events (no version): the hub hands each
+one only to the listeners of its audience (``players`` or ``spectators``), so a spectator's
+connection never even queues a players' line. ``on_event`` (the worker's watch) hears the
+``due`` of every event, so timers follow rooms changed by other workers too.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from .bus import Bus, Subscription
-from .protocol import event_version
 
-__all__ = ["Hub", "Listener"]
+__all__ = ["ChatListener", "Hub", "Listener"]
 
 log = logging.getLogger("tictactoe.rooms")
 
 
 class Listener(Protocol):
     def deliver(self, version: int, text: str) -> None: ...
+
+
+@runtime_checkable
+class ChatListener(Protocol):
+    audience: str | None
+
+    def deliver_chat(self, text: str) -> None: ...
 
 
 @dataclass(slots=True)
@@ -38,6 +51,11 @@ class Hub:
     def __init__(self, bus: Bus) -> None:
         self._bus = bus
         self._channels: dict[str, _Channel] = {}
+        self.on_event: Callable[[str, dict[str, Any]], None] | None = None
+
+    async def publish(self, room_id: str, text: str) -> None:
+        """Send a message that is not an event (a chat line) to the room's listeners."""
+        await self._bus.publish(room_id, text)
 
     def listeners(self, room_id: str) -> int:
         channel = self._channels.get(room_id)
@@ -86,15 +104,43 @@ class Hub:
         while True:
             text = await subscription.get()
             try:
-                version = event_version(text)
+                data = json.loads(text)
             except ValueError:
-                log.warning("room %s: ignoring a bus message that is not an event", room_id)
+                data = None
+            if not isinstance(data, dict):
+                log.warning("room %s: ignoring a bus message that is not an object", room_id)
                 continue
-            for listener in tuple(channel.listeners):
+            version = data.get("version")
+            if isinstance(version, int) and not isinstance(version, bool):
+                self._deliver(room_id, channel, version, text)
+                self._noted(room_id, data)
+            elif data.get("type") == "chat" and isinstance(data.get("channel"), str):
+                self._chat(room_id, channel, data["channel"], text)
+            else:
+                log.warning("room %s: ignoring a bus message that is not an event", room_id)
+
+    def _deliver(self, room_id: str, channel: _Channel, version: int, text: str) -> None:
+        for listener in tuple(channel.listeners):
+            try:
+                listener.deliver(version, text)
+            except Exception:  # one broken listener must not starve the others
+                log.exception("room %s: a listener failed", room_id)
+
+    def _chat(self, room_id: str, channel: _Channel, audience: str, text: str) -> None:
+        for listener in tuple(channel.listeners):
+            if isinstance(listener, ChatListener) and listener.audience == audience:
                 try:
-                    listener.deliver(version, text)
-                except Exception:  # one broken listener must not starve the others
+                    listener.deliver_chat(text)
+                except Exception:
                     log.exception("room %s: a listener failed", room_id)
+
+    def _noted(self, room_id: str, event: dict[str, Any]) -> None:
+        if self.on_event is None:
+            return
+        try:
+            self.on_event(room_id, event)
+        except Exception:
+            log.exception("room %s: the event hook failed", room_id)
 
     async def close(self) -> None:
         channels, self._channels = list(self._channels.values()), {}

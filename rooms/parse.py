@@ -12,15 +12,20 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from core import MalformedMove, MoveRequest, parse_move
+from core import MARKS, MalformedMove, MoveRequest, parse_move
 
 from .commands import Role
 from .errors import ErrorCode, RoomError
 from .protocol import PROTOCOL_VERSION, RESERVED_TYPES, ClientType
 
 __all__ = [
+    "ACTIONS",
+    "MAX_CHAT",
     "MAX_ID",
     "MAX_NAME",
+    "ActionMessage",
+    "ChatMessage",
+    "ClaimMessage",
     "ClientMessage",
     "JoinMessage",
     "MoveMessage",
@@ -29,9 +34,12 @@ __all__ = [
     "parse_message",
 ]
 
+MAX_CHAT = 200
 MAX_NAME = 32
 MAX_ID = 64
 MAX_TOKEN = 128
+_CONTROL = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+_ZWJ = "\u200d"  # joins emoji sequences: a format character, but harmless in chat
 _CLIENT_TYPES = frozenset(kind.value for kind in ClientType)
 
 
@@ -72,7 +80,37 @@ class PingMessage:
     ref: str | None = None
 
 
-ClientMessage = JoinMessage | MoveMessage | SyncMessage | PingMessage
+ACTIONS = frozenset({
+    ClientType.RESIGN, ClientType.ABORT, ClientType.OFFER_DRAW, ClientType.ACCEPT_DRAW,
+    ClientType.DECLINE_DRAW, ClientType.TAKEBACK, ClientType.ACCEPT_TAKEBACK,
+    ClientType.DECLINE_TAKEBACK, ClientType.REMATCH, ClientType.LEAVE,
+})
+"""Lifecycle commands without fields of their own."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActionMessage:
+    kind: ClientType
+    ref: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimMessage:
+    draw: bool
+    mark: str | None = None
+    ref: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ChatMessage:
+    text: str
+    ref: str | None = None
+
+
+ClientMessage = (
+    JoinMessage | MoveMessage | SyncMessage | PingMessage | ActionMessage | ClaimMessage
+    | ChatMessage
+)
 
 
 def _encodable(value: str) -> bool:
@@ -163,6 +201,34 @@ def _move(data: dict[str, Any]) -> MoveMessage:
     return MoveMessage(request=request, version=version, move_id=move_id)
 
 
+def _claim(data: dict[str, Any], ref: str | None) -> ClaimMessage:
+    result = data.get("result")
+    if result not in {"win", "draw"}:
+        raise _bad(f'result must be "win" or "draw", got {result!r:.80}', ref)
+    mark = data.get("mark")
+    if mark is not None and (not isinstance(mark, str) or mark not in MARKS):
+        raise _bad(f"mark must be one of {', '.join(MARKS)}, got {mark!r:.80}", ref)
+    return ClaimMessage(draw=result == "draw", mark=mark, ref=ref)
+
+
+def _chat(data: dict[str, Any], ref: str | None) -> ChatMessage:
+    value = data.get("text")
+    if not isinstance(value, str) or not _encodable(value):
+        raise _bad(f"text must be a string, got {value!r:.80}", ref)
+    text = value.strip()
+    if len(text) > MAX_CHAT:
+        raise RoomError(
+            ErrorCode.CHAT_TOO_LONG,
+            f"a chat line may be at most {MAX_CHAT} characters, got {len(text)}",
+            ref=ref,
+        )
+    if not text:
+        raise _bad("text must not be empty", ref)
+    if any(ch != _ZWJ and unicodedata.category(ch) in _CONTROL for ch in text):
+        raise _bad(f"text must not contain control characters, got {value!r:.80}", ref)
+    return ChatMessage(text, ref)
+
+
 def parse_message(text: str, *, max_bytes: int) -> ClientMessage:
     """A typed client message from one text frame; RoomError (with ``ref``) when refused."""
     if len(text) > max_bytes or (len(text) * 4 > max_bytes and len(text.encode()) > max_bytes):
@@ -194,4 +260,10 @@ def parse_message(text: str, *, max_bytes: int) -> ClientMessage:
         return _join(data, ref)
     if kind == ClientType.SYNC:
         return SyncMessage(ref)
-    return PingMessage(ref)
+    if kind == ClientType.PING:
+        return PingMessage(ref)
+    if kind == ClientType.CLAIM:
+        return _claim(data, ref)
+    if kind == ClientType.CHAT:
+        return _chat(data, ref)
+    return ActionMessage(ClientType(kind), ref)

@@ -22,6 +22,7 @@ __all__ = [
     "RESERVED_TYPES",
     "ClientType",
     "ServerType",
+    "ack_message",
     "dumps",
     "error_message",
     "event_version",
@@ -39,6 +40,18 @@ class ClientType(StrEnum):
     MOVE = "move"
     SYNC = "sync"
     PING = "ping"
+    RESIGN = "resign"
+    ABORT = "abort"
+    OFFER_DRAW = "offer_draw"
+    ACCEPT_DRAW = "accept_draw"
+    DECLINE_DRAW = "decline_draw"
+    TAKEBACK = "takeback"
+    ACCEPT_TAKEBACK = "accept_takeback"
+    DECLINE_TAKEBACK = "decline_takeback"
+    REMATCH = "rematch"
+    CLAIM = "claim"
+    CHAT = "chat"
+    LEAVE = "leave"
 
 
 class ServerType(StrEnum):
@@ -47,27 +60,15 @@ class ServerType(StrEnum):
     WELCOME = "welcome"
     STATE = "state"
     MOVE_OK = "move_ok"
+    ACK = "ack"
     PONG = "pong"
     ERROR = "error"
+    CHAT = "chat"
+    """A chat line: sent to one audience (players or spectators), without a version."""
 
 
-RESERVED_TYPES = frozenset(
-    {
-        "resign",
-        "offer_draw",
-        "accept_draw",
-        "decline_draw",
-        "takeback",
-        "accept_takeback",
-        "decline_takeback",
-        "rematch",
-        "abort",
-        "claim",
-        "chat",
-        "leave",
-    }
-)
-"""Client types reserved for the lifecycle issue; refused today with ``unknown_type``."""
+RESERVED_TYPES: frozenset[str] = frozenset()
+"""Client types reserved for a later version (none now: the lifecycle names are in use)."""
 
 
 ENCODES: Counter[str] = Counter()
@@ -118,8 +119,19 @@ def pong_message(ref: str | None) -> dict[str, Any]:
     return {"type": ServerType.PONG.value, "ref": ref}
 
 
-def error_message(code: ErrorCode, message: str, ref: str | None = None) -> dict[str, Any]:
-    return {"type": ServerType.ERROR.value, "code": code.value, "message": message, "ref": ref}
+def ack_message(ref: str | None, version: int | None) -> dict[str, Any]:
+    return {"type": ServerType.ACK.value, "ref": ref, "version": version}
+
+
+def error_message(
+    code: ErrorCode, message: str, ref: str | None = None, *, retry_after: float | None = None
+) -> dict[str, Any]:
+    error: dict[str, Any] = {
+        "type": ServerType.ERROR.value, "code": code.value, "message": message, "ref": ref
+    }
+    if retry_after is not None:
+        error["retry_after"] = retry_after
+    return error
 
 
 def event_version(text: str) -> int:

@@ -1,40 +1,49 @@
 """The authoritative room as a sans-I/O state machine: ``handle(command, now) -> Handled``.
 
 A room holds the rules, the seats (with token hashes, open connections and applied move
-ids), the spectator connections, the game, and its version. ``handle`` validates a command
-completely before changing anything, so a refused command (a ``RoomError``) leaves the room
-exactly as it was; an accepted change bumps the version by one and yields exactly one event.
+ids), the spectator connections, the game, its clocks and pending offers, the earlier
+games of the series, and its version. ``handle`` validates a command completely before
+changing anything, so a refused command (a ``RoomError``) leaves the room exactly as it
+was; an accepted change bumps the version by one and yields exactly one event.
 No sockets, no clock (``now`` is passed in), no randomness but the new seat tokens.
+
+This module keeps the seats, moves and the shared bookkeeping; the lifecycle lives in
+``offers`` (draws, takebacks), ``endings`` (resign, abort, claims, ticks), ``rematch``,
+and the snapshot in ``views``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from enum import StrEnum
+from collections.abc import Callable
 from typing import Any
 
-from core import MARKS, Game, GameError, Rules
+from core import Game, GameError, Rules
 
-from . import events
-from .commands import Command, Join, JoinReply, Leave, LeaveReply, MoveReply, PlayMove, Reply, Role
+from . import endings, events, moves, offers, rematch, seating, views
+from .clock import Clock, Deadline
+from .commands import (
+    Abort,
+    Answer,
+    BotMove,
+    Claim,
+    Command,
+    Done,
+    Join,
+    Leave,
+    Offer,
+    PlayMove,
+    Rematch,
+    Reserve,
+    Resign,
+    Tick,
+)
+from .config import RoomSettings
 from .errors import ErrorCode, RoomError, from_game_error
-from .seats import Seat, find_seat, hash_token, new_token
+from .handled import Handled, Status
+from .offers import Offers
+from .seats import Seat
 
 __all__ = ["Handled", "Room", "Status"]
-
-
-class Status(StrEnum):
-    WAITING = "waiting"
-    PLAYING = "playing"
-    FINISHED = "finished"
-
-
-@dataclass(frozen=True, slots=True)
-class Handled:
-    """What a command did: the event of the change (None: nothing changed) and the reply."""
-
-    event: dict[str, Any] | None
-    reply: Reply
 
 
 class Room:
@@ -51,6 +60,7 @@ class Room:
         version: int = 0,
         game_version: int = 0,
         updated: float | None = None,
+        settings: RoomSettings | None = None,
     ) -> None:
         self.room_id = room_id
         self.rules = rules
@@ -63,6 +73,18 @@ class Room:
         self.version = version
         self.game_version = game_version
         """The version of the last change to the game or the seats (moves older are stale)."""
+        self.settings = settings if settings is not None else RoomSettings()
+        tc = self.settings.time_control
+        self.clock: Clock | None = Clock.fresh(tc, rules.marks) if tc is not None else None
+        self.turn_started: float | None = None
+        """When the side to move got the turn (None unless a game is being played)."""
+        self.started_at: float | None = None
+        self.ended_at: float | None = None
+        self.move_times: list[float] = []
+        self.offers = Offers()
+        self.game_number = 1
+        self.games: list[dict[str, Any]] = []
+        """The earlier finished games of this room (records, oldest first)."""
 
     # -- state ----------------------------------------------------------------------------
 
@@ -89,78 +111,70 @@ class Room:
                 return seat
         return None
 
+    def seat_by_mark(self, mark: str) -> Seat | None:
+        return next((seat for seat in self.seats if seat.mark == mark), None)
+
+    def own_moves(self, mark: str) -> int:
+        """How many moves ``mark`` has on the board in the current game."""
+        index, count = self.rules.marks.index(mark), self.rules.players
+        return max(0, (self.game.ply - index + count - 1) // count)
+
+    def deadline(self) -> Deadline | None:
+        """When the side to move runs out (flag or first-move limit); None without clocks."""
+        if self.clock is None or self.turn_started is None or self.status is not Status.PLAYING:
+            return None
+        mark = self.game.turn
+        first = self.own_moves(mark) == 0
+        return self.clock.deadline(mark, started=self.turn_started, first_move=first)
+
+    def bot_to_move(self) -> Seat | None:
+        """The bot seat whose move the room waits for, if any."""
+        if self.status is not Status.PLAYING:
+            return None
+        seat = self.seat_by_mark(self.game.turn)
+        return seat if seat is not None and seat.bot is not None else None
+
+    def due(self) -> float | None:
+        """When the server must act by itself next: a flag or first-move deadline, or an
+        overdue bot move (its budget and grace passed without it landing)."""
+        times: list[float] = []
+        deadline = self.deadline()
+        if deadline is not None:
+            times.append(deadline.at)
+        if self.bot_to_move() is not None and self.turn_started is not None:
+            settings = self.settings
+            times.append(self.turn_started + settings.bot_budget + settings.bot_grace)
+        return min(times, default=None)
+
     # -- the one entry point --------------------------------------------------------------
 
     def handle(self, command: Command, now: float) -> Handled:
         """Apply ``command`` at time ``now``; raises RoomError (and changes nothing) if refused."""
-        if isinstance(command, Join):
-            return self._join(command, now)
-        if isinstance(command, PlayMove):
-            return self._move(command, now)
-        if isinstance(command, Leave):
-            return self._leave(command, now)
-        raise RoomError(ErrorCode.BAD_MESSAGE, f"not a room command: {command!r}")
+        handler = _HANDLERS.get(type(command))
+        if handler is None:
+            raise RoomError(ErrorCode.BAD_MESSAGE, f"not a room command: {command!r}")
+        handled = handler(self, command, now)
+        if handled.event is not None:
+            handled.event["due"] = self.due()
+        return handled
 
-    def _bump(self, now: float) -> int:
+    # -- helpers for the lifecycle modules ------------------------------------------------
+
+    def bump(self, now: float) -> int:
         self.version += 1
         self.updated = now
         return self.version
 
-    def _check_new_connection(self, conn: str) -> None:
-        if self.seat_of(conn) is not None or conn in self.spectators:
-            raise RoomError(ErrorCode.ALREADY_JOINED, f"connection {conn!r} already joined")
-
-    def _join(self, command: Join, now: float) -> Handled:
-        self._check_new_connection(command.conn)
-        if command.role is Role.SPECTATOR:
-            if command.token is not None:
-                raise RoomError(ErrorCode.BAD_MESSAGE, "spectators do not send a token")
-            self.spectators.append(command.conn)
-            event = events.spectators(self._bump(now), len(self.spectators))
-            return Handled(event, JoinReply(Role.SPECTATOR, None, None))
-        if command.token is not None:
-            seat = find_seat(self.seats, command.token)
-            if seat is None:
-                raise RoomError(ErrorCode.BAD_TOKEN, "this token holds no seat in this room")
-            seat.connections.append(command.conn)
-            event = events.presence(self._bump(now), seat.mark, True)
-            return Handled(event, JoinReply(Role.PLAYER, seat.mark, None))
-        if len(self.seats) >= self.rules.players:
-            raise RoomError(
-                ErrorCode.ROOM_FULL,
-                f"all {self.rules.players} seats are taken; join as a spectator to watch",
-            )
-        mark = MARKS[len(self.seats)]
-        token = new_token()
-        seat = Seat(mark, command.name or f"Player {mark}", hash_token(token), [command.conn])
-        self.seats.append(seat)
-        version = self._bump(now)
-        self.game_version = version
-        event = events.player_joined(version, seat.public(), self.status.value)
-        return Handled(event, JoinReply(Role.PLAYER, mark, token))
-
-    def _leave(self, command: Leave, now: float) -> Handled:
-        seat = self.seat_of(command.conn)
-        if seat is not None:
-            seat.connections.remove(command.conn)
-            return Handled(
-                events.presence(self._bump(now), seat.mark, seat.connected), LeaveReply(True)
-            )
-        if command.conn in self.spectators:
-            self.spectators.remove(command.conn)
-            event = events.spectators(self._bump(now), len(self.spectators))
-            return Handled(event, LeaveReply(True))
-        return Handled(None, LeaveReply(False))
-
-    def _move(self, command: PlayMove, now: float) -> Handled:
-        seat = self.seat_of(command.conn)
+    def seated(self, conn: str) -> Seat:
+        """The seat ``conn`` holds; not_a_player for spectators, not_joined otherwise."""
+        seat = self.seat_of(conn)
         if seat is None:
-            if command.conn in self.spectators:
-                raise RoomError(ErrorCode.NOT_A_PLAYER, "spectators cannot move")
-            raise RoomError(ErrorCode.NOT_JOINED, "join the room before moving")
-        applied = seat.moves.get(command.move_id)
-        if applied is not None:  # a retry of a move that landed: acknowledge, never replay
-            return Handled(None, MoveReply(command.move_id, applied, duplicate=True))
+            if conn in self.spectators:
+                raise RoomError(ErrorCode.NOT_A_PLAYER, "spectators watch; only players can act")
+            raise RoomError(ErrorCode.NOT_JOINED, "join the room first")
+        return seat
+
+    def require_playing(self) -> None:
         status = self.status
         if status is Status.WAITING:
             free = self.rules.players - len(self.seats)
@@ -172,71 +186,107 @@ class Room:
             raise RoomError(
                 ErrorCode.GAME_OVER, f"the game is over ({self.game.outcome.reason.value})"
             )
-        if not self.game_version <= command.version <= self.version:
-            where = "ahead of" if command.version > self.version else "older than"
-            raise RoomError(
-                ErrorCode.STALE_VERSION,
-                f"version {command.version} is {where} the game (version {self.version}, "
-                f"last game change at {self.game_version}); sync and try again",
-            )
+
+    def players(self) -> list[dict[str, Any]]:
+        grace = self.settings
+        return [seat.public(grace.abandon_grace, grace.leave_grace) for seat in self.seats]
+
+    def clock_view(self, now: float) -> dict[str, Any] | None:
+        if self.clock is None:
+            return None
+        deadline = self.deadline()
+        running = deadline.mark if deadline is not None and not deadline.first_move else None
+        return self.clock.view(running, started=self.turn_started, now=now, deadline=deadline)
+
+    def with_state(self, event: dict[str, Any], now: float) -> dict[str, Any]:
+        """A game event with the clocks and offers as they are after it."""
+        event["clock"] = self.clock_view(now)
+        event["offers"] = self.offers.view()
+        return event
+
+    def changed(self, event: dict[str, Any], now: float) -> Handled:
+        return Handled(self.with_state(event, now), Done(event["version"]))
+
+    def charge_running(self, now: float, *, increment: bool) -> None:
+        """Charge the running clock (if any) for the time spent up to ``now``."""
+        deadline = self.deadline()
+        if self.clock is not None and deadline is not None and not deadline.first_move:
+            assert self.turn_started is not None
+            self.clock.charge(deadline.mark, started=self.turn_started, now=now,
+                              increment=increment)
+
+    def end(self, finish: Callable[[], object], now: float, *, by: str | None,
+            charge: bool = True) -> Handled:
+        """End the game off the board with ``finish`` (a Game method), one game_over event."""
+        if charge:
+            self.charge_running(now, increment=False)
         try:
-            landed = self.game.play(command.request, mark=seat.mark)
-        except GameError as exc:
+            finish()
+        except GameError as exc:  # checked before: kept as a typed refusal, not a crash
             raise from_game_error(exc) from exc
-        version = self._bump(now)
+        self.ended(now)
+        version = self.bump(now)
         self.game_version = version
-        seat.moves[command.move_id] = version
-        event = events.moved(
-            version,
-            seat.mark,
-            landed,
-            ply=self.game.ply,
-            turn=self.turn,
-            status=self.status.value,
-            outcome=self.game.outcome,
-        )
-        return Handled(event, MoveReply(command.move_id, version, duplicate=False))
+        assert self.game.outcome is not None
+        event = events.game_over(version, self.game.outcome, by=by, players=self.players())
+        return self.changed(event, now)
+
+    def ended(self, now: float) -> None:
+        """Bookkeeping when the game just ended: times, offers and the series score."""
+        outcome = self.game.outcome
+        assert outcome is not None
+        self.ended_at = now
+        self.turn_started = None
+        self.offers.on_end()
+        for seat in self.seats:
+            if outcome.winner == seat.mark:
+                seat.wins += 1
+            elif outcome.is_draw:
+                seat.draws += 1
+
+    def start_if_full(self, now: float) -> None:
+        """The last seat was just taken: the game (and the first move's limit) starts."""
+        if self.status is Status.PLAYING and self.started_at is None:
+            self.started_at = now
+            self.turn_started = now
+
+    def seat_bot(self, level: str, mark: str) -> None:
+        """Seat a bot on ``mark`` of a new room, before anyone joins (no token, no event:
+        the room is created with it)."""
+        if self.seats or mark not in self.rules.marks:
+            raise RoomError(
+                ErrorCode.INVALID_OPTIONS, f"cannot seat a bot on {mark!r:.8}", field="bot_mark"
+            )
+        self.seats.append(Seat(mark, f"Bot ({level})", "", bot=level))
 
     # -- views ----------------------------------------------------------------------------
 
-    def snapshot(self) -> dict[str, Any]:
+    def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """The full state everyone may see (protocol.md, "The snapshot"): no tokens."""
-        marks = self.rules.marks
-        moves = [
-            {"mark": marks[i % len(marks)], **move.to_dict()}
-            for i, move in enumerate(self.game.history)
-        ]
-        outcome = self.game.outcome
-        return {
-            "room_id": self.room_id,
-            "public": self.public,
-            "rules": self.rules.to_dict(),
-            "status": self.status.value,
-            "board": self.game.board.text,
-            "turn": self.turn,
-            "ply": self.game.ply,
-            "moves": moves,
-            "outcome": outcome.to_dict() if outcome is not None else None,
-            "players": [seat.public() for seat in self.seats],
-            "seats": self.rules.players,
-            "spectators": len(self.spectators),
-            "version": self.version,
-        }
+        return views.snapshot(self, self.updated if now is None else now)
 
     def summary(self) -> dict[str, Any]:
         """One line of the public room list."""
-        return {
-            "room_id": self.room_id,
-            "rules": self.rules.to_dict(),
-            "status": self.status.value,
-            "players": [seat.public() for seat in self.seats],
-            "seats": self.rules.players,
-            "spectators": len(self.spectators),
-            "version": self.version,
-        }
+        return views.summary(self)
 
     def __repr__(self) -> str:
         return (
             f"<Room {self.room_id} v{self.version} {self.status.value} "
             f"{self.rules.describe()} {self.game.board.text}>"
         )
+
+
+_HANDLERS: dict[type, Callable[[Room, Any, float], Handled]] = {
+    Join: seating.join,
+    Reserve: seating.reserve,
+    Leave: seating.leave,
+    PlayMove: moves.move,
+    BotMove: moves.bot_move,
+    Resign: endings.resign,
+    Abort: endings.abort,
+    Claim: endings.claim,
+    Tick: endings.tick,
+    Offer: offers.offer,
+    Answer: offers.answer,
+    Rematch: rematch.rematch,
+}

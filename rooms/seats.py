@@ -29,21 +29,47 @@ def hash_token(token: str) -> str:
 @dataclass(slots=True)
 class Seat:
     """A taken seat: its mark, the player's name, the token hash, the open connections,
-    and the ``move_id``s it played with the version each landed at (idempotent moves)."""
+    and the ``move_id``s it played with the version each landed at (idempotent moves).
+
+    ``bot`` is the level of a bot seat (no token, no connections, always present);
+    ``away_since`` is when a human seat's last connection closed (None while connected),
+    ``left`` whether it said it was leaving; ``wins`` and ``draws`` are the series score,
+    which follows the player when the marks rotate for a rematch."""
 
     mark: str
     name: str
     token_hash: str
     connections: list[str] = field(default_factory=list)
     moves: dict[str, int] = field(default_factory=dict)
+    bot: str | None = None
+    away_since: float | None = None
+    left: bool = False
+    wins: int = 0
+    draws: int = 0
 
     @property
     def connected(self) -> bool:
-        return bool(self.connections)
+        return self.bot is not None or bool(self.connections)
 
-    def public(self) -> dict[str, Any]:
+    def claimable_at(self, abandon_grace: float, leave_grace: float) -> float | None:
+        """From when an opponent may claim against this seat (None: it is here)."""
+        if self.connected or self.away_since is None:
+            return None
+        return self.away_since + (leave_grace if self.left else abandon_grace)
+
+    def public(self, abandon_grace: float = 30.0, leave_grace: float = 5.0) -> dict[str, Any]:
         """What everyone may see: never the token hash, the connections or move ids."""
-        return {"mark": self.mark, "name": self.name, "connected": self.connected}
+        return {
+            "mark": self.mark,
+            "name": self.name,
+            "connected": self.connected,
+            "bot": self.bot,
+            "away_since": self.away_since,
+            "left": self.left,
+            "claimable_at": self.claimable_at(abandon_grace, leave_grace),
+            "wins": self.wins,
+            "draws": self.draws,
+        }
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -52,16 +78,28 @@ class Seat:
             "token_hash": self.token_hash,
             "connections": list(self.connections),
             "moves": dict(self.moves),
+            "bot": self.bot,
+            "away_since": self.away_since,
+            "left": self.left,
+            "wins": self.wins,
+            "draws": self.draws,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
+        away = data.get("away_since")
+        bot = data.get("bot")
         return cls(
             mark=str(data["mark"]),
             name=str(data["name"]),
             token_hash=str(data["token_hash"]),
             connections=[str(c) for c in data["connections"]],
             moves={str(k): int(v) for k, v in data["moves"].items()},
+            bot=str(bot) if bot is not None else None,
+            away_since=float(away) if away is not None else None,
+            left=bool(data.get("left", False)),
+            wins=int(data.get("wins", 0)),
+            draws=int(data.get("draws", 0)),
         )
 
 
@@ -69,7 +107,7 @@ def find_seat(seats: Sequence[Seat], token: str) -> Seat | None:
     """The seat ``token`` belongs to, or None; compares against every seat in constant time."""
     presented = hash_token(token).encode()
     found: Seat | None = None
-    for seat in seats:
+    for seat in seats:  # a bot seat's hash is empty: no token ever matches it
         if hmac.compare_digest(presented, seat.token_hash.encode()):
             found = seat
     return found

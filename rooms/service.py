@@ -6,11 +6,15 @@ one that was loaded (the store publishes the event in the same step). On a confl
 service re-loads and re-validates, so two workers racing on one room never both win and
 nothing is lost. A per-room asyncio lock inside the process cuts down conflicts between
 local tasks; it is an optimisation only, the compare-and-set is the guarantee.
+
+Observers (the worker's timers and bots, rooms.watch) see every room this service loads
+or changes, so whichever worker touches a room notices a deadline that passed there.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -21,13 +25,19 @@ from core import GameError, Rules
 
 from .codec import decode_room, encode_room
 from .commands import Command, Reply
+from .config import RoomSettings
 from .errors import ErrorCode, RoomError, from_game_error
 from .ids import new_room_id, valid_room_id
 from .protocol import dumps
 from .room import Room
 from .store import Store, StoredRoom
 
-__all__ = ["Executed", "RoomService"]
+__all__ = ["Executed", "Observer", "RoomService"]
+
+log = logging.getLogger("tictactoe.rooms")
+
+Observer = Callable[["Room", bool], None]
+"""Called with a room as loaded or changed here, and whether this service just changed it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,18 +71,42 @@ class RoomService:
         self._locks: dict[str, _LocalLock] = {}
         self.conflicts = 0
         """How many commits lost a compare-and-set race and were retried (for tests/metrics)."""
+        self.observers: list[Observer] = []
+
+    def now(self) -> float:
+        return self._clock()
+
+    def _observe(self, room: Room, changed: bool) -> None:
+        for observer in tuple(self.observers):
+            try:
+                observer(room, changed)
+            except Exception:  # an observer's bug must not fail the command that landed
+                log.exception("room %s: an observer failed", room.room_id)
 
     # -- writes ---------------------------------------------------------------------------
 
-    async def create(self, rules: Rules | dict[str, Any], *, public: bool) -> Room:
-        """A new empty room (version 0); rules as a value or a plain dict (validated)."""
+    async def create(
+        self,
+        rules: Rules | dict[str, Any],
+        *,
+        public: bool,
+        settings: RoomSettings | None = None,
+        bot: tuple[str, str] | None = None,
+    ) -> Room:
+        """A new room (version 0); rules as a value or a plain dict (validated); ``bot`` is
+        ``(level, mark)`` of a bot seated at once."""
         if not isinstance(rules, Rules):
             try:
                 rules = Rules.from_dict(rules)
             except GameError as exc:
                 raise from_game_error(exc) from exc
         for _ in range(self._max_attempts):
-            room = Room(new_room_id(public=public), rules, public=public, created=self._clock())
+            now = self._clock()
+            room = Room(
+                new_room_id(public=public), rules, public=public, created=now, settings=settings
+            )
+            if bot is not None:
+                room.seat_bot(*bot)
             if await self.store.create(room.room_id, encode_room(room), listed=room.listed):
                 return room
         raise RoomError(ErrorCode.BUSY, "could not find a free room id; try again")
@@ -83,14 +117,20 @@ class RoomService:
             for _ in range(self._max_attempts):
                 stored = await self._load_stored(room_id)
                 room = decode_room(stored.data)
-                handled = room.handle(command, self._clock())
+                try:
+                    handled = room.handle(command, self._clock())
+                except RoomError:
+                    self._observe(decode_room(stored.data), False)  # it may have seen a deadline
+                    raise
                 if handled.event is None:
+                    self._observe(room, False)
                     return Executed(room, handled.reply, None)
                 committed = await self.store.commit(
                     room_id, stored.version, encode_room(room), dumps(handled.event),
                     listed=room.listed,
                 )
                 if committed:
+                    self._observe(room, True)
                     return Executed(room, handled.reply, handled.event)
                 self.conflicts += 1
                 await asyncio.sleep(0)
@@ -123,10 +163,12 @@ class RoomService:
 
     async def load(self, room_id: str) -> Room:
         """The room as stored now; RoomError(room_not_found) when there is none."""
-        return decode_room((await self._load_stored(room_id)).data)
+        room = decode_room((await self._load_stored(room_id)).data)
+        self._observe(room, False)
+        return room
 
     async def snapshot(self, room_id: str) -> dict[str, Any]:
-        return (await self.load(room_id)).snapshot()
+        return (await self.load(room_id)).snapshot(self._clock())
 
     async def events_since(
         self, room_id: str, version: int, *, upto: int | None = None

@@ -10,6 +10,10 @@ from hypothesis import strategies as st
 
 from core import MoveRequest
 from rooms import (
+    ActionMessage,
+    ChatMessage,
+    ClaimMessage,
+    ClientType,
     ErrorCode,
     JoinMessage,
     MoveMessage,
@@ -19,6 +23,7 @@ from rooms import (
     SyncMessage,
     parse_message,
 )
+from rooms.parse import ACTIONS
 
 
 def parse(data: object, max_bytes: int = 4096):  # type: ignore[no-untyped-def]
@@ -50,6 +55,20 @@ def test_move_sync_ping() -> None:
     assert parse({"type": "ping"}) == PingMessage(None)
 
 
+@pytest.mark.parametrize("kind", sorted(ACTIONS))
+def test_lifecycle_actions_carry_their_id(kind: str) -> None:
+    assert parse({"type": kind, "id": "a1"}) == ActionMessage(ClientType(kind), "a1")
+
+
+def test_claims_and_chat() -> None:
+    assert parse({"type": "claim", "result": "draw"}) == ClaimMessage(True, None, None)
+    assert parse({"type": "claim", "result": "win", "mark": "O", "id": "c"}) == (
+        ClaimMessage(False, "O", "c"))
+    assert parse({"type": "chat", "text": "  gg \U0001f468\u200d\U0001f469  ", "id": "h"}) == (
+        ChatMessage("gg \U0001f468\u200d\U0001f469", "h"))
+    assert parse({"type": "chat", "text": "x" * 200}) == ChatMessage("x" * 200)
+
+
 @pytest.mark.parametrize(
     ("data", "code"),
     [
@@ -59,7 +78,15 @@ def test_move_sync_ping() -> None:
         ({"type": 5}, ErrorCode.BAD_MESSAGE),
         ({"no": "type"}, ErrorCode.BAD_MESSAGE),
         ({"type": "dance"}, ErrorCode.UNKNOWN_TYPE),
-        ({"type": "resign"}, ErrorCode.UNKNOWN_TYPE),
+        ({"type": "claim"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "claim", "result": "lose"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "claim", "result": "win", "mark": "Z"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "chat"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "chat", "text": "   "}, ErrorCode.BAD_MESSAGE),
+        ({"type": "chat", "text": "a\u0007b"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "chat", "text": "a\u202eb"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "chat", "text": "x" * 201}, ErrorCode.CHAT_TOO_LONG),
+        ({"type": "chat", "text": 5}, ErrorCode.BAD_MESSAGE),
         ({"type": "join", "as": "referee"}, ErrorCode.BAD_MESSAGE),
         ({"type": "join", "as": "player", "name": "x" * 33}, ErrorCode.BAD_MESSAGE),
         ({"type": "join", "as": "player", "name": "   "}, ErrorCode.BAD_MESSAGE),

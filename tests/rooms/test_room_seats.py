@@ -25,7 +25,11 @@ def test_players_take_seats_in_order_and_get_distinct_long_tokens() -> None:
     first = room.handle(Join("a", Role.PLAYER, "Ada"), now=1.0)
     assert first.event == {
         "type": "player_joined", "version": 1,
-        "player": {"mark": "X", "name": "Ada", "connected": True}, "status": "waiting",
+        "player": {"mark": "X", "name": "Ada", "connected": True, "bot": None,
+                   "away_since": None, "left": False, "claimable_at": None,
+                   "wins": 0, "draws": 0},
+        "status": "waiting", "clock": None, "due": None,
+        "offers": {"draw": None, "takeback": None, "rematch": []},
     }
     second = room.handle(Join("b", Role.PLAYER, None), now=2.0)
     assert second.event is not None and second.event["status"] == "playing"
@@ -56,7 +60,7 @@ def test_full_room_refuses_a_new_player_and_offers_spectating() -> None:
 def test_spectators_count_and_hold_no_token() -> None:
     room, _ = seated()
     handled = room.handle(Join("s1", Role.SPECTATOR), now=3.0)
-    assert handled.event == {"type": "spectators", "version": 3, "count": 1}
+    assert handled.event == {"type": "spectators", "version": 3, "count": 1, "due": None}
     assert handled.reply.token is None and handled.reply.mark is None  # type: ignore[union-attr]
     room.handle(Join("s2", Role.SPECTATOR), now=3.0)
     assert room.snapshot()["spectators"] == 2
@@ -67,11 +71,19 @@ def test_spectators_count_and_hold_no_token() -> None:
 def test_token_resumes_the_same_seat_from_a_new_connection() -> None:
     room, tokens = seated()
     room.handle(Leave("c1"), now=4.0)
-    assert room.snapshot()["players"][1]["connected"] is False
+    away = room.snapshot()["players"][1]
+    assert away["connected"] is False and away["away_since"] == 4.0
+    assert away["claimable_at"] == 4.0 + room.settings.abandon_grace and away["left"] is False
     handled = room.handle(Join("c1-again", Role.PLAYER, "ignored", tokens[1]), now=5.0)
     assert handled.reply.mark == "O" and handled.reply.token is None  # type: ignore[union-attr]
-    assert handled.event == {"type": "presence", "version": 4, "mark": "O", "connected": True}
-    assert room.snapshot()["players"][1] == {"mark": "O", "name": "P1", "connected": True}
+    assert handled.event == {
+        "type": "presence", "version": 4, "mark": "O", "connected": True, "away_since": None,
+        "left": False, "claimable_at": None, "due": None,
+    }
+    assert room.snapshot()["players"][1] == {
+        "mark": "O", "name": "P1", "connected": True, "bot": None, "away_since": None,
+        "left": False, "claimable_at": None, "wins": 0, "draws": 0,
+    }
 
 
 def test_wrong_token_cannot_take_a_seat() -> None:

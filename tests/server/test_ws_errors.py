@@ -25,14 +25,14 @@ class Scenario:
 
     async def expect(self, client: Client, message: dict[str, Any] | str, code: str,
                      ref: str | None = None) -> dict[str, Any]:
-        before = await self.server.snapshot(self.room_id)
+        before = await self.server.stored(self.room_id)
         error = await client.reply(message) if isinstance(message, dict) else None
         if error is None:
             await client.send(message)
             error = await client.until("error")
         assert (error["type"], error["code"]) == ("error", code), error
         assert error["message"] and error["ref"] == ref
-        assert await self.server.snapshot(self.room_id) == before, f"{code} changed the room"
+        assert await self.server.stored(self.room_id) == before, f"{code} changed the room"
         assert not client.done, f"{code} closed the connection"
         self.provoked.add(code)
         return error
@@ -47,7 +47,7 @@ async def test_every_error_code_leaves_the_room_unchanged(
 
     await s.expect(x, "this is not json", "bad_message")
     await s.expect(x, {"type": "dance", "id": "d"}, "unknown_type", "d")
-    await s.expect(x, {"type": "resign"}, "unknown_type")
+    await s.expect(x, {"type": "resign"}, "not_joined")
     await s.expect(x, {"type": "ping", "pad": "x" * 5000}, "too_large")
     await s.expect(x, {"type": "move", "row": 0, "col": 0, "version": 0, "move_id": "m0"},
                    "not_joined", "m0")

@@ -81,6 +81,12 @@ class LiveServer:
         data: dict[str, Any] = response.json()
         return data
 
+    async def stored(self, room_id: str) -> dict[str, Any]:
+        """The snapshot without ``now`` (the time it was taken): equal while nothing changed."""
+        snapshot = await self.snapshot(room_id)
+        del snapshot["now"]
+        return snapshot
+
 
 class Client:
     def __init__(self, ws: ClientConnection) -> None:

@@ -1,0 +1,26 @@
+"""What a room command did, and the room's status: plain values shared by the room's
+modules (kept apart from ``room`` so its lifecycle modules can import them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .commands import Reply
+
+__all__ = ["Handled", "Status"]
+
+
+class Status(StrEnum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class Handled:
+    """What a command did: the event of the change (None: nothing changed) and the reply."""
+
+    event: dict[str, Any] | None
+    reply: Reply

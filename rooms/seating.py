@@ -1,0 +1,93 @@
+"""Seats and presence: joining (a new seat, a resumed seat, or watching), seats taken for
+a player who connects later (quick play), and departures.
+
+Presence is what abandonment rests on: when a seat's last connection closes, the seat
+records since when it is away and whether it said it was leaving; coming back with the
+token clears both. Nothing here ends a game: only the opponent's claim does.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from . import events
+from .commands import Join, JoinReply, Leave, LeaveReply, Reserve, Role
+from .errors import ErrorCode, RoomError
+from .handled import Handled
+from .seats import Seat, find_seat, hash_token, new_token
+
+if TYPE_CHECKING:
+    from .room import Room
+
+__all__ = ["join", "leave", "reserve"]
+
+
+def _take_seat(room: Room, name: str | None, conn: str | None, now: float) -> Handled:
+    """A new seat on the first free mark (seats stay in mark order), and its one event."""
+    if len(room.seats) >= room.rules.players:
+        raise RoomError(
+            ErrorCode.ROOM_FULL,
+            f"all {room.rules.players} seats are taken; join as a spectator to watch",
+        )
+    taken = {seat.mark for seat in room.seats}
+    mark = next(m for m in room.rules.marks if m not in taken)
+    token = new_token()
+    seat = Seat(
+        mark,
+        name or f"Player {mark}",
+        hash_token(token),
+        [conn] if conn is not None else [],
+        away_since=now if conn is None else None,  # reserved: away until it connects
+    )
+    room.seats.append(seat)
+    room.seats.sort(key=lambda s: room.rules.marks.index(s.mark))
+    version = room.bump(now)
+    room.game_version = version
+    room.start_if_full(now)
+    player = room.players()[room.seats.index(seat)]
+    event = events.player_joined(version, player, room.status.value)
+    return Handled(room.with_state(event, now), JoinReply(Role.PLAYER, mark, token))
+
+
+def _check_new_connection(room: Room, conn: str) -> None:
+    if room.seat_of(conn) is not None or conn in room.spectators:
+        raise RoomError(ErrorCode.ALREADY_JOINED, f"connection {conn!r} already joined")
+
+
+def join(room: Room, command: Join, now: float) -> Handled:
+    _check_new_connection(room, command.conn)
+    if command.role is Role.SPECTATOR:
+        if command.token is not None:
+            raise RoomError(ErrorCode.BAD_MESSAGE, "spectators do not send a token")
+        room.spectators.append(command.conn)
+        event = events.spectators(room.bump(now), len(room.spectators))
+        return Handled(event, JoinReply(Role.SPECTATOR, None, None))
+    if command.token is not None:
+        seat = find_seat(room.seats, command.token)
+        if seat is None:
+            raise RoomError(ErrorCode.BAD_TOKEN, "this token holds no seat in this room")
+        seat.connections.append(command.conn)
+        seat.away_since, seat.left = None, False
+        player = room.players()[room.seats.index(seat)]
+        return Handled(events.presence(room.bump(now), player),
+                       JoinReply(Role.PLAYER, seat.mark, None))
+    return _take_seat(room, command.name, command.conn, now)
+
+
+def reserve(room: Room, command: Reserve, now: float) -> Handled:
+    return _take_seat(room, command.name, None, now)
+
+
+def leave(room: Room, command: Leave, now: float) -> Handled:
+    seat = room.seat_of(command.conn)
+    if seat is not None:
+        seat.connections.remove(command.conn)
+        if not seat.connections:
+            seat.away_since, seat.left = now, command.deliberate
+        player = room.players()[room.seats.index(seat)]
+        return Handled(events.presence(room.bump(now), player), LeaveReply(True))
+    if command.conn in room.spectators:
+        room.spectators.remove(command.conn)
+        event = events.spectators(room.bump(now), len(room.spectators))
+        return Handled(event, LeaveReply(True))
+    return Handled(None, LeaveReply(False))
