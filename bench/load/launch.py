@@ -1,0 +1,205 @@
+"""Start what the bench measures: the server or the relay in a configuration, and Redis.
+
+Each runs as a process of its own on a free loopback port, is waited for with a bound,
+and is stopped by its own pid (SIGTERM, then SIGKILL). The private redis-server keeps no
+data on disk (no RDB, no AOF): the bench measures the server, not the disk. Its output
+goes to a log file in a temporary directory, shown when it fails to start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import redis
+
+__all__ = ["CONFIGS", "Config", "Launched", "RedisProcess", "free_port", "launch", "worker_stats"]
+
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 15.0
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    name: str
+    store: str  # "memory" or "redis"
+    workers: int
+
+
+CONFIGS = {
+    "memory": Config("memory", "memory", 1),
+    "redis": Config("redis", "redis", 1),
+    "redis2": Config("redis2", "redis", 2),
+}
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _stop(process: subprocess.Popen[bytes]) -> None:
+    if process.poll() is not None:
+        return
+    process.send_signal(signal.SIGTERM)
+    try:
+        process.wait(STOP_TIMEOUT)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait(STOP_TIMEOUT)
+
+
+def _tail(path: Path) -> str:
+    with contextlib.suppress(OSError):
+        return path.read_text(errors="replace")[-2000:]
+    return ""
+
+
+@dataclass(slots=True)
+class Launched:
+    """A server or relay process tree, answering on ``url``."""
+
+    process: subprocess.Popen[bytes]
+    url: str
+    log: Path
+    directory: tempfile.TemporaryDirectory[str] = field(repr=False)
+
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def stop(self) -> None:
+        _stop(self.process)
+        self.directory.cleanup()
+
+
+def launch(target: str, config: Config, redis_url: str | None) -> Launched:
+    """Start ``target`` ("server" or "relay") in ``config``; return once ``/healthz`` answers."""
+    port = free_port()
+    if target == "server":
+        command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port),
+                   "--log-level", "warning"]
+    elif target == "relay":
+        command = [sys.executable, "-m", "bench.load.relay", "--port", str(port)]
+    else:
+        raise ValueError(f"target must be server or relay, not {target!r}")
+    if config.store == "redis":
+        if redis_url is None:
+            raise ValueError(f"configuration {config.name} needs a Redis URL")
+        command += ["--redis-url", redis_url, "--workers", str(config.workers)]
+    directory = tempfile.TemporaryDirectory(prefix=f"bench-{target}-")
+    log = Path(directory.name) / "output.log"
+    with log.open("wb") as output:
+        process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
+    launched = Launched(process, f"http://127.0.0.1:{port}", log, directory)
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        if process.poll() is not None:
+            launched.stop()
+            raise RuntimeError(f"{target} exited with {process.returncode}:\n{_tail(log)}")
+        with contextlib.suppress(OSError), urllib.request.urlopen(
+            f"{launched.url}/healthz", timeout=1
+        ) as answer:
+            if answer.status == 200:
+                break
+        if time.monotonic() > deadline:
+            launched.stop()
+            raise RuntimeError(f"{target} did not answer within {START_TIMEOUT} s:\n{_tail(log)}")
+        time.sleep(0.05)
+    if config.workers > 1:
+        _wait_for_workers(launched, config.workers, deadline)
+    return launched
+
+
+def worker_stats(url: str, workers: int, *, tries: int = 200) -> dict[int, dict[str, Any]]:
+    """``GET /api/stats`` of every worker, by pid. Each request is a new connection, which
+    the kernel hands to any worker, so asking enough times reaches all of them (bounded:
+    fewer than ``workers`` entries means some never answered)."""
+    seen: dict[int, dict[str, Any]] = {}
+    for _ in range(tries):
+        with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(
+            f"{url}/api/stats", timeout=2
+        ) as answer:
+            data = json.loads(answer.read())
+            seen[int(data["pid"])] = data
+        if len(seen) >= workers:
+            break
+        time.sleep(0.01)
+    return seen
+
+
+def _wait_for_workers(launched: Launched, workers: int, deadline: float) -> None:
+    """uvicorn answers as soon as one worker is up; wait until all of them are."""
+    while time.monotonic() < deadline:
+        if len(worker_stats(launched.url, workers, tries=20)) >= workers:
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"only some of the {workers} workers answered at {launched.url}")
+
+
+class RedisProcess:
+    """A private redis-server on a free port (never the system's 6379), no persistence."""
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.directory = tempfile.TemporaryDirectory(prefix="bench-redis-")
+        self.process: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    @property
+    def pid(self) -> int:
+        assert self.process is not None
+        return self.process.pid
+
+    def start(self) -> RedisProcess:
+        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+        directory = Path(self.directory.name)
+        self.process = subprocess.Popen(
+            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(directory),
+             "--save", "", "--appendonly", "no", "--daemonize", "no",
+             "--logfile", str(directory / "redis.log"), "--maxclients", "10000"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        probe = redis.Redis(port=self.port, socket_timeout=1.0, socket_connect_timeout=1.0)
+        deadline = time.monotonic() + START_TIMEOUT
+        try:
+            while True:
+                if self.process.poll() is not None:
+                    raise RuntimeError(f"redis-server exited:\n{_tail(directory / 'redis.log')}")
+                with contextlib.suppress(redis.ConnectionError, redis.BusyLoadingError,
+                                         redis.TimeoutError):
+                    if probe.ping():
+                        return self
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError("redis-server did not answer")
+                time.sleep(0.02)
+        finally:
+            probe.close()
+
+    def stop(self) -> None:
+        if self.process is not None:
+            _stop(self.process)
+            self.process = None
+        self.directory.cleanup()
+
+    def __enter__(self) -> RedisProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()

@@ -1,0 +1,58 @@
+"""CPU time and resident memory of a process tree (a server and its uvicorn workers).
+
+CPU is user + system seconds summed over the tree, so ``cpu_percent`` can pass 100 with
+several workers (100 = one core busy). RSS is summed too: with workers that counts the
+supervisor process as well, which only matters for absolute figures, not for deltas.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+
+import psutil
+
+__all__ = ["ProcessTree", "load_average"]
+
+
+class ProcessTree:
+    def __init__(self, pid: int) -> None:
+        self.root = psutil.Process(pid)
+        self._cpu_mark = 0.0
+        self._wall_mark = 0.0
+        self.rss_peak = 0
+
+    def processes(self) -> list[psutil.Process]:
+        with contextlib.suppress(psutil.Error):
+            return [self.root, *self.root.children(recursive=True)]
+        return []
+
+    def cpu_seconds(self) -> float:
+        total = 0.0
+        for process in self.processes():
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                total += times.user + times.system
+        return total
+
+    def rss(self) -> int:
+        total = 0
+        for process in self.processes():
+            with contextlib.suppress(psutil.Error):
+                total += process.memory_info().rss
+        self.rss_peak = max(self.rss_peak, total)
+        return total
+
+    def mark(self, now: float) -> None:
+        """Start a CPU measurement at monotonic time ``now``."""
+        self._cpu_mark = self.cpu_seconds()
+        self._wall_mark = now
+
+    def since_mark(self, now: float) -> tuple[float, float]:
+        """(CPU seconds, wall seconds) since ``mark``."""
+        return self.cpu_seconds() - self._cpu_mark, now - self._wall_mark
+
+
+def load_average() -> list[float]:
+    """The 1, 5 and 15 minute load averages (the conditions a figure was measured in)."""
+    return [round(value, 2) for value in os.getloadavg()]

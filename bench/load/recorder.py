@@ -1,0 +1,117 @@
+"""What one load process counts, and how samples become percentiles.
+
+Only moves *sent* inside the measured window count (the warm-up before it and the drain
+after it are left out), so every process measures the same span of time whatever its
+games were doing when the window opened. Latencies are kept as raw samples (seconds, in
+``array('d')``: 8 bytes each, cheap to send to the parent process and merge exactly).
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+__all__ = ["Recorder", "merge", "summarize"]
+
+
+@dataclass(slots=True)
+class Recorder:
+    start: float
+    """perf_counter() at which the measured window opens."""
+    end: float
+    """perf_counter() at which it closes."""
+    opponent: array[float] = field(default_factory=lambda: array("d"))
+    """Seconds from a move being sent to the opponent receiving its ``moved``."""
+    spectator: array[float] = field(default_factory=lambda: array("d"))
+    """Seconds from a move being sent to a spectator receiving its ``moved``."""
+    moves: int = 0
+    """Moves sent inside the window and acknowledged (``move_ok``)."""
+    moves_total: int = 0
+    """Every acknowledged move, window or not (for the progress bar)."""
+    games: int = 0
+    """Games played to their end (window or not)."""
+    unfinished: int = 0
+    """Games still in flight when the drain ended (cancelled; not errors, but a run where
+    every game is unfinished is one where nothing moved)."""
+    errors: Counter[str] = field(default_factory=Counter)
+    opened: int = 0
+    """WebSocket connections opened."""
+    open_now: int = 0
+    peak: int = 0
+    """Most WebSocket connections open at once."""
+
+    def inside(self, sent: float) -> bool:
+        return self.start <= sent < self.end
+
+    def acked(self, sent: float) -> None:
+        self.moves_total += 1
+        if self.start <= sent < self.end:
+            self.moves += 1
+
+    def opened_one(self) -> None:
+        self.opened += 1
+        self.open_now += 1
+        self.peak = max(self.peak, self.open_now)
+
+    def closed_one(self) -> None:
+        self.open_now -= 1
+
+    def error(self, kind: str) -> None:
+        self.errors[kind] += 1
+
+    def result(self) -> dict[str, Any]:
+        """A picklable summary for the parent process (samples included)."""
+        return {
+            "opponent": self.opponent,
+            "spectator": self.spectator,
+            "moves": self.moves,
+            "moves_total": self.moves_total,
+            "games": self.games,
+            "unfinished": self.unfinished,
+            "errors": dict(self.errors),
+            "opened": self.opened,
+            "peak": self.peak,
+        }
+
+
+def merge(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """Several processes' results as one (peaks add up: the processes run side by side)."""
+    merged: dict[str, Any] = {
+        "opponent": array("d"), "spectator": array("d"), "moves": 0, "moves_total": 0, "games": 0,
+        "unfinished": 0,
+        "errors": Counter(), "opened": 0, "peak": 0,
+    }
+    for result in results:
+        merged["opponent"].extend(result["opponent"])
+        merged["spectator"].extend(result["spectator"])
+        merged["errors"].update(result["errors"])
+        for key in ("moves", "moves_total", "games", "unfinished", "opened", "peak"):
+            merged[key] += result[key]
+    merged["errors"] = dict(merged["errors"])
+    return merged
+
+
+def _rank(ordered: Sequence[float], fraction: float) -> float:
+    """The nearest-rank percentile: the smallest sample with ``fraction`` of them at or
+    below it (no interpolation, so p99 is always a latency that really happened)."""
+    index = max(0, math.ceil(fraction * len(ordered)) - 1)
+    return ordered[index]
+
+
+def summarize(samples: Sequence[float]) -> dict[str, float | int | None]:
+    """count, p50, p95, p99, max and mean in milliseconds (None without samples)."""
+    if not samples:
+        return {"count": 0, "p50": None, "p95": None, "p99": None, "max": None, "mean": None}
+    ordered = sorted(samples)
+    return {
+        "count": len(ordered),
+        "p50": _rank(ordered, 0.50) * 1000,
+        "p95": _rank(ordered, 0.95) * 1000,
+        "p99": _rank(ordered, 0.99) * 1000,
+        "max": ordered[-1] * 1000,
+        "mean": sum(ordered) / len(ordered) * 1000,
+    }

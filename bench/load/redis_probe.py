@@ -1,0 +1,185 @@
+"""Counting what the server does per move, from the outside: Redis round trips and encodes.
+
+``probe_game`` plays one game (two players, some spectators) and counts only between the
+moment everyone has joined and the moment the last event arrived, so joins and departures
+are left out and what remains is the steady state of a move:
+
+- **Redis round trips**: Redis ``MONITOR`` lists every command it runs, in order, with the
+  client that sent it; commands run inside a Lua script are marked ``lua`` (they cost no
+  round trip) and the bus connection (``<prefix>-bus`` in ``CLIENT LIST``) only receives.
+  The probe's own ``ECHO`` markers bracket the game in that same stream, so nothing from
+  before or after leaks in. The move path sends no pipelines, so each command is one round
+  trip. (``INFO commandstats`` also counts commands run inside scripts, so it cannot tell
+  round trips from script work; ``commandstats`` here is for whole-run totals.)
+- **encodes per event**: ``GET /api/stats`` of every worker before and after; a ``moved``
+  should be encoded once, however many connections receive it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import Counter
+from typing import Any
+
+import redis
+import redis.asyncio as aioredis
+
+from .game import play_game
+from .http import HttpPool
+from .launch import worker_stats
+from .recorder import Recorder
+from .scripts import Script
+
+__all__ = ["commandstats", "encodes", "probe_game"]
+
+_START, _END = "tictactoe-bench:start", "tictactoe-bench:end"
+
+
+def commandstats(url: str) -> dict[str, int]:
+    """Calls per command since Redis started (commands inside scripts included)."""
+    client = redis.Redis.from_url(url, socket_timeout=5)
+    try:
+        info: dict[str, Any] = client.info("commandstats")
+    finally:
+        client.close()
+    return {name.removeprefix("cmdstat_"): int(stat["calls"]) for name, stat in info.items()}
+
+
+def encodes(url: str, workers: int) -> dict[str, int] | None:
+    """Messages encoded so far by type, summed over every worker (None if some never
+    answered: a partial sum would mislead)."""
+    stats = worker_stats(url, workers)
+    if len(stats) < workers:
+        return None
+    total: Counter[str] = Counter()
+    for data in stats.values():
+        total.update(data.get("encodes", {}))
+    return dict(total)
+
+
+class _Monitor:
+    """MONITOR on its own connection, collecting every command line until stopped."""
+
+    def __init__(self, url: str) -> None:
+        self.client = aioredis.Redis.from_url(url, decode_responses=True)
+        self.lines: list[dict[str, Any]] = []
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        listening = asyncio.Event()
+        self._task = asyncio.create_task(self._collect(listening))
+        waiting = asyncio.create_task(listening.wait())
+        await asyncio.wait({self._task, waiting}, timeout=10, return_when="FIRST_COMPLETED")
+        waiting.cancel()
+        if not listening.is_set():
+            await self.stop()
+            raise RuntimeError("Redis MONITOR did not start")
+
+    async def _collect(self, listening: asyncio.Event) -> None:
+        async with self.client.monitor() as monitor:  # sends MONITOR, checks the OK
+            listening.set()
+            while True:
+                line = await monitor.next_command()
+                self.lines.append(line)
+                if line["command"] == f"ECHO {_END}":
+                    return
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            try:
+                await asyncio.wait_for(self._task, 10)
+            finally:
+                self._task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._task
+        await self.client.aclose()
+
+
+def _client_names(url: str) -> dict[str, str]:
+    client = redis.Redis.from_url(url, socket_timeout=5, decode_responses=True)
+    try:
+        return {entry["addr"]: entry.get("name", "") for entry in client.client_list()}
+    finally:
+        client.close()
+
+
+def _round_trips(lines: list[dict[str, Any]], names: dict[str, str]) -> dict[str, Any]:
+    inside = Counter[str]()
+    sent = Counter[str]()
+    bus = Counter[str]()
+    started = False
+    for line in lines:
+        name = line["command"].split(" ", 1)[0].lower()
+        if line["command"] == f"ECHO {_START}":
+            started = True
+            continue
+        if line["command"] == f"ECHO {_END}":
+            break
+        if not started:
+            continue
+        if line["client_type"] == "lua":
+            inside[name] += 1
+        elif names.get(f"{line['client_address']}:{line['client_port']}", "").endswith("-bus"):
+            bus[name] += 1
+        else:
+            sent[name] += 1
+    return {"by_command": dict(sent), "inside_scripts": dict(inside), "bus": dict(bus)}
+
+
+async def _probe(
+    base_url: str, redis_url: str | None, *, workers: int, rules: dict[str, Any],
+    script: Script, spectators: int,
+) -> dict[str, Any]:
+    recorder = Recorder(0.0, float("inf"))
+    http = HttpPool(base_url, size=1)
+    monitor = _Monitor(redis_url) if redis_url else None
+    marker = aioredis.Redis.from_url(redis_url) if redis_url else None
+    before: dict[str, dict[str, int] | None] = {}
+
+    async def ready() -> None:
+        before["encodes"] = await asyncio.to_thread(encodes, base_url, workers)
+        if monitor is not None and marker is not None:
+            await monitor.start()
+            await marker.echo(_START)
+
+    async def finished() -> None:
+        if marker is not None:
+            await marker.echo(_END)
+        before["after"] = await asyncio.to_thread(encodes, base_url, workers)
+
+    try:
+        await play_game(
+            "ws" + base_url.removeprefix("http"), http, rules, script, spectators=spectators,
+            think=0.0, recorder=recorder, timeout=30.0, ready=ready, finished=finished,
+        )
+    finally:
+        await http.close()
+        if monitor is not None:
+            await monitor.stop()
+        if marker is not None:
+            await marker.aclose()
+    if recorder.errors or recorder.moves != len(script):
+        raise RuntimeError(f"the probe game failed: {dict(recorder.errors)}")
+    moves = recorder.moves
+    result: dict[str, Any] = {"moves": moves, "spectators": spectators}
+    first, last = before.get("encodes"), before.get("after")
+    if first is not None and last is not None:
+        delta = {kind: last.get(kind, 0) - first.get(kind, 0) for kind in last}
+        result["encodes"] = {kind: n for kind, n in delta.items() if n}
+        result["moved_encodes_per_move"] = delta.get("moved", 0) / moves
+    if monitor is not None and redis_url is not None:
+        counted = _round_trips(monitor.lines, await asyncio.to_thread(_client_names, redis_url))
+        counted["per_move"] = sum(counted["by_command"].values()) / moves
+        result["redis"] = counted
+    return result
+
+
+def probe_game(
+    base_url: str, redis_url: str | None, *, workers: int, rules: dict[str, Any],
+    script: Script, spectators: int,
+) -> dict[str, Any]:
+    """Play one game and count round trips (with Redis) and encodes per move (see above)."""
+    return asyncio.run(_probe(
+        base_url, redis_url, workers=workers, rules=rules, script=script, spectators=spectators
+    ))

@@ -1,0 +1,103 @@
+"""The bench's results: one record per run, ratios to the relay, and a readable table.
+
+A run's record (``run_record``) is what the JSON file holds for it; ``compare`` puts a
+server run next to the relay run of the same configuration (the stack's limit measured in
+the same invocation); ``table`` prints Markdown, readable in a terminal and pasted as is
+into docs/performance.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from .recorder import summarize
+
+__all__ = ["compare", "run_record", "table"]
+
+MIB = 1024 * 1024
+
+
+def run_record(
+    target: str, config: str, result: dict[str, Any], *, duration: float,
+    server: dict[str, Any] | None, extra: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """One run: throughput, latencies, connections, errors and the server's resources."""
+    errors = result["errors"]
+    record: dict[str, Any] = {
+        "target": target,
+        "config": config,
+        "moves": result["moves"],
+        "moves_per_s": result["moves"] / duration,
+        "games": result["games"],
+        "games_unfinished": result["unfinished"],
+        "latency_ms": {
+            "opponent": summarize(result["opponent"]),
+            "spectator": summarize(result["spectator"]),
+        },
+        "connections": {"opened": result["opened"], "peak": result["peak"]},
+        "errors": {"total": sum(errors.values()), "by_kind": errors},
+        "server": server,
+    }
+    if server is not None and result["moves"]:
+        record["server"] = {**server, "cpu_us_per_move": server["cpu_s"] / result["moves"] * 1e6}
+    record.update(extra or {})
+    return record
+
+
+def _ratio(top: float | None, bottom: float | None) -> float | None:
+    if top is None or bottom is None or bottom == 0:
+        return None
+    return top / bottom
+
+
+def compare(server: dict[str, Any], relay: dict[str, Any]) -> dict[str, Any]:
+    """Server ÷ relay: throughput (1.0 = the stack's limit), latencies and CPU per move
+    (above 1.0 = slower or costlier than the bare relay)."""
+    ratios: dict[str, Any] = {
+        "config": server["config"],
+        "moves_per_s": _ratio(server["moves_per_s"], relay["moves_per_s"]),
+    }
+    for who in ("opponent", "spectator"):
+        for point in ("p50", "p99"):
+            ratios[f"{who}_{point}"] = _ratio(
+                server["latency_ms"][who][point], relay["latency_ms"][who][point]
+            )
+    cpu = [(run.get("server") or {}).get("cpu_us_per_move") for run in (server, relay)]
+    ratios["cpu_per_move"] = _ratio(cpu[0], cpu[1])
+    return ratios
+
+
+def _ms(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def _times(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def table(runs: Sequence[dict[str, Any]], comparisons: Sequence[dict[str, Any]]) -> str:
+    lines = [
+        "| config | target | moves/s | × relay | opponent p50 / p95 / p99 / max ms "
+        "| spectator p50 / p95 / p99 / max ms | conns opened (peak) | errors "
+        "| server CPU % | µs CPU/move | RSS MiB |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    ratio_of = {c["config"]: c for c in comparisons}
+    for run in runs:
+        lat = run["latency_ms"]
+        server = run.get("server") or {}
+        ratio = ratio_of.get(run["config"], {}).get("moves_per_s") if run["target"] == "server"\
+            else None
+        cells = [
+            run["config"], run["target"], f"{run['moves_per_s']:,.0f}", _times(ratio),
+            " / ".join(_ms(lat["opponent"][p]) for p in ("p50", "p95", "p99", "max")),
+            " / ".join(_ms(lat["spectator"][p]) for p in ("p50", "p95", "p99", "max")),
+            f"{run['connections']['opened']:,} ({run['connections']['peak']:,})",
+            f"{run['errors']['total']:,}",
+            "–" if "cpu_percent" not in server else f"{server['cpu_percent']:.0f}",
+            "–" if "cpu_us_per_move" not in server else f"{server['cpu_us_per_move']:.0f}",
+            "–" if "rss_bytes" not in server else f"{server['rss_bytes'] / MIB:.0f}",
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)

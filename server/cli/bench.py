@@ -1,0 +1,114 @@
+"""``tictactoe bench``: the load generator against the server and the bare relay.
+
+G concurrent games (two players and S spectators each, real WebSockets, the real
+protocol) for a fixed time, on each configuration the bench starts itself (memory store;
+Redis with one worker; Redis with two), each followed by the bare relay in the same shape
+for the ratio to the stack's limit. Or ``--url`` to load a running server. Prints a
+Markdown table (and writes the whole report as JSON with ``--json FILE``); the code is in
+``bench/load`` (docs/performance.md, "Server", has the commands and figures).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+from typing import Any
+
+__all__ = ["register"]
+
+
+def _rules(text: str) -> dict[str, Any]:
+    try:
+        rules = json.loads(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(rules, dict):
+        raise argparse.ArgumentTypeError("the rules must be a JSON object")
+    return rules
+
+
+def register(subparsers: Any) -> None:
+    from bench.load import CONFIGS
+
+    parser = subparsers.add_parser(
+        "bench",
+        help="load the server (and the bare relay) with real WebSocket games",
+        description=__doc__.split("\n\n")[1].replace("\n", " ") if __doc__ else None,
+    )
+    parser.add_argument(
+        "--configs", default="memory,redis,redis2",
+        help=f"comma-separated configurations to start and load: {', '.join(CONFIGS)} "
+        "(default: all)",
+    )
+    parser.add_argument("--games", "-G", type=int, default=100, help="concurrent games")
+    parser.add_argument("--spectators", "-S", type=int, default=1, help="spectators per game")
+    parser.add_argument("--think", type=float, default=0.0,
+                        help="seconds a player waits before each move (0: as fast as it can)")
+    parser.add_argument("--duration", type=float, default=10.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=2.0,
+                        help="seconds of load before measuring")
+    parser.add_argument("--procs", type=int, default=1, help="load generator processes")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the scripted games")
+    parser.add_argument("--rules", type=_rules, default={},
+                        help='rules of every game as JSON (default 3×3): \'{"rows": 6, '
+                        '"cols": 7, "k": 4, "gravity": true}\'')
+    parser.add_argument("--no-baseline", dest="baseline", action="store_false",
+                        help="skip the bare relay")
+    parser.add_argument("--no-probe", dest="probe", action="store_false",
+                        help="skip counting Redis round trips and encodes on one game")
+    parser.add_argument("--idle", type=int, default=0, metavar="N",
+                        help="also measure idle memory per connection with N connections")
+    parser.add_argument("--spectator-cost", type=int, default=0, metavar="S",
+                        help="also run with 0 and S spectators per game to price one")
+    parser.add_argument("--url", default=None,
+                        help="load a running server at http://HOST:PORT instead")
+    parser.add_argument("--server-pid", type=int, default=None,
+                        help="with --url: sample this process tree's CPU and RSS")
+    parser.add_argument("--redis-url", default=None,
+                        help="Redis for the redis configurations (default: a private one); "
+                        "with --url, the server's Redis, to count calls per move")
+    parser.add_argument("--json", type=Path, default=None, metavar="FILE",
+                        help="write the whole report as JSON")
+    parser.add_argument("--quiet", "-q", action="store_true",
+                        help="no progress bar or status lines")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import sys
+
+    from bench.load import CONFIGS, BenchOptions, run_bench, write_report
+
+    configs = tuple(name.strip() for name in args.configs.split(",") if name.strip())
+    problems = [f"unknown configuration {name!r}" for name in configs if name not in CONFIGS]
+    for flag, value, low in (("--games", args.games, 1), ("--spectators", args.spectators, 0),
+                             ("--procs", args.procs, 1), ("--idle", args.idle, 0),
+                             ("--spectator-cost", args.spectator_cost, 0)):
+        if value < low:
+            problems.append(f"{flag} must be at least {low}, got {value}")
+    for flag, value in (("--think", args.think), ("--warmup", args.warmup)):
+        if not 0 <= value <= 3600:
+            problems.append(f"{flag} must be from 0 to 3600 seconds, got {value}")
+    if not 0 < args.duration <= 3600:
+        problems.append(f"--duration must be above 0 and at most 3600, got {args.duration}")
+    if args.procs > args.games:
+        problems.append(f"--procs ({args.procs}) cannot exceed --games ({args.games})")
+    if problems:
+        for problem in problems:
+            print(f"tictactoe bench: error: {problem}", file=sys.stderr)
+        return 2
+    options = BenchOptions(
+        configs=configs, games=args.games, spectators=args.spectators, think=args.think,
+        duration=args.duration, warmup=args.warmup, procs=args.procs, seed=args.seed,
+        rules=args.rules, baseline=args.baseline, probe=args.probe, idle=args.idle,
+        spectator_cost=args.spectator_cost, url=args.url, server_pid=args.server_pid,
+        redis_url=args.redis_url, quiet=args.quiet,
+    )
+    report = run_bench(options)
+    write_report(report, args.json)
+    failed = [run for run in report["runs"] if run["errors"]["total"] or not run["moves"]]
+    for run in failed:
+        print(f"tictactoe bench: {run['config']} {run['target']}: {run['moves']} moves, "
+              f"errors {run['errors']['by_kind']}", file=sys.stderr)
+    return 1 if failed else 0
