@@ -10,7 +10,7 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, signal) {
   let response;
   try {
     response = await fetch(path, {
@@ -18,8 +18,10 @@ async function request(method, path, body) {
       headers: body ? { "content-type": "application/json" } : {},
       body: body ? JSON.stringify(body) : undefined,
       cache: "no-store",
+      signal,
     });
-  } catch {
+  } catch (err) {
+    if (err && err.name === "AbortError") throw err;
     throw new ApiError(0, { code: "network", message: "the server cannot be reached" });
   }
   let data = null;
@@ -36,8 +38,17 @@ async function request(method, path, body) {
   return data;
 }
 
-/** POST /api/rooms → {room_id, public, rules, version, links}. */
-export const createRoom = (rules, isPublic) => request("POST", "/api/rooms", { rules, public: isPublic });
+/** POST /api/rooms → {room_id, public, rules, version, links, bot, time_control}.
+ *  `options`: {bot: "bot:perfect", bot_mark: "O", time_control: {initial, increment}}. */
+export const createRoom = (rules, isPublic, options = {}) =>
+  request("POST", "/api/rooms", { rules, public: isPublic, ...options });
+
+/** POST /api/quickplay → {room_id, mark, token, matched, rules, time_control, links}. */
+export const quickPlay = (rules, timeControl, name) =>
+  request("POST", "/api/quickplay", { rules, time_control: timeControl || null, ...(name ? { name } : {}) });
+
+/** POST /api/analysis → {board, turn, over, proven, cells: [{row, col, layer, value, moves_to_end, score}]}. */
+export const analyse = (rules, board, signal) => request("POST", "/api/analysis", { rules, board }, signal);
 
 /** GET /api/rooms → [{room_id, rules, status, players, seats, spectators, version}]. */
 export const listRooms = async () => (await request("GET", "/api/rooms")).rooms || [];

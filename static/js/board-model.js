@@ -53,3 +53,8 @@ export function landing(pos, rules, { row, col, layer }) {
 }
 
 export const cellKey = ({ row, col, layer }) => `${layer || 0}:${row}:${col}`;
+
+/** The server's text form of a position (the inverse of parseBoard). */
+export function boardText(pos) {
+  return pos.map((grid) => grid.map((cells) => cells.map((v) => v || ".").join("")).join("/")).join("|");
+}

@@ -1,6 +1,7 @@
 // The game page (/r/{id} to play, /r/{id}/watch to watch): lays out the page, starts
 // the session, renders every state change, and turns clicks and keys into intentions.
 
+import { createAnalysis } from "./analysis.js";
 import { createRoom } from "./api.js";
 import { announce } from "./announce.js";
 import { cellKey, landing } from "./board-model.js";
@@ -16,6 +17,7 @@ import { gameView } from "./view.js";
 export function startGame(app, roomId, want) {
   const store = createStore({ ...initialGameState(roomId, want), focus: null, flash: null });
   const session = createSession(store, { announce });
+  const analysis = createAnalysis(store);
   const links = {
     play: `${location.origin}/r/${encodeURIComponent(roomId)}`,
     watch: `${location.origin}/r/${encodeURIComponent(roomId)}/watch`,
@@ -30,9 +32,13 @@ export function startGame(app, roomId, want) {
     async copy(value) {
       return copyText(value);
     },
-    async newRoom(rules, isPublic) {
+    async newRoom(old) {
+      const bot = old.players.find((p) => p.bot);
+      const options = {};
+      if (bot) Object.assign(options, { bot: `bot:${bot.bot}`, bot_mark: bot.mark });
+      if (old.clock) options.time_control = { initial: old.clock.initial, increment: old.clock.increment };
       try {
-        const room = await createRoom(rules, isPublic);
+        const room = await createRoom(old.rules, old.public, options);
         location.assign(`/r/${encodeURIComponent(room.room_id)}`);
       } catch (err) {
         store.update({
@@ -43,9 +49,19 @@ export function startGame(app, roomId, want) {
     goLobby: () => location.assign("/"),
   };
 
-  async function runAction(action) {
+  async function runAction(action, confirmed) {
+    if (action.confirm && !confirmed) {
+      store.update({ confirming: action.id });
+      // the question replaces the button: keep the keyboard there, on the safe answer
+      setTimeout(() => {
+        const no = el.page.querySelector(`.confirm[data-action="${action.id}"] [data-confirm="no"]`);
+        if (no) no.focus();
+      }, 0);
+      return;
+    }
     if (action.send) {
-      session.send(action.send);
+      const { type, extra } = action.send(view);
+      session.command(type, extra, action.place);
       return;
     }
     const result = await action.run(view, ctx);
@@ -80,12 +96,17 @@ export function startGame(app, roomId, want) {
     retry: () => session.reconnectNow(),
     dismissNotice: () => store.update({ notice: null }),
     dismissMoveError: () => store.update({ moveError: null }),
+    dismissActionError: () => store.update({ actionError: null }),
+    cancelConfirm: () => store.update({ confirming: null }),
+    toggleAnalysis: (on) => analysis.toggle(on),
+    sendChat: (text) => session.command("chat", { text }, "chat"),
   };
 
   function render(state) {
     view = gameView(state);
     renderGame(el, state, view, handlers);
     refreshPreview();
+    analysis.refresh(view.analysis);
   }
 
   // -- board input -----------------------------------------------------------------------
@@ -161,6 +182,11 @@ export function startGame(app, roomId, want) {
   });
 
   store.subscribe(render);
+  // Clocks and grace countdowns: between events the display counts down from the server's
+  // deadlines (the server alone decides when time is up).
+  setInterval(() => { if (view.ticking) store.update({ now: Date.now() }); }, 200);
+  // Closing the tab on purpose: the opponent may claim after the short leave grace.
+  window.addEventListener("pagehide", () => session.leave());
   setInterval(() => { // the "retrying in Ns" countdown
     const { conn } = store.get();
     if (conn.state === "waiting") renderConn(el.conn, conn, { onRetry: handlers.retry });

@@ -1,12 +1,14 @@
-// The lobby (/): create a game, see the open and live public games (kept up to date),
-// join by code or link.
+// The lobby (/): create a game (against a person or a bot, with or without a clock) or
+// be matched by quick play, see the open and live public games (kept up to date), join
+// by code or link.
 
-import { createRoom, getRoom, listRooms } from "./api.js";
+import { createRoom, getRoom, listRooms, quickPlay } from "./api.js";
 import { announce } from "./announce.js";
 import { fill, h } from "./dom.js";
 import { renderRoomList } from "./render/lobby.js";
+import { clockFieldset, OPTION_FIELDS, opponentFieldset, readOptions, readTimeControl, syncOptions } from "./lobby-options.js";
 import { MAX_LAYERS, MAX_SIDE, PRESETS } from "./rules.js";
-import { loadName, saveName } from "./storage.js";
+import { loadName, saveName, saveSeat } from "./storage.js";
 
 const POLL_MS = 1500;
 
@@ -98,13 +100,19 @@ function createForm() {
         h("label", { class: "field", dataset: { field: "players" } },
           h("span", { class: "field-label" }, "Players"),
           h("select", { name: "players" }, [2, 3, 4].map((n) => h("option", { value: n }, String(n))))))),
+    opponentFieldset(),
+    clockFieldset(),
     h("fieldset", { class: "visibility" }, h("legend", {}, "Who can join"),
       h("label", { class: "radio" }, h("input", { type: "radio", name: "public", value: "yes", checked: true }),
         h("span", {}, h("strong", {}, "Public"), h("small", {}, "listed in the lobby"))),
       h("label", { class: "radio" }, h("input", { type: "radio", name: "public", value: "no" }),
         h("span", {}, h("strong", {}, "Private"), h("small", {}, "only people with the link")))),
     error,
-    h("button", { type: "submit", class: "button primary big" }, "Create game"));
+    h("div", { class: "submit-row" },
+      h("button", { type: "submit", class: "button primary big", value: "create" }, "Create game"),
+      h("button", { type: "submit", class: "button big quick", value: "quick", dataset: { quick: "" } },
+        "Quick play")),
+    h("p", { class: "hint quick-hint" }, "Quick play seats you with the next person who wants the same game and clock."));
 
   const el = form.elements;
   const syncLayers = () => {
@@ -133,6 +141,7 @@ function createForm() {
   };
   applyPreset("classic");
   showRules();
+  syncOptions(form);
 
   form.addEventListener("change", (event) => {
     const name = event.target.name;
@@ -141,23 +150,34 @@ function createForm() {
       showRules();
     } else if (name === "name") saveName(event.target.value.trim());
     else syncLayers();
+    syncOptions(form);
     clearError(form, error);
   });
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearError(form, error);
-    saveName(el.name.value.trim());
-    const submit = form.querySelector("button[type=submit]");
-    submit.disabled = true;
-    submit.textContent = "Creating…";
+    const name = el.name.value.trim();
+    saveName(name);
+    const quick = Boolean(event.submitter && event.submitter.value === "quick");
+    const submit = event.submitter || form.querySelector("button[type=submit]");
+    const label = submit.textContent;
+    for (const b of form.querySelectorAll("button[type=submit]")) b.disabled = true;
+    submit.textContent = quick ? "Finding a game…" : "Creating…";
     try {
-      const room = await createRoom(readRules(el), el.public.value === "yes");
-      location.assign(`/r/${encodeURIComponent(room.room_id)}`);
+      let roomId;
+      if (quick) {
+        const seat = await quickPlay(readRules(el), readTimeControl(el), name);
+        saveSeat(seat.room_id, { token: seat.token, mark: seat.mark }); // the seat taken for us
+        roomId = seat.room_id;
+      } else {
+        roomId = (await createRoom(readRules(el), el.public.value === "yes", readOptions(el))).room_id;
+      }
+      location.assign(`/r/${encodeURIComponent(roomId)}`);
     } catch (err) {
       showError(form, error, err);
-      submit.disabled = false;
-      submit.textContent = "Create game";
+      for (const b of form.querySelectorAll("button[type=submit]")) b.disabled = false;
+      submit.textContent = label;
     }
   });
   return form;
@@ -186,8 +206,9 @@ function clearError(form, error) {
 /** The server's refusal, next to the field it names (invalid_rules carries `field`). */
 function showError(form, error, err) {
   error.hidden = false;
-  fill(error, h("strong", {}, err.code === "invalid_rules" ? "Those rules cannot be played: " : "Could not create the game: "), err.message);
-  const input = err.field && form.elements[err.field];
+  const lead = { invalid_rules: "Those rules cannot be played: ", invalid_options: "Those options cannot be used: " }[err.code];
+  fill(error, h("strong", {}, lead || "Could not create the game: "), err.message);
+  const input = err.field && form.elements[OPTION_FIELDS[err.field] || err.field];
   if (input && input.setAttribute) {
     const box = input.closest("[hidden]");
     if (box) box.hidden = false; // the rules of a preset were refused: show them

@@ -4,10 +4,20 @@
 export const PROTOCOL_VERSION = 1;
 
 /** Events carry a version and go to every connection of a room. */
-export const EVENT_TYPES = Object.freeze(["player_joined", "presence", "spectators", "moved"]);
+export const EVENT_TYPES = Object.freeze([
+  "player_joined", "presence", "spectators", "moved",
+  "game_over", "draw_offered", "draw_declined", "takeback_offered", "takeback_declined",
+  "undone", "rematch_offered", "new_game",
+]);
 
-/** Replies go to the one connection that asked. */
-export const REPLY_TYPES = Object.freeze(["welcome", "state", "move_ok", "pong", "error"]);
+/** Replies go to the one connection that asked; `chat` lines go to one audience. */
+export const REPLY_TYPES = Object.freeze(["welcome", "state", "move_ok", "ack", "pong", "error", "chat"]);
+
+/** The game lifecycle's commands (protocol.md, "Client → server messages"). */
+export const COMMAND_TYPES = Object.freeze([
+  "resign", "abort", "offer_draw", "accept_draw", "decline_draw", "takeback",
+  "accept_takeback", "decline_takeback", "rematch", "claim", "chat", "leave",
+]);
 
 /** Close codes after which reconnecting cannot help (protocol.md, "Close codes"). */
 export const FATAL_CLOSE_CODES = Object.freeze(new Set([4004]));
@@ -33,6 +43,13 @@ export function moveMessage({ row, col, layer }, rules, version, moveId) {
 }
 
 export const syncMessage = (id) => ({ type: "sync", id });
+
+/** A lifecycle command with its id (echoed as `ref` in the ack or error): `extra` adds
+ *  the fields some need, e.g. {result: "win"} for `claim`, {text} for `chat`. */
+export function commandMessage(type, id, extra = {}) {
+  if (!COMMAND_TYPES.includes(type)) throw new Error(`not a command: ${type}`);
+  return { type, ...extra, id };
+}
 export const pingMessage = (id) => ({ type: "ping", id });
 
 let counter = 0;
@@ -65,6 +82,19 @@ const ERROR_TITLES = {
   malformed_move: "That move is not valid here",
   game_over: "The game is over",
   stale_version: "The board changed — try again",
+  out_of_time: "Out of time",
+  not_finished: "The game is not over yet",
+  cannot_abort: "Too late to abort — resign instead",
+  offer_pending: "Already asked",
+  no_offer: "That offer is gone",
+  too_soon: "Not yet",
+  nothing_to_take_back: "Nothing to take back",
+  bot_opponent: "Bots do not take draws",
+  not_claimable: "Not claimable yet",
+  chat_too_long: "That message is too long",
+  invalid_options: "Those options cannot be used",
+  analysis_unavailable: "No analysis for this board",
+  invalid_position: "That position cannot be analysed",
   busy: "The server is busy — try again",
   invalid_rules: "Those rules cannot be played",
   not_found: "Not found",

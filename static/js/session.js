@@ -5,13 +5,17 @@
 // All page state lives in the store; rendering happens elsewhere.
 
 import { Connection, roomSocketUrl } from "./net.js";
-import { joinMessage, moveMessage, newId, pingMessage, syncMessage, errorTitle } from "./protocol.js";
+import {
+  commandMessage, errorTitle, joinMessage, moveMessage, newId, pingMessage, syncMessage,
+} from "./protocol.js";
 import { applyEvent, fromSnapshot } from "./room-state.js";
+import { serverTime } from "./clock.js";
 import { forgetSeat, loadName, loadSeat, saveSeat } from "./storage.js";
 import { eventText } from "./text.js";
 
 const MOVE_RETRY_MS = 8000;
 const ACK_EVENT_MS = 1500;
+const CHAT_KEEP = 200;
 
 /** Errors that answer a `join`: the page shows them in place of the game. */
 const JOIN_ERRORS = new Set([
@@ -34,12 +38,21 @@ export function initialGameState(roomId, want) {
     notice: null,         // {code, title, message, tone}
     offerWatch: false,
     replay: null,         // a ply being reviewed, or null for the live position
+    offset: 0,            // local seconds − server seconds, from the last snapshot's `now`
+    now: Date.now(),      // local ms of the last clock tick (clocks, grace countdowns)
+    inflight: {},         // id → {type, place}: lifecycle commands not yet answered
+    actionError: null,    // {place, code, title, message}: a refused command, where it was asked
+    confirming: null,     // the id of an action waiting for "yes" (resign)
+    memo: {},             // what the snapshot does not say (lifecycle.js): own draw offers, backoff
+    chat: [],             // [{channel, from, text, at}] as the server sent them
+    chatError: null,      // {code, title, message, text}
   };
 }
 
 export function createSession(store, { announce = () => {}, url } = {}) {
   const { roomId } = store.get();
   let joinedOnce = false;
+  let chatSeq = 0;
 
   const conn = new Connection(url || roomSocketUrl(roomId), {
     onOpen: sendJoin,
@@ -78,6 +91,8 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       case "welcome": return onWelcome(msg);
       case "state": return onState(msg);
       case "move_ok": return onMoveOk(msg);
+      case "ack": return onAck(msg);
+      case "chat": return onChat(msg);
       case "error": return onError(msg);
       case "pong": return undefined;
       default: return onEvent(msg);
@@ -92,7 +107,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
     store.update((s) => settle({
       ...s,
       role: msg.role, mark: msg.mark, joined: true, syncing: false, offerWatch: false,
-      room: fromSnapshot(msg.state),
+      room: fromSnapshot(msg.state), offset: offsetOf(msg.state, s.offset), inflight: {},
       notice: s.notice && s.notice.tone === "info" ? s.notice : null,
     }));
     if (wasJoined) announce("Reconnected.");
@@ -103,7 +118,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
   function onState(msg) {
     store.update((s) => {
       if (s.room && msg.version < s.room.version) return { ...s, syncing: false };
-      return settle({ ...s, room: fromSnapshot(msg.state), syncing: false });
+      return settle({ ...s, room: fromSnapshot(msg.state), syncing: false, offset: offsetOf(msg.state, s.offset) });
     });
   }
 
@@ -118,10 +133,62 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       return;
     }
     if (result !== "applied") return;
-    const moveError = ev.type === "moved" ? null : s.moveError;
-    store.update(settle({ ...s, room, moveError }));
+    const moveError = ev.type === "moved" || ev.type === "new_game" ? null : s.moveError;
+    store.update(settle({ ...s, room, moveError, ...remember(s, ev, room) }));
     const sentence = eventText(ev, s.room, room, s.role === "player" ? s.mark : null);
     if (sentence) announce(sentence);
+  }
+
+  /** What an event changes in the page beyond the room: a new mark after a rematch, the
+   *  draw and takeback limits lifecycle.js needs, stale errors and confirmations. */
+  function remember(s, ev, room) {
+    const me = s.role === "player" ? s.mark : null;
+    const change = {};
+    const myMoves = room.moves.filter((m) => m.mark === me).length;
+    if (ev.type === "draw_offered" && ev.by === me) {
+      change.memo = { ...s.memo, drawOfferedAt: myMoves };
+    } else if (ev.type === "takeback_declined" && s.room.offers.takeback === me) {
+      const declines = (s.memo.takebackDeclines || 0) + 1;
+      const backoff = (room.settings && room.settings.takeback_backoff) || 5;
+      const now = serverTime(Date.now(), s.offset);
+      change.memo = { ...s.memo, takebackDeclines: declines, takebackRetryAt: now + backoff * 2 ** (declines - 1) };
+    } else if (ev.type === "new_game") {
+      change.memo = {};
+      change.replay = null;
+      change.confirming = null;
+      if (me && ev.marks && ev.marks[me]) {
+        change.mark = ev.marks[me];
+        const seat = loadSeat(roomId);
+        if (seat) saveSeat(roomId, { ...seat, mark: change.mark });
+      }
+    }
+    if (ev.type === "game_over" || (ev.type === "moved" && ev.status === "finished")) change.confirming = null;
+    if (ev.type !== "spectators" && ev.type !== "presence") change.actionError = null;
+    return change;
+  }
+
+  function offsetOf(snapshot, previous) {
+    return typeof snapshot.now === "number" ? Date.now() / 1000 - snapshot.now : previous;
+  }
+
+  function onAck(msg) {
+    const sent = msg.ref && store.get().inflight[msg.ref];
+    if (!sent) return;
+    store.update((s) => {
+      const inflight = { ...s.inflight };
+      delete inflight[msg.ref];
+      return { ...s, inflight, chatError: sent.type === "chat" ? null : s.chatError };
+    });
+  }
+
+  function onChat(msg) {
+    if (typeof msg.text !== "string" || !msg.from) return;
+    chatSeq += 1;
+    const line = { seq: chatSeq, channel: msg.channel, from: msg.from, text: msg.text, at: msg.at };
+    store.update((s) => ({ ...s, chat: [...s.chat, line].slice(-CHAT_KEEP) }));
+    const s = store.get();
+    const mine = s.role === "player" ? msg.from.mark === s.mark && msg.from.role === "player" : false;
+    if (!mine) announce(`${msg.from.name} says: ${msg.text}`);
   }
 
   function onMoveOk(msg) {
@@ -143,6 +210,22 @@ export function createSession(store, { announce = () => {}, url } = {}) {
   function onError(msg) {
     const s = store.get();
     const error = notice(msg.code, msg.message);
+    const sent = msg.ref ? s.inflight[msg.ref] : null;
+    if (sent) {
+      const inflight = { ...s.inflight };
+      delete inflight[msg.ref];
+      const wait = typeof msg.retry_after === "number" ? msg.retry_after : null;
+      const message = wait ? `${msg.message} (try again in ${Math.ceil(wait)} s)` : msg.message;
+      if (sent.type === "chat") {
+        store.update({ inflight, chatError: { ...error, message, text: sent.text } });
+      } else {
+        const memo = sent.type === "takeback" && wait
+          ? { ...s.memo, takebackRetryAt: serverTime(Date.now(), s.offset) + wait } : s.memo;
+        store.update({ inflight, memo, confirming: null, actionError: { ...error, message, place: sent.place } });
+      }
+      announce(`${error.title}: ${message}`);
+      return;
+    }
     if (s.pending && msg.ref && msg.ref === s.pending.message.move_id) {
       store.update({ pending: null, moveError: error });
       announce(`${error.title}: ${msg.message}`);
@@ -214,7 +297,29 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       if (!conn.send(joinMessage({ as: "spectator" }))) conn.reconnectNow();
     },
 
-    /** Send a message as it is (the registry's plug-in actions). */
+    /** Send a lifecycle command (`place`: where its button was, for its error). */
+    command(type, extra = {}, place = "bar") {
+      const id = newId(type.slice(0, 2));
+      const message = commandMessage(type, id, extra);
+      if (!store.get().joined || !conn.send(message)) {
+        const error = { code: "offline", title: "Not connected", message: "wait for the connection to come back, then try again" };
+        if (type === "chat") store.update({ chatError: { ...error, text: extra.text } });
+        else store.update({ actionError: { ...error, place } });
+        return false;
+      }
+      store.update((s) => ({
+        ...s, confirming: null, actionError: null,
+        inflight: { ...s.inflight, [id]: { type, place, text: extra.text } },
+      }));
+      return true;
+    },
+
+    /** "I am leaving on purpose" (the tab closes): the opponent may claim sooner. */
+    leave() {
+      if (store.get().joined) conn.send(commandMessage("leave", newId("l")));
+    },
+
+    /** Send a message as it is. */
     send: (message) => conn.send(message),
 
     dismissNotice: () => store.update({ notice: null, moveError: null }),

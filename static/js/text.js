@@ -22,7 +22,7 @@ const REASONS = {
   no_line_left: () => "Nobody can complete a line any more",
   resignation: (o, n) => `${n(o.loser)} resigned`,
   timeout: (o, n) => `${n(o.loser)} ran out of time`,
-  abandonment: (o, n) => `${n(o.loser)} left the game`,
+  abandonment: (o, n) => (o.loser ? `${n(o.loser)} left the game` : "Drawn: a player left the game"),
   agreement: () => "By agreement",
   aborted: () => "The game was aborted",
 };
@@ -67,7 +67,29 @@ export function eventText(ev, before, after, me) {
       return `${ev.player.name} joined as ${ev.player.mark}.` +
         (ev.status === "playing" && before.status === "waiting" ? " The game begins." : "");
     case "presence":
-      return `${n(ev.mark)} ${ev.connected ? "is back" : "disconnected"}.`;
+      return `${n(ev.mark)} ${ev.connected ? "is back" : ev.left ? "left the game" : "disconnected"}.`;
+    case "game_over": {
+      const result = outcomeText(ev.outcome, after, me);
+      return result ? `${result.title}. ${result.detail}.` : null;
+    }
+    case "draw_offered":
+      return ev.by === me ? "You offered a draw." : `${n(ev.by)} offers a draw.`;
+    case "draw_declined":
+      return ev.by === me ? "You declined the draw." : `${n(ev.by)} declined the draw.`;
+    case "takeback_offered":
+      return ev.by === me ? "You asked to take back your move." : `${n(ev.by)} asks to take back a move.`;
+    case "takeback_declined":
+      return ev.by === me ? "You declined the takeback." : `${n(ev.by)} declined the takeback.`;
+    case "undone": {
+      const count = Array.isArray(ev.moves) ? ev.moves.length : 1;
+      return `${count === 1 ? "One move" : `${count} moves`} taken back. ${statusLine(after, me)}.`;
+    }
+    case "rematch_offered":
+      return ev.by === me ? "You asked for a rematch." : `${n(ev.by)} wants a rematch.`;
+    case "new_game": {
+      const mine = me && ev.marks ? ev.marks[me] : null;
+      return `Game ${ev.game_number} begins.${mine ? ` You play ${mine}.` : ""}`;
+    }
     default:
       return null;
   }

@@ -1,10 +1,14 @@
 // The game page's view model: everything the renderers show, derived from the page
 // state in one pure function. The live board is the server's; a replayed position is
-// rebuilt from the server's move history.
+// rebuilt from the server's move history; what a player may do comes from lifecycle.js,
+// clocks from clock.js (counted down from the server's deadline, between events only).
 
-import { cellKey, positionAt } from "./board-model.js";
+import { boardText, cellKey, positionAt } from "./board-model.js";
+import { clockView, serverTime, timeControlText } from "./clock.js";
+import { analysisAllowed, evalMap, summary } from "./evaluation.js";
+import { absence, opponents, possible } from "./lifecycle.js";
 import { cellName, cellSpoken, describe, is3d, variantName } from "./rules.js";
-import { outcomeText, playerName, statusLine } from "./text.js";
+import { nameWithMark, outcomeText, playerName, statusLine } from "./text.js";
 
 export function gameView(s) {
   const room = s.room;
@@ -13,11 +17,13 @@ export function gameView(s) {
     roomId: s.roomId, role: s.role, me, joined: s.joined, conn: s.conn,
     notice: s.notice, offerWatch: s.offerWatch, moveError: s.moveError,
     ready: Boolean(room),
+    can: possible(null, null, 0),
   };
   if (!room) return base;
   const rules = room.rules;
+  const now = serverTime(s.now ?? Date.now(), s.offset);
   const total = room.moves.length;
-  const ply = s.replay === null ? total : Math.max(0, Math.min(total, s.replay));
+  const ply = s.replay === null || s.replay === undefined ? total : Math.max(0, Math.min(total, s.replay));
   const live = ply === total;
   const position = live ? room.position : positionAt(room.moves, rules, ply);
   const last = ply > 0 ? room.moves[ply - 1] : null;
@@ -28,6 +34,12 @@ export function gameView(s) {
   const playing = room.status === "playing";
   const interactive = Boolean(me && live && playing && s.joined && !s.pending);
   const myTurn = interactive && room.turn === me;
+  const can = possible(room, me, now, s.memo);
+  const clocks = clockView(room, now);
+  const gone = absence(room, me, now);
+  const names = (mark) => playerName(room.players, mark);
+
+  const analysis = analysisView(s, room, position, (mark) => nameWithMark(room.players, mark));
 
   const layers = position.map((grid, layer) => ({
     layer,
@@ -37,38 +49,62 @@ export function gameView(s) {
       const key = cellKey(where);
       const isLast = key === lastKey;
       const isWin = winKeys.has(key);
+      const evaluation = !mark && analysis.cells ? analysis.cells.get(key) || null : null;
       let label = `${cellSpoken(where, rules)}, ${mark || "empty"}`;
       if (isLast) label += ", last move";
       if (isWin) label += ", winning line";
-      return { key, row, col, layer, mark, last: isLast, win: isWin, pending: key === pendingKey, label };
+      if (evaluation) label += `, analysis: ${evaluation.spoken}`;
+      return { key, row, col, layer, mark, last: isLast, win: isWin, pending: key === pendingKey, label, evaluation };
     })),
   }));
 
+  const twoPlayers = room.seats === 2;
   const players = Array.from({ length: room.seats }, (_, i) => {
     const mark = ["X", "O", "A", "B"][i];
     const p = room.players.find((x) => x.mark === mark);
+    const clock = clocks ? clocks.clocks.find((c) => c.mark === mark) || null : null;
+    const first = clocks && clocks.firstMove && clocks.firstMove.mark === mark ? clocks.firstMove : null;
     return {
       mark,
       name: p ? p.name : null,
       seated: Boolean(p),
       connected: Boolean(p && p.connected),
+      bot: p ? p.bot || null : null,
+      left: Boolean(p && p.left),
       you: mark === me,
       toMove: room.status === "playing" && room.turn === mark,
       winner: room.outcome && room.outcome.winner === mark,
+      clock: clock && { text: clock.text, running: clock.running, low: clock.low, out: clock.out },
+      firstMove: first ? Math.ceil(first.seconds) : null,
+      score: p ? scoreText(p, twoPlayers) : null,
     };
   });
 
+  const rematchFrom = (room.offers.rematch || []).filter((m) => m !== me);
   return {
     ...base,
-    room, rules, me, live, ply, total, position, myTurn, interactive,
+    room, rules, me, live, ply, total, position, myTurn, interactive, can, now,
     status: room.status,
     turn: room.turn,
+    vsBot: opponents(room, me).some((p) => p.bot),
+    absence: gone,
+    gameNumber: room.game_number || 1,
+    series: (room.game_number || 1) > 1 || room.players.some((p) => p.wins || p.draws),
     variant: variantName(rules),
     rulesText: describe(rules),
+    timeControl: room.clock ? timeControlText(room.clock) : null,
+    bots: room.players.filter((p) => p.bot).map((p) => `${p.name} (${p.bot})`),
     statusText: statusLine(room, me),
     result: room.status === "finished" ? outcomeText(room.outcome, room, me) : null,
+    rematchNote: rematchNote(room, me, rematchFrom, names),
+    rematchFrom: rematchFrom.length > 0,
     spectators: room.spectators,
     players,
+    clocks,
+    ticking: playing && Boolean(room.clock || gone || (s.memo && s.memo.takebackRetryAt > now)),
+    prompts: prompts(room, me, can, gone, clocks, names, now),
+    chat: chatView(s, me),
+    analysis,
     moves: room.moves.map((m, i) => ({
       ply: i + 1, mark: m.mark, name: cellName(m, rules),
       label: `${playerName(room.players, m.mark)} (${m.mark}): ${cellSpoken(m, rules)}`,
@@ -83,8 +119,98 @@ export function gameView(s) {
       hasLine: winKeys.size > 0,
       animate: live,
       busy: Boolean(s.pending),
+      analysis: Boolean(analysis.cells),
       focusKey: s.focus && layers.some((l) => l.layer === s.focus.layer) ? cellKey(s.focus) : defaultFocus(rules),
     },
+  };
+}
+
+/** "1½" for two players (a draw is half a point), else "2 wins · 1 draw". */
+function scoreText(p, twoPlayers) {
+  const wins = p.wins || 0;
+  const draws = p.draws || 0;
+  if (twoPlayers) {
+    const whole = wins + Math.floor(draws / 2);
+    const half = draws % 2 === 1;
+    return whole === 0 && half ? "½" : `${whole}${half ? "½" : ""}`;
+  }
+  return `${wins} win${wins === 1 ? "" : "s"} · ${draws} draw${draws === 1 ? "" : "s"}`;
+}
+
+function rematchNote(room, me, from, names) {
+  if (room.status !== "finished") return null;
+  const votes = room.offers.rematch || [];
+  if (from.length) return `${from.map(names).join(" and ")} ${from.length === 1 ? "wants" : "want"} a rematch.`;
+  if (me && votes.includes(me)) return "Rematch offered — waiting for the other side.";
+  return null;
+}
+
+/** The strip above the board: offers to answer, waits, absences, first-move limits. */
+function prompts(room, me, can, gone, clocks, names, now) {
+  const out = [];
+  const who = (mark) => nameWithMark(room.players, mark);
+  const offers = room.offers || {};
+  if (room.status === "playing" && offers.draw) {
+    if (offers.draw === me) out.push({ id: "draw", tone: "info", text: "You offered a draw. Waiting for an answer…" });
+    else out.push({ id: "draw", tone: "ask", text: `${who(offers.draw)} offers a draw.`, actions: ["accept-draw", "decline-draw"] });
+  }
+  if (room.status === "playing" && offers.takeback) {
+    if (offers.takeback === me) out.push({ id: "takeback", tone: "info", text: "You asked to take back your move. Waiting for an answer…" });
+    else out.push({ id: "takeback", tone: "ask", text: `${who(offers.takeback)} asks to take back a move.`, actions: ["accept-takeback", "decline-takeback"] });
+  }
+  if (gone) {
+    const left = gone.left ? "left the game" : "disconnected";
+    if (gone.now) {
+      out.push({ id: "claim", tone: "ask", text: `${names(gone.mark)} ${left}. Claim the win, call it a draw, or wait for them to come back.`, actions: ["claim-win", "claim-draw"] });
+    } else {
+      const secs = Math.max(1, Math.ceil(gone.at - now));
+      out.push({ id: "claim", tone: "info", text: `${names(gone.mark)} ${left}. If they do not come back, you can claim the win in ${secs} s.` });
+    }
+  } else if (can.claimOnTime) {
+    out.push({ id: "claim", tone: "ask", text: `${names(room.clock.running)} is out of time.`, actions: ["claim-time"] });
+  }
+  if (clocks && clocks.firstMove) {
+    const { mark, seconds } = clocks.firstMove;
+    const secs = Math.ceil(seconds);
+    const subject = mark === me ? "Make your first move" : `${who(mark)} must make a first move`;
+    out.push({ id: "first-move", tone: secs <= 10 ? "warn" : "info", text: `${subject} within ${secs} s, or the game is aborted.` });
+  }
+  return out;
+}
+
+function chatView(s, me) {
+  const channel = s.role === "player" ? "players" : "spectators";
+  return {
+    channel,
+    title: channel === "players" ? "Players' chat" : "Spectators' chat",
+    hint: channel === "players" ? "Only the players see this chat." : "Only spectators see this chat; the players cannot.",
+    lines: (s.chat || []).filter((l) => l.channel === channel).map((l) => ({
+      ...l,
+      mine: channel === "players" ? l.from.mark === me : false,
+    })),
+    error: s.chatError,
+    enabled: Boolean(s.joined),
+  };
+}
+
+function analysisView(s, room, position, names) {
+  const allowed = analysisAllowed(s.role, room.status);
+  const state = s.analysis || { on: false };
+  const key = `${JSON.stringify(room.rules)}|${boardText(position)}`;
+  const on = allowed && state.on;
+  const fresh = on && state.key === key;
+  const ready = fresh && state.status === "ready";
+  return {
+    allowed,
+    on,
+    key,
+    request: { rules: room.rules, board: boardText(position) },
+    playerLocked: s.role === "player" && !allowed,
+    loading: on && (!fresh || state.status === "loading"),
+    error: fresh && state.status === "error" ? state.error : null,
+    summary: ready ? summary(state.result, names) : "",
+    proven: ready ? state.result.proven : null,
+    cells: ready ? evalMap(state.result) : null,
   };
 }
 

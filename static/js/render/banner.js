@@ -1,4 +1,5 @@
-// The result banner of a finished game (tone: win, loss, draw, neutral).
+// The result banner of a finished game (tone: win, loss, draw, neutral), with the
+// rematch votes and the buttons for what comes next.
 
 import { fill, h } from "../dom.js";
 
@@ -14,6 +15,7 @@ export function renderBanner(root, view, { actions = [] } = {}) {
   fill(root,
     h("div", { class: "banner-text" },
       h("strong", { class: "banner-title" }, view.result.title),
-      h("span", { class: "banner-detail" }, view.result.detail)),
+      h("span", { class: "banner-detail" }, view.result.detail),
+      view.rematchNote ? h("span", { class: "banner-note", role: "status" }, view.rematchNote) : null),
     actions.length ? h("div", { class: "banner-actions" }, actions) : null);
 }

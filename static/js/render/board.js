@@ -17,6 +17,7 @@ export function renderBoard(root, view) {
   cls(root, "finished", view.finished);
   cls(root, "has-line", view.hasLine);
   cls(root, "gravity", Boolean(view.rules.gravity));
+  cls(root, "analysing", Boolean(view.analysis));
   attr(root, "aria-busy", view.busy ? "true" : null);
   const focusWasInside = root.contains(document.activeElement);
   for (const layer of view.layers) {
@@ -85,6 +86,22 @@ function updateCell(root, cell, view) {
       el.append(p);
     }
   }
+  setEval(el, cell.evaluation);
+}
+
+/** The analysis value of an empty cell ("W3", "D", "L5", "+4"), or none. */
+function setEval(el, evaluation) {
+  let tag = el.querySelector(".eval");
+  if (!evaluation) {
+    if (tag) tag.remove();
+    return;
+  }
+  if (!tag) {
+    tag = h("span", { class: "eval", "aria-hidden": "true" });
+    el.append(tag);
+  }
+  if (tag.textContent !== evaluation.text) tag.textContent = evaluation.text;
+  tag.dataset.tone = evaluation.tone;
 }
 
 /** Show a faint `mark` where a move at `key` would go (hover/focus preview only). */

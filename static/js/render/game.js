@@ -5,18 +5,32 @@
 import { available } from "../actions.js";
 import { fill, h, memo, text } from "../dom.js";
 import { actionButtons } from "./actions.js";
+import { renderAnalysis } from "./analysis.js";
 import { renderBanner } from "./banner.js";
 import { renderBoard } from "./board.js";
+import { buildChat, renderChat } from "./chat.js";
 import { renderConn } from "./conn.js";
 import { icon } from "./icons.js";
 import { renderInfo } from "./info.js";
 import { renderMoves } from "./moves.js";
 import { renderNotice } from "./notice.js";
-import { renderPlayers } from "./players.js";
+import { renderOffers } from "./offers.js";
+import { renderPlayers, updateClocks } from "./players.js";
 import { renderReplay } from "./replay.js";
 import { renderInvite } from "./share.js";
 
-/** on = {links, runAction, goReplay, watch, retry, dismissNotice, dismissMoveError} */
+/** Which action's button waits for the answer to a command of this type. */
+const ACTION_OF = {
+  abort: "abort", resign: "resign", offer_draw: "offer-draw", accept_draw: "accept-draw",
+  decline_draw: "decline-draw", takeback: "takeback", accept_takeback: "accept-takeback",
+  decline_takeback: "decline-takeback", rematch: "rematch",
+};
+
+/** Players without what changes on every clock tick (their cards are rebuilt on change). */
+const playersKey = (view) => JSON.stringify(view.players.map((p) => ({ ...p, clock: Boolean(p.clock), firstMove: null })));
+
+/** on = {links, runAction, cancelConfirm, goReplay, watch, retry, dismissNotice,
+ *        dismissMoveError, dismissActionError, toggleAnalysis, sendChat} */
 export function renderGame(el, state, view, on) {
   renderConn(el.conn, state.conn, { onRetry: on.retry });
   const gameNotice = state.notice;
@@ -52,28 +66,52 @@ export function renderGame(el, state, view, on) {
   text(el.role, view.me ? `You play ${view.me}` : state.role === "spectator" ? "Spectating" : "");
   el.role.dataset.mark = view.me || "";
 
-  memo(el.info, `${view.spectators}`, () => renderInfo(el.info, view));
+  memo(el.info, `${view.spectators}|${view.gameNumber}|${view.bots}`, () => renderInfo(el.info, view));
+  text(el.gameNo, view.series ? `Game ${view.gameNumber}` : "");
   text(el.status, view.live ? view.statusText : `Reviewing move ${view.ply} of ${view.total}`);
   el.status.hidden = view.live && view.status === "finished"; // the banner says it
   el.status.dataset.tone = view.myTurn ? "your-turn" : view.status;
-  const flashKey = JSON.stringify(state.flash);
-  const actionsKey = (place) => `${available(place, view).map((a) => a.id)}|${flashKey}`;
-  memo(el.players, JSON.stringify(view.players), () => renderPlayers(el.players, view));
+  const busy = new Set(Object.values(state.inflight || {}).map((c) => ACTION_OF[c.type]).filter(Boolean));
+  const flashKey = `${JSON.stringify(state.flash)}|${state.confirming}|${[...busy]}`;
+  const actionsKey = (place) => `${available(place, view).map((a) => `${a.id}:${a.label}`)}|${flashKey}`;
+  const buttonsFor = (place) => actionButtons(available(place, view), {
+    run: on.runAction, flash: state.flash, confirming: state.confirming, busy, cancel: on.cancelConfirm,
+  });
+  const errorAt = (place) => (state.actionError && state.actionError.place === place ? state.actionError : null);
+  memo(el.players, `${playersKey(view)}|${view.series}`, () => renderPlayers(el.players, view));
+  updateClocks(el.players, view);
   memo(el.invite, `${view.status}|${actionsKey("invite")}`, () =>
     renderInvite(el.invite, view, on.links.play,
       actionButtons(available("invite", view), { run: on.runAction, flash: state.flash })));
-  memo(el.banner, `${JSON.stringify(view.result)}|${actionsKey("banner")}`, () =>
-    renderBanner(el.banner, view, {
-      actions: actionButtons(available("banner", view), { run: on.runAction, flash: state.flash }),
-    }));
+  memo(el.banner, `${JSON.stringify(view.result)}|${view.rematchNote}|${actionsKey("banner")}`, () =>
+    renderBanner(el.banner, view, { actions: buttonsFor("banner") }));
+  memo(el.bannerError, errorAt("banner"), () =>
+    renderNotice(el.bannerError, errorAt("banner"), { onDismiss: on.dismissActionError }));
+  memo(el.offers, `${JSON.stringify(view.prompts)}|${actionsKey("offers")}|${JSON.stringify(errorAt("offers"))}`, () => {
+    const offered = available("offers", view);
+    renderOffers(el.offers, view.prompts, {
+      buttons: (ids) => actionButtons(offered.filter((a) => ids.includes(a.id)), {
+        run: on.runAction, flash: state.flash, busy, confirming: state.confirming, cancel: on.cancelConfirm,
+      }),
+      error: errorAt("offers"),
+      onDismiss: on.dismissActionError,
+    });
+  });
   renderBoard(el.board, view.board);
   memo(el.moveError, state.moveError, () =>
     renderNotice(el.moveError, state.moveError, { onDismiss: on.dismissMoveError }));
   renderReplay(el.replay, view, { onGo: on.goReplay });
   memo(el.moves, `${view.total}|${view.ply}|${view.players.map((p) => p.name)}`, () =>
     renderMoves(el.moves, view, { onPick: on.goReplay }));
-  memo(el.actions, actionsKey("bar"), () =>
-    fill(el.actions, actionButtons(available("bar", view), { run: on.runAction, flash: state.flash })));
+  memo(el.actions, actionsKey("bar"), () => fill(el.actions, buttonsFor("bar")));
+  memo(el.actionError, errorAt("bar"), () =>
+    renderNotice(el.actionError, errorAt("bar"), { onDismiss: on.dismissActionError }));
+  const a = view.analysis;
+  memo(el.analysis, `${a.allowed}|${a.playerLocked}|${a.on}|${a.loading}|${a.summary}|${JSON.stringify(a.error)}`, () =>
+    renderAnalysis(el.analysis, a, { onToggle: on.toggleAnalysis }));
+  if (!el.chat.__chat) buildChat(el.chat, { onSend: on.sendChat });
+  memo(el.chat, `${view.chat.channel}|${view.chat.lines.length && view.chat.lines[view.chat.lines.length - 1].seq}|${JSON.stringify(view.chat.error)}|${view.chat.enabled}`, () =>
+    renderChat(el.chat, view.chat));
   document.title = `${view.live ? view.statusText : "Replay"} · ${view.variant} · Tic-Tac-Toe`;
 }
 
@@ -90,6 +128,7 @@ export function gameLayout(app) {
           part("variant", "h1", { class: "variant" }, "Tic-Tac-Toe"),
           part("rules", "p", { class: "rules-text" })),
         h("div", { class: "head-badges" },
+          part("gameNo", "span", { class: "game-no" }),
           part("role", "span", { class: "role-badge" }),
           part("watchers", "span", { class: "watchers", role: "status" }))),
       part("notice", "div", { class: "notice", hidden: true, role: "alert" }),
@@ -98,6 +137,8 @@ export function gameLayout(app) {
       part("invite", "section", { class: "invite-card card", hidden: true }),
       part("players", "ul", { class: "players", "aria-label": "Players" }),
       part("banner", "div", { class: "banner", hidden: true, role: "status" }),
+      part("bannerError", "div", { class: "notice", hidden: true, role: "alert" }),
+      part("offers", "div", { class: "offers", hidden: true, role: "region", "aria-label": "Offers", "aria-live": "polite" }),
       part("status", "p", { class: "status-line" }),
       part("board", "div", { class: "board" }),
       part("moveError", "div", { class: "notice move-error", hidden: true, role: "alert" }),
@@ -106,10 +147,13 @@ export function gameLayout(app) {
       h("section", { class: "info-card card", "aria-labelledby": "info-title" },
         h("h2", { id: "info-title" }, "Game"),
         part("info", "dl", { class: "info" }),
-        part("actions", "div", { class: "action-bar", role: "group", "aria-label": "Actions" })),
+        part("actions", "div", { class: "action-bar", role: "group", "aria-label": "Actions" }),
+        part("actionError", "div", { class: "notice", hidden: true, role: "alert" })),
+      part("analysis", "section", { class: "analysis-card card", hidden: true, "aria-label": "Analysis" }),
       h("section", { class: "moves-box card", "aria-label": "Moves" },
         h("h2", {}, "Moves"),
-        part("moves", "div", { class: "moves" }))));
+        part("moves", "div", { class: "moves" })),
+      part("chat", "section", { class: "chat-card card", "aria-label": "Chat" })));
   fill(app, $.page);
   return $;
 }

@@ -1,4 +1,4 @@
-// The "Game" card: room code, who can join, the rules, how many watch.
+// The "Game" card: room code, who can join, the rules, the clock, bots, how many watch.
 
 import { fill, h } from "../dom.js";
 
@@ -8,5 +8,8 @@ export function renderInfo(root, view) {
     row("Room", h("code", {}, view.roomId)),
     row("Visibility", view.room.public ? "Public · listed in the lobby" : "Private · link only"),
     row("Rules", view.rulesText),
+    row("Clock", view.timeControl || "No clock"),
+    view.bots.length ? row("Bot", view.bots.join(", ")) : null,
+    view.gameNumber > 1 ? row("Game", `${view.gameNumber} in this room`) : null,
     row("Spectators", String(view.spectators)));
 }

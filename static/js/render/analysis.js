@@ -1,0 +1,35 @@
+// The analysis card: a switch that shows perfect-play values on the empty cells, a
+// legend, a one-line summary, and the server's refusal where it happened. Players see
+// why it is locked while their game runs (so it cannot help them play).
+
+import { fill, h } from "../dom.js";
+import { renderNotice } from "./notice.js";
+
+export function renderAnalysis(root, a, { onToggle }) {
+  root.hidden = !a.allowed && !a.playerLocked;
+  if (root.hidden) { root.replaceChildren(); return; }
+  if (a.playerLocked) {
+    fill(root,
+      h("h2", {}, "Analysis"),
+      h("p", { class: "hint" }, "Opens when the game is over, so it cannot help anyone play. Spectators can use it now."));
+    return;
+  }
+  const errorBox = h("div", { class: "notice", hidden: true, role: "alert" });
+  renderNotice(errorBox, a.error);
+  fill(root,
+    h("div", { class: "analysis-head" },
+      h("h2", { id: "analysis-title" }, "Analysis"),
+      h("button", {
+        type: "button", role: "switch", class: "switch", "aria-checked": a.on ? "true" : "false",
+        "aria-labelledby": "analysis-title", onclick: () => onToggle(!a.on),
+      }, h("span", { class: "switch-knob", "aria-hidden": "true" }))),
+    a.on ? h("p", { class: "legend", "aria-label": "Legend" },
+      h("span", { class: "eval-chip tone-win" }, "W3"), " wins, the game ends 3 moves from now · ",
+      h("span", { class: "eval-chip tone-draw" }, "D"), " draw · ",
+      h("span", { class: "eval-chip tone-loss" }, "L5"), " loses · ",
+      h("span", { class: "eval-chip tone-unknown" }, "+4"), " estimate, not proven. For the side to move.") : 
+      h("p", { class: "hint" }, "Shows what each empty cell is worth with perfect play from here."),
+    a.on && a.loading ? h("p", { class: "analysis-status", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Analysing…") : null,
+    a.on && a.summary ? h("p", { class: "analysis-status", role: "status" }, a.summary) : null,
+    a.error ? errorBox : null);
+}
