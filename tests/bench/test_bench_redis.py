@@ -1,0 +1,63 @@
+"""Redis round trips per committed move, counted with MONITOR, and the Redis bench.
+
+The count asserted is what the code does today: per move the service loads the room
+(``HMGET``) and commits it (``EVALSHA`` of the commit script, which also appends to the
+log, sets the TTLs and publishes the event inside Redis). That is TWO round trips, where
+the target of the performance issue is one. Joins and departures are left out of the
+count (the probe brackets the moves alone).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from bench.load import CONFIGS, BenchOptions, launch, make_scripts, run_bench
+from bench.load.redis_probe import probe_game
+from tests.support.redis_server import RedisServer
+
+pytestmark = pytest.mark.redis
+
+
+@pytest.fixture(scope="module")
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with RedisServer(tmp_path_factory.mktemp("bench-redis")) as server:
+        yield server.url
+
+
+@pytest.mark.parametrize("config", ["redis", "redis2"])
+def test_round_trips_and_encodes_per_committed_move(redis_url: str, config: str) -> None:
+    launched = launch("server", CONFIGS[config], redis_url)
+    try:
+        script = make_scripts({}, 1, seed=5)[0]
+        probe = probe_game(launched.url, redis_url, workers=CONFIGS[config].workers, rules={},
+                           script=script, spectators=4)
+    finally:
+        launched.stop()
+    moves = len(script)
+    assert probe["moves"] == moves
+    redis = probe["redis"]
+    assert redis["by_command"] == {"hmget": moves, "evalsha": moves}
+    assert redis["per_move"] == 2.0
+    assert redis["inside_scripts"]["publish"] == moves  # the event leaves with the commit
+    assert redis["bus"] == {}  # receiving costs the bus connection no command
+    assert probe["encodes"] == {"moved": moves, "move_ok": moves}
+
+
+def test_the_bench_on_redis_with_two_workers(redis_url: str, tmp_path: Path) -> None:
+    options = BenchOptions(configs=("redis2",), games=2, spectators=1, duration=1.5,
+                           warmup=0.5, procs=2, probe=False, redis_url=redis_url, quiet=True)
+    report = run_bench(options)
+    server, relay = report["runs"]
+    for run in (server, relay):
+        assert run["moves"] > 0
+        assert run["errors"]["total"] == 0
+        assert run["latency_ms"]["spectator"]["count"] == run["latency_ms"]["opponent"]["count"]
+        assert run["server"]["processes"] >= 3  # the supervisor and its two workers
+    # Calls per move from INFO commandstats (inside scripts included): the relay publishes
+    # once per move and stores nothing; the server loads and commits.
+    assert relay["redis_calls_per_move"]["publish"] == pytest.approx(1.0, abs=0.2)
+    assert not {"hmget", "evalsha", "hset"} & set(relay["redis_calls_per_move"])
+    assert server["redis_calls_per_move"]["evalsha"] >= 1.0

@@ -1,0 +1,85 @@
+"""``tictactoe bench`` end to end on a small load, against a server and a relay it starts.
+
+Counts only: moves happened, nothing failed, every latency was measured, each event was
+encoded once however many connections received it. No timing is asserted.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bench.load import CONFIGS, launch, make_scripts
+from bench.load.idle import idle_memory
+from bench.load.redis_probe import probe_game
+from server.cli import main
+
+GAMES, SPECTATORS = 3, 2
+
+
+def _check_run(run: dict[str, Any], target: str) -> None:
+    assert run["target"] == target
+    assert run["moves"] > 0 and run["moves_per_s"] > 0
+    assert run["games"] > 0
+    assert run["errors"] == {"total": 0, "by_kind": {}}
+    for who in ("opponent", "spectator"):
+        latency = run["latency_ms"][who]
+        assert latency["count"] > 0
+        assert 0 < latency["p50"] <= latency["p95"] <= latency["p99"] <= latency["max"]
+    # every move reaches its opponent once and each of the spectators once
+    assert run["latency_ms"]["spectator"]["count"] == (
+        SPECTATORS * run["latency_ms"]["opponent"]["count"]
+    )
+    assert run["connections"]["opened"] >= GAMES * (2 + SPECTATORS)
+    assert run["connections"]["peak"] <= GAMES * (2 + SPECTATORS)
+    assert run["server"]["cpu_s"] > 0 and run["server"]["rss_bytes"] > 0
+
+
+def test_the_bench_loads_the_server_and_the_relay(tmp_path: Path) -> None:
+    out = tmp_path / "bench.json"
+    code = main([
+        "bench", "--configs", "memory", "--games", str(GAMES), "--spectators", str(SPECTATORS),
+        "--duration", "1.5", "--warmup", "0.5", "--quiet", "--json", str(out),
+    ])
+    assert code == 0
+    report = json.loads(out.read_text())
+    server, relay = report["runs"]
+    _check_run(server, "server")
+    _check_run(relay, "relay")
+    assert server["moved_encodes_per_move"] == 1.0  # one process, no lost commit races
+    (ratios,) = report["comparisons"]
+    assert ratios["config"] == "memory" and ratios["moves_per_s"] > 0
+    probe = report["configs"]["memory"]["server"]["probe"]
+    assert probe["moved_encodes_per_move"] == 1.0
+    assert probe["encodes"] == {"moved": probe["moves"], "move_ok": probe["moves"]}
+    assert len(report["machine"]["load_average"]) == 3
+
+
+@pytest.mark.parametrize("spectators", [0, 6])
+def test_an_event_is_encoded_once_whatever_the_receivers(spectators: int) -> None:
+    launched = launch("server", CONFIGS["memory"], None)
+    try:
+        script = make_scripts({}, 1, seed=11)[0]
+        probe = probe_game(launched.url, None, workers=1, rules={}, script=script,
+                           spectators=spectators)
+    finally:
+        launched.stop()
+    assert probe["moves"] == len(script)
+    # 2 + spectators connections received each moved; the server encoded it once
+    assert probe["encodes"] == {"moved": len(script), "move_ok": len(script)}
+
+
+def test_idle_connections_are_opened_joined_and_counted() -> None:
+    launched = launch("server", CONFIGS["memory"], None)
+    try:
+        idle = idle_memory(launched.url, launched.pid, 40, per_room=8)
+    finally:
+        launched.stop()
+    assert idle["connections"] == 40 and idle["per_room"] == 8
+    assert idle["rss_before_bytes"] > 0 and idle["rss_after_bytes"] > 0
+    assert idle["bytes_per_connection"] == pytest.approx(
+        (idle["rss_after_bytes"] - idle["rss_before_bytes"]) / 40
+    )

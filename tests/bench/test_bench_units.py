@@ -1,0 +1,136 @@
+"""The load generator's pure parts: scripts, percentiles, merging, plans, ratios, the bar."""
+
+from __future__ import annotations
+
+import io
+import json
+from array import array
+
+import pytest
+
+from bench.load.progress import ProgressBar
+from bench.load.recorder import Recorder, merge, summarize
+from bench.load.report import compare, run_record, table
+from bench.load.scripts import make_scripts
+from bench.load.worker import LoadPlan, Progress
+from core import Game, Rules
+from server.cli import main
+
+
+@pytest.mark.parametrize("rules", [{}, {"rows": 6, "cols": 7, "k": 4, "gravity": True},
+                                   {"rows": 4, "cols": 4, "layers": 4, "k": 4}])
+def test_scripts_are_whole_legal_games_in_protocol_form(rules: dict[str, object]) -> None:
+    for script in make_scripts(rules, 20, seed=7):
+        game = Game(Rules.from_dict(rules))
+        for ply in range(len(script)):
+            message = json.loads(script.text(ply, 40 + ply))
+            assert message["type"] == "move"
+            assert message["version"] == 40 + ply
+            assert message["move_id"] == f"m{ply}"
+            assert message["col"] == script.cols[ply]
+            game.play({k: v for k, v in message.items() if k in ("row", "col", "layer")})
+        assert game.outcome is not None  # the last scripted move ends the game
+
+
+def test_scripts_are_seeded() -> None:
+    assert make_scripts({}, 5, seed=3) == make_scripts({}, 5, seed=3)
+    assert make_scripts({}, 5, seed=3) != make_scripts({}, 5, seed=4)
+
+
+def test_scripts_refuse_more_than_two_players() -> None:
+    with pytest.raises(ValueError, match="two-player"):
+        make_scripts({"players": 3, "rows": 4, "cols": 4}, 1, seed=1)
+
+
+def test_percentiles_are_nearest_rank_in_milliseconds() -> None:
+    samples = [i / 1000 for i in range(1, 101)]  # 1 ms .. 100 ms
+    summary = summarize(array("d", reversed(samples)))
+    assert summary["count"] == 100
+    assert summary["p50"] == pytest.approx(50.0)
+    assert summary["p95"] == pytest.approx(95.0)
+    assert summary["p99"] == pytest.approx(99.0)
+    assert summary["max"] == pytest.approx(100.0)
+    assert summary["mean"] == pytest.approx(50.5)
+    assert summarize([])["p99"] is None
+
+
+def test_only_moves_sent_inside_the_window_count() -> None:
+    recorder = Recorder(start=10.0, end=20.0)
+    for sent in (9.9, 10.0, 15.0, 19.99, 20.0):
+        recorder.acked(sent)
+    assert (recorder.moves, recorder.moves_total) == (3, 5)
+    recorder.opened_one()
+    recorder.opened_one()
+    recorder.closed_one()
+    recorder.opened_one()
+    assert (recorder.opened, recorder.peak, recorder.open_now) == (3, 2, 2)
+
+
+def test_results_of_processes_merge() -> None:
+    first, second = Recorder(0, 1), Recorder(0, 1)
+    first.opponent.append(0.001)
+    second.opponent.extend([0.002, 0.003])
+    first.error("timeout")
+    second.error("timeout")
+    second.error("http")
+    first.moves, second.moves = 4, 6
+    merged = merge([first.result(), second.result()])
+    assert list(merged["opponent"]) == [0.001, 0.002, 0.003]
+    assert merged["moves"] == 10
+    assert merged["errors"] == {"timeout": 2, "http": 1}
+
+
+def test_a_plan_shares_its_games_between_processes() -> None:
+    plan = LoadPlan("http://127.0.0.1:1", 10, 1, 0.0, 1.0, 2.0, {}, seed=5, procs=3)
+    shares = [plan.share(i) for i in range(3)]
+    assert [s.games for s in shares] == [4, 3, 3]
+    assert len({s.seed for s in shares}) == 3
+    assert all(s.procs == 1 for s in shares)
+
+
+def _result(moves: int, latency: float) -> dict[str, object]:
+    recorder = Recorder(0, 1)
+    recorder.moves = moves
+    recorder.opponent.extend([latency] * 10)
+    recorder.spectator.extend([latency] * 10)
+    return recorder.result()
+
+
+def test_server_figures_are_compared_to_the_relay() -> None:
+    cpu = {"cpu_s": 1.0, "cpu_percent": 50.0, "rss_bytes": 1 << 20}
+    server = run_record("server", "memory", _result(700, 0.004), duration=10, server=cpu)
+    relay = run_record("relay", "memory", _result(1000, 0.002), duration=10, server=cpu)
+    ratios = compare(server, relay)
+    assert ratios["moves_per_s"] == pytest.approx(0.7)
+    assert ratios["opponent_p99"] == pytest.approx(2.0)
+    assert ratios["cpu_per_move"] == pytest.approx(1000 / 700)
+    text = table([server, relay], [ratios])
+    assert "| memory | server | 70 | 0.70 |" in text
+    assert text.count("\n") == 3
+
+
+def test_the_progress_bar_draws_only_when_asked() -> None:
+    stream = io.StringIO()
+    bar = ProgressBar("memory server", 10.0, stream=stream, enabled=True)
+    bar.update(Progress(2.5, 120, 10, 0, 6))
+    bar.update(Progress(5.0, 620, 60, 1, 6))
+    bar.close()
+    out = stream.getvalue()
+    assert "[############            ]" in out
+    assert "moves 620 (200/s)" in out and "errors 1" in out
+    silent = io.StringIO()
+    ProgressBar("x", 1.0, stream=silent).update(Progress(0.5, 1, 0, 0, 0))  # not a tty
+    assert silent.getvalue() == ""
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--configs", "memory,nope"], "unknown configuration 'nope'"),
+    (["--games", "0"], "--games must be at least 1"),
+    (["--duration", "0"], "--duration must be above 0"),
+    (["--games", "2", "--procs", "3"], "--procs (3) cannot exceed --games (2)"),
+])
+def test_bad_flags_are_refused_before_anything_starts(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["bench", *argv]) == 2
+    assert message in capsys.readouterr().err
