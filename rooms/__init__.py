@@ -31,6 +31,7 @@ from .commands import (
     Reply,
     Reserve,
     Resign,
+    Retire,
     Role,
     Tick,
 )
@@ -67,11 +68,13 @@ from .protocol import (
     state_message,
     welcome_message,
 )
+from .quickplay import Matched, MemoryQueue, QuickPlayQueue, queue_for, queue_key, quick_play
 from .record import GameRecord, current_record, format_record, parse_record
 from .room import Handled, Room, Status
 from .seats import Seat, hash_token
 from .service import Executed, Observer, RoomService
 from .store import Store, StoredRoom
+from .watch import Think, Watch, think_in_thread
 
 __all__ = [
     "ENCODES",
@@ -104,7 +107,9 @@ __all__ = [
     "Leave",
     "LeaveReply",
     "Listener",
+    "Matched",
     "MemoryBus",
+    "MemoryQueue",
     "MemoryStore",
     "MoveMessage",
     "MoveReply",
@@ -113,10 +118,12 @@ __all__ = [
     "OfferKind",
     "PingMessage",
     "PlayMove",
+    "QuickPlayQueue",
     "Rematch",
     "Reply",
     "Reserve",
     "Resign",
+    "Retire",
     "Role",
     "Room",
     "RoomError",
@@ -129,9 +136,11 @@ __all__ = [
     "StoredRoom",
     "Subscription",
     "SyncMessage",
+    "Think",
     "Tick",
     "TimeControl",
     "UnsupportedBackend",
+    "Watch",
     "ack_message",
     "current_record",
     "decode_room",
@@ -149,7 +158,11 @@ __all__ = [
     "parse_message",
     "parse_record",
     "pong_message",
+    "queue_for",
+    "queue_key",
+    "quick_play",
     "state_message",
+    "think_in_thread",
     "valid_room_id",
     "welcome_message",
 ]

@@ -32,6 +32,7 @@ __all__ = [
     "Reply",
     "Reserve",
     "Resign",
+    "Retire",
     "Role",
     "Tick",
 ]
@@ -141,6 +142,13 @@ class Claim:
 
 
 @dataclass(frozen=True, slots=True)
+class Retire:
+    """Withdraw a room that never started (quick play opened it but lost the race to
+    another request's room): its game is aborted and it leaves the listing. Nothing
+    happens to a room that already started."""
+
+
+@dataclass(frozen=True, slots=True)
 class Tick:
     """A timer saw a deadline pass: flag the side to move, or abort a game whose first move
     did not come. Harmless when nothing is due (a stale tick changes nothing)."""
@@ -148,7 +156,7 @@ class Tick:
 
 Command = (
     Join | Reserve | Leave | PlayMove | BotMove | Resign | Abort | Offer | Answer | Rematch
-    | Claim | Tick
+    | Claim | Tick | Retire
 )
 
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 from functools import partial
 from typing import TYPE_CHECKING
 
-from .commands import Abort, Claim, Done, Resign, Tick
+from .commands import Abort, Claim, Done, Resign, Retire, Tick
 from .errors import ErrorCode, RoomError
 from .handled import Handled, Status
 
 if TYPE_CHECKING:
     from .room import Room
 
-__all__ = ["abort", "claim", "resign", "tick"]
+__all__ = ["abort", "claim", "resign", "retire", "tick"]
 
 
 def resign(room: Room, command: Resign, now: float) -> Handled:
@@ -93,3 +93,9 @@ def _flag(room: Room, mark: str, now: float, *, by: str | None) -> Handled:
         return room.game.timeout(mark)
 
     return room.end(timeout, now, by=by, charge=False)
+
+
+def retire(room: Room, command: Retire, now: float) -> Handled:
+    if room.status is not Status.WAITING:
+        return Handled(None, Done(None))
+    return room.end(room.game.abort, now, by=None)

@@ -35,6 +35,7 @@ from .commands import (
     Rematch,
     Reserve,
     Resign,
+    Retire,
     Tick,
 )
 from .config import RoomSettings
@@ -286,6 +287,7 @@ _HANDLERS: dict[type, Callable[[Room, Any, float], Handled]] = {
     Abort: endings.abort,
     Claim: endings.claim,
     Tick: endings.tick,
+    Retire: endings.retire,
     Offer: offers.offer,
     Answer: offers.answer,
     Rematch: rematch.rematch,

@@ -26,7 +26,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from core import Move
-from core.ai.offload import BotJob, run_bot_job
+from core.ai import BotJob, run_bot_job
 
 from .commands import BotMove, Tick
 from .errors import ErrorCode, RoomError

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -16,9 +17,19 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, WebSocketRoute
 
-from rooms import BackendOptions, ErrorCode, Hub, RoomError, RoomService, open_backend
+from rooms import (
+    BackendOptions,
+    ErrorCode,
+    Hub,
+    RoomError,
+    RoomService,
+    Watch,
+    open_backend,
+    queue_for,
+)
 
 from .analysis_api import analysis_routes
+from .bots import BotPool
 from .http import error_response, routes
 from .redact import install_redaction
 from .settings import Settings
@@ -40,7 +51,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
         log_size=settings.log_size, room_ttl=settings.room_ttl, max_rooms=settings.max_rooms
     )
     backend = open_backend(settings.store_url, options)
-    state = AppState(settings, backend, RoomService(backend.store), Hub(backend.bus))
+    service, hub = RoomService(backend.store), Hub(backend.bus)
+    bots = BotPool(settings.bot_pool, settings.bot_workers)
+    watch = Watch(service, think=bots.think)
+    hub.on_event = lambda room_id, event: watch.noted(room_id, _due(event))
+    state = AppState(
+        settings, backend, service, hub, watch, queue_for(backend.store), bots
+    )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -48,6 +65,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            await watch.close()
+            bots.close()
             await state.hub.close()
             await backend.close()
 
@@ -64,6 +83,11 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     app.state.tictactoe = state
     return app
+
+
+def _due(event: dict[str, Any]) -> float | None:
+    due = event.get("due")
+    return float(due) if isinstance(due, int | float) and not isinstance(due, bool) else None
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

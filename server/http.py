@@ -6,16 +6,24 @@ Every error body is ``{"code", "message"}`` with a stable code (plus ``field`` f
 
 from __future__ import annotations
 
-import json
 import os
 from typing import Any
 
 from starlette.requests import Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Match, Route
 
-from rooms import ENCODES, ErrorCode, RoomError
+from rooms import (
+    ENCODES,
+    ErrorCode,
+    RoomError,
+    current_record,
+    format_record,
+    queue_key,
+    quick_play,
+)
 
+from .room_options import parse_quickplay, parse_room
 from .state import app_state
 
 __all__ = ["error_response", "routes"]
@@ -24,6 +32,7 @@ _STATUS = {
     ErrorCode.BAD_MESSAGE: 400,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.INVALID_RULES: 422,
+    ErrorCode.INVALID_OPTIONS: 422,
     ErrorCode.ROOM_NOT_FOUND: 404,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.UNAVAILABLE: 503,
@@ -69,34 +78,73 @@ async def create_room(request: Request) -> Response:
     state = app_state(request.app)
     try:
         raw = await _read_body(request, state.settings.max_body_bytes)
-        try:
-            data: Any = json.loads(raw) if raw.strip() else {}
-        except (ValueError, RecursionError):
-            raise RoomError(ErrorCode.BAD_MESSAGE, "the body must be a JSON object") from None
-        if not isinstance(data, dict):
-            message = f"the body must be a JSON object, not {raw!r:.60}"
-            raise RoomError(ErrorCode.BAD_MESSAGE, message)
-        unknown = sorted(set(data) - {"rules", "public"})
-        if unknown:
-            raise RoomError(
-                ErrorCode.BAD_MESSAGE, f"unknown field {unknown[0]!r:.40} (known: public, rules)"
-            )
-        public = data.get("public", False)
-        if not isinstance(public, bool):
-            message = f"public must be true or false, got {public!r:.40}"
-            raise RoomError(ErrorCode.BAD_MESSAGE, message)
-        rules = data.get("rules", {})
-        room = await state.service.create(rules, public=public)
+        body = parse_room(raw, state.settings)
+        room = await state.service.create(
+            body.rules, public=body.public,
+            settings=state.settings.room_settings(body.time_control), bot=body.bot,
+        )
+        if room.listed and body.bot is None:  # quick play may match players into it
+            key = queue_key(room.rules, body.time_control)
+            await state.quickplay.push(key, room.room_id)
     except RoomError as exc:
         return error_response(exc)
-    body = {
+    tc = room.settings.time_control
+    answer = {
         "room_id": room.room_id,
         "public": room.public,
         "rules": room.rules.to_dict(),
         "version": room.version,
         "links": _links(request, room.room_id),
+        "bot": body.bot[0] if body.bot is not None else None,
+        "time_control": tc.to_dict() if tc is not None else None,
     }
-    return JSONResponse(body, status_code=201)
+    return JSONResponse(answer, status_code=201)
+
+
+async def quickplay(request: Request) -> Response:
+    state = app_state(request.app)
+    try:
+        raw = await _read_body(request, state.settings.max_body_bytes)
+        body = parse_quickplay(raw, state.settings)
+        settings = state.settings.room_settings(body.time_control)
+        matched = await quick_play(
+            state.service, state.quickplay, body.rules, settings, name=body.name
+        )
+    except RoomError as exc:
+        return error_response(exc)
+    room = matched.room
+    tc = room.settings.time_control
+    answer = {
+        "room_id": room.room_id,
+        "mark": matched.reply.mark,
+        "token": matched.reply.token,
+        "matched": matched.matched,
+        "rules": room.rules.to_dict(),
+        "time_control": tc.to_dict() if tc is not None else None,
+        "links": _links(request, room.room_id),
+    }
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
+async def game_record(request: Request) -> Response:
+    """The current game (or ``?game=N``) as a plain text record."""
+    state = app_state(request.app)
+    try:
+        room = await state.service.load(request.path_params["room_id"])
+        wanted = request.query_params.get("game")
+        record = current_record(room)
+        if wanted is not None and wanted != str(room.game_number):
+            found = [g for g in room.games if str(g["game_number"]) == wanted]
+            if not found:
+                raise RoomError(ErrorCode.NOT_FOUND, f"room has no game {wanted!r:.20}")
+            record = found[0]
+    except RoomError as exc:
+        return error_response(exc)
+    text = format_record(room.room_id, room.rules, record)
+    name = f"{room.room_id}-{record['game_number']}.txt"
+    return PlainTextResponse(
+        text, headers={"Content-Disposition": f'inline; filename="{name}"'}
+    )
 
 
 async def list_rooms(request: Request) -> Response:
@@ -165,6 +213,8 @@ def routes() -> list[Route]:
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms/{room_id}", get_room, methods=["GET"]),
+        Route("/api/rooms/{room_id}/record.txt", game_record, methods=["GET"]),
+        Route("/api/quickplay", quickplay, methods=["POST"]),
         Route("/healthz", healthz, methods=["GET"]),
         Route("/readyz", readyz, methods=["GET"]),
         Route("/api/stats", stats, methods=["GET"]),

@@ -17,6 +17,10 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rooms import (
+    ActionMessage,
+    ChatMessage,
+    ClaimMessage,
+    ClientType,
     ErrorCode,
     Feed,
     Hub,
@@ -31,6 +35,7 @@ from rooms import (
     RoomError,
     RoomService,
     SyncMessage,
+    ack_message,
     dumps,
     error_message,
     move_ok_message,
@@ -39,6 +44,7 @@ from rooms import (
     welcome_message,
 )
 
+from .actions import chat_line, command_for, version_of
 from .close_codes import CloseCode
 from .connection import Connection
 from .limits import TokenBucket
@@ -53,6 +59,7 @@ log = logging.getLogger("tictactoe.server")
 class _Joined:
     feed: Feed
     reply: JoinReply
+    name: str
 
 
 class Session:
@@ -77,6 +84,8 @@ class Session:
         self._strikes = 0
         self._join_deadline = self._clock() + settings.join_timeout
         self._joined: _Joined | None = None
+        self._chat = TokenBucket(settings.chat_rate, settings.chat_burst, self._clock())
+        self._deliberate = False  # the client said it was leaving
 
     async def run(self) -> None:
         reader = asyncio.create_task(self._read(), name=f"reader:{self.conn.id}")
@@ -105,7 +114,7 @@ class Session:
         joined.feed.close()
         try:
             await self.hub.detach(self.room_id, joined.feed)
-            await self.service.execute(self.room_id, Leave(self.conn.id))
+            await self.service.execute(self.room_id, Leave(self.conn.id, self._deliberate))
         except RoomError as exc:
             log.info("room %s: could not record a departure: %s", self.room_id, exc.message)
         except Exception:
@@ -155,7 +164,8 @@ class Session:
     # -- handling -------------------------------------------------------------------------
 
     def _error(self, exc: RoomError, ref: str | None = None) -> None:
-        self.conn.send(dumps(error_message(exc.code, exc.message, exc.ref or ref)))
+        message = error_message(exc.code, exc.message, exc.ref or ref, retry_after=exc.retry_after)
+        self.conn.send(dumps(message))
 
     async def _handle(self, text: str) -> None:
         ref: str | None = None
@@ -172,6 +182,10 @@ class Session:
                 await self._joined.feed.send_state(message.ref)
             elif isinstance(message, PingMessage):
                 self.conn.send(dumps(pong_message(message.ref)))
+            elif isinstance(message, ChatMessage):
+                await self._say(message)
+            elif isinstance(message, ActionMessage | ClaimMessage):
+                await self._act(message)
         except RoomError as exc:
             self._error(exc, ref)
             if exc.code is ErrorCode.ROOM_NOT_FOUND:
@@ -193,7 +207,8 @@ class Session:
             await self.hub.detach(self.room_id, feed)
             raise
         assert isinstance(executed.reply, JoinReply)
-        self._joined = _Joined(feed, executed.reply)
+        self._joined = _Joined(feed, executed.reply, message.name or "Spectator")
+        feed.audience = "players" if executed.reply.mark is not None else "spectators"
         room = executed.room
         missed = None
         if message.last_version is not None:
@@ -217,3 +232,19 @@ class Session:
             raise
         assert isinstance(executed.reply, MoveReply)
         self.conn.send(dumps(move_ok_message(executed.reply)))
+
+    async def _act(self, message: ActionMessage | ClaimMessage) -> None:
+        leaving = isinstance(message, ActionMessage) and message.kind is ClientType.LEAVE
+        executed = await self.service.execute(self.room_id, command_for(message, self.conn.id))
+        self.conn.send(dumps(ack_message(message.ref, version_of(executed.reply, executed.event))))
+        if leaving:  # recorded: the close that follows records nothing more
+            self._deliberate = True
+            self.conn.end(CloseCode.NORMAL, "left")
+
+    async def _say(self, message: ChatMessage) -> None:
+        assert self._joined is not None
+        if not self._chat.take(self._clock()):
+            raise RoomError(ErrorCode.RATE_LIMITED, "too many chat lines; wait a moment")
+        await chat_line(self.service, self.hub, self.room_id, self.conn.id, message,
+                        spectator_name=self._joined.name)
+        self.conn.send(dumps(ack_message(message.ref, None)))

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any
 
+from rooms import RoomSettings, TimeControl
+
 from .errors import SettingsError
 from .origin import normalize_origin
 
@@ -46,20 +48,42 @@ class Settings:
     max_rooms: int = 100_000
     list_limit: int = 100
     static_dir: Path = field(default=DEFAULT_STATIC)
+    abandon_grace: float = 30.0
+    """Seconds a player's seat must have no connection before the opponent may claim."""
+    leave_grace: float = 5.0
+    """The same after the player said ``leave`` (closed the tab on purpose)."""
+    takeback_backoff: float = 5.0
+    first_move: float = 30.0
+    """The limit on each player's first move in rooms with a time control."""
+    bot_budget: float = 1.0
+    """Seconds a bot may think per move."""
+    bot_grace: float = 2.0
+    """How long past its budget a bot's move may be missing before any worker redoes it."""
+    bot_pool: str = "process"
+    """Where bots think: ``process`` (a process pool: the search never holds the event
+    loop's GIL) or ``thread``."""
+    bot_workers: int = 2
+    chat_rate: float = 0.5
+    chat_burst: int = 5
 
     def __post_init__(self) -> None:
         _positive_int(self, "port", high=65535, low=0)
         for name in ("workers", "max_frame_bytes", "max_message_bytes", "max_body_bytes",
                      "burst", "flood_strikes", "send_queue", "log_size", "max_rooms",
-                     "list_limit"):
+                     "list_limit", "bot_workers", "chat_burst"):
             _positive_int(self, name)
         for name in ("rate", "join_timeout", "ping_interval", "ping_timeout", "close_timeout",
-                     "room_ttl"):
+                     "room_ttl", "abandon_grace", "leave_grace", "takeback_backoff",
+                     "first_move", "bot_budget", "bot_grace", "chat_rate"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not (
                 math.isfinite(value) and value > 0
             ):
                 raise SettingsError(name, f"must be a number above 0, got {value!r}")
+        if self.bot_pool not in {"process", "thread"}:
+            raise SettingsError(
+                "bot_pool", f'must be "process" or "thread", got {self.bot_pool!r}'
+            )
         if self.max_message_bytes > self.max_frame_bytes:
             raise SettingsError(
                 "max_message_bytes",
@@ -81,6 +105,17 @@ class Settings:
         host = f"[{self.host}]" if ":" in self.host else self.host
         shown = "127.0.0.1" if self.host in {"0.0.0.0", ""} else host
         return f"http://{shown}:{self.port}"
+
+    def room_settings(self, time_control: TimeControl | None = None) -> RoomSettings:
+        """What a new room is created with (stored in it, so every worker agrees)."""
+        return RoomSettings(
+            time_control=time_control,
+            abandon_grace=self.abandon_grace,
+            leave_grace=self.leave_grace,
+            takeback_backoff=self.takeback_backoff,
+            bot_budget=self.bot_budget,
+            bot_grace=self.bot_grace,
+        )
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some settings changed (None values are ignored)."""

@@ -1,4 +1,5 @@
-"""What the app holds while it runs: settings, backend (store + bus), service and hub."""
+"""What the app holds while it runs: settings, backend (store + bus), service, hub, the
+watch (timers and bots), the quick-play queue and the bots' pool."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ from dataclasses import dataclass
 
 from starlette.applications import Starlette
 
-from rooms import Backend, Hub, RoomService
+from rooms import Backend, Hub, QuickPlayQueue, RoomService, Watch
 
+from .bots import BotPool
 from .settings import Settings
 
 __all__ = ["AppState", "app_state"]
@@ -19,6 +21,9 @@ class AppState:
     backend: Backend
     service: RoomService
     hub: Hub
+    watch: Watch
+    quickplay: QuickPlayQueue
+    bots: BotPool
 
 
 def app_state(app: Starlette) -> AppState:

@@ -26,6 +26,7 @@ from server import Settings, create_app
 from server.cli.serve import uvicorn_options
 
 EVENT_TYPES = {kind.value for kind in EventType}
+NOT_REPLIES = EVENT_TYPES | {"chat"}  # chat lines come unasked, like events
 WAIT = 20.0  # upper bound for anything to arrive; a bound against hangs, never a measurement
 
 
@@ -66,10 +67,12 @@ class LiveServer:
         self.sock.close()
 
     async def create_room(
-        self, rules: dict[str, Any] | None = None, *, public: bool = False
+        self, rules: dict[str, Any] | None = None, *, public: bool = False, **options: Any
     ) -> str:
+        """A new room; ``options`` are the other fields of the body (bot, time_control)."""
+        body = {"rules": rules or {}, "public": public, **options}
         async with httpx.AsyncClient(base_url=self.url) as http:
-            response = await http.post("/api/rooms", json={"rules": rules or {}, "public": public})
+            response = await http.post("/api/rooms", json=body)
         assert response.status_code == 201, response.text
         room_id: str = response.json()["room_id"]
         return room_id
@@ -98,6 +101,7 @@ class Client:
         self._arrived = asyncio.Event()
         self._reader = asyncio.create_task(self._read())
         self.welcome: dict[str, Any] | None = None
+        self._acts = 0
 
     @classmethod
     async def open(cls, server: LiveServer, room_id: str, **kwargs: Any) -> Client:
@@ -183,7 +187,7 @@ class Client:
     async def reply(self, message: dict[str, Any]) -> dict[str, Any]:
         """Send ``message`` and return the first reply not yet taken (anything but an event)."""
         await self.send(message)
-        return await self._wait(lambda m: m["type"] not in EVENT_TYPES, f"a reply to {message}")
+        return await self._wait(lambda m: m["type"] not in NOT_REPLIES, f"a reply to {message}")
 
     async def join(self, role: str = "player", **fields: Any) -> dict[str, Any]:
         answer = await self.reply({"type": "join", "as": role, **fields})
@@ -203,6 +207,14 @@ class Client:
             message["layer"] = layer
         return await self.reply(message)
 
+    async def act(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Send a lifecycle command (with an id) and return its ``ack`` or ``error``."""
+        self._acts += 1
+        ref = f"{kind}-{self._acts}"
+        answer = await self.reply({"type": kind, "id": ref, **fields})
+        assert answer["type"] in {"ack", "error"} and answer["ref"] == ref, answer
+        return answer
+
     async def wait_closed(self) -> int | None:
         await asyncio.wait_for(self._reader, WAIT)
         return self.close_code
@@ -210,3 +222,17 @@ class Client:
     async def close(self) -> None:
         await self.ws.close()
         await asyncio.wait_for(self._reader, WAIT)
+
+
+async def table(
+    server: LiveServer, connect: Any, rules: dict[str, Any] | None = None, **options: Any
+) -> tuple[str, Client, Client, Client]:
+    """A new room with X, O and a spectator joined (all welcomed): (room_id, x, o, watcher)."""
+    room_id = await server.create_room(rules, **options)
+    x, o, watcher = [await connect(server, room_id) for _ in range(3)]
+    assert (await x.join(name="Ada"))["type"] == "welcome"
+    assert (await o.join(name="Grace"))["type"] == "welcome"
+    assert (await watcher.join("spectator", name="Bob"))["type"] == "welcome"
+    await x.seen(watcher.version)
+    await o.seen(watcher.version)
+    return room_id, x, o, watcher

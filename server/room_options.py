@@ -1,0 +1,110 @@
+"""The JSON bodies of ``POST /api/rooms`` and ``POST /api/quickplay``, checked field by
+field: rules, visibility, a bot opponent, a time control, a name (protocol.md)."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from core import GameError, Rules
+from core.ai import LEVELS
+from rooms import ErrorCode, RoomError, TimeControl, from_game_error
+
+from .settings import Settings
+
+__all__ = ["QuickPlayBody", "RoomBody", "parse_quickplay", "parse_room"]
+
+_ROOM_FIELDS = ("rules", "public", "bot", "bot_mark", "time_control")
+_QUICK_FIELDS = ("rules", "time_control", "name")
+
+
+@dataclass(frozen=True, slots=True)
+class RoomBody:
+    rules: Rules
+    public: bool
+    bot: tuple[str, str] | None
+    time_control: TimeControl | None
+
+
+@dataclass(frozen=True, slots=True)
+class QuickPlayBody:
+    rules: Rules
+    time_control: TimeControl | None
+    name: str | None
+
+
+def _object(raw: bytes, known: tuple[str, ...]) -> dict[str, Any]:
+    try:
+        data: Any = json.loads(raw) if raw.strip() else {}
+    except (ValueError, RecursionError):
+        raise RoomError(ErrorCode.BAD_MESSAGE, "the body must be a JSON object") from None
+    if not isinstance(data, dict):
+        raise RoomError(ErrorCode.BAD_MESSAGE, f"the body must be a JSON object, not {raw!r:.60}")
+    unknown = sorted(set(data) - set(known))
+    if unknown:
+        raise RoomError(
+            ErrorCode.BAD_MESSAGE,
+            f"unknown field {unknown[0]!r:.40} (known: {', '.join(sorted(known))})",
+        )
+    return data
+
+
+def _rules(data: dict[str, Any]) -> Rules:
+    try:
+        return Rules.from_dict(data.get("rules", {}))
+    except GameError as exc:
+        raise from_game_error(exc) from exc
+
+
+def _time_control(data: dict[str, Any], settings: Settings) -> TimeControl | None:
+    raw = data.get("time_control")
+    return None if raw is None else TimeControl.from_dict(raw, first_move=settings.first_move)
+
+
+def _bot(data: dict[str, Any], rules: Rules) -> tuple[str, str] | None:
+    raw, mark = data.get("bot"), data.get("bot_mark", "O")
+    if raw is None:
+        if "bot_mark" in data:
+            raise RoomError(ErrorCode.INVALID_OPTIONS, "bot_mark: needs a bot", field="bot_mark")
+        return None
+    level = raw[4:] if isinstance(raw, str) and raw.startswith("bot:") else None
+    if level not in LEVELS:
+        known = ", ".join(f"bot:{name}" for name in LEVELS)
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS, f"bot: {raw!r:.40} is not a bot (known: {known})",
+            field="bot",
+        )
+    assert level is not None
+    if rules.players != 2:
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS, "bot: bots play two-player games only", field="bot"
+        )
+    if mark not in rules.marks:
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS, f'bot_mark: must be "X" or "O", got {mark!r:.8}',
+            field="bot_mark",
+        )
+    return level, mark
+
+
+def parse_room(raw: bytes, settings: Settings) -> RoomBody:
+    data = _object(raw, _ROOM_FIELDS)
+    public = data.get("public", False)
+    if not isinstance(public, bool):
+        raise RoomError(ErrorCode.BAD_MESSAGE, f"public must be true or false, got {public!r:.40}")
+    rules = _rules(data)
+    return RoomBody(rules, public, _bot(data, rules), _time_control(data, settings))
+
+
+def parse_quickplay(raw: bytes, settings: Settings) -> QuickPlayBody:
+    data = _object(raw, _QUICK_FIELDS)
+    name = data.get("name")
+    if name is not None:
+        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 32 or any(
+            not ch.isprintable() for ch in name
+        ):
+            message = f"name must be 1 to 32 printable characters, got {name!r:.40}"
+            raise RoomError(ErrorCode.BAD_MESSAGE, message)
+        name = name.strip()
+    return QuickPlayBody(_rules(data), _time_control(data, settings), name)
