@@ -1,4 +1,5 @@
-"""Store and bus chosen by URL: ``memory://`` (one process) or ``redis://`` (shared).
+"""Store and bus chosen by URL: ``memory://`` (one process), ``redis://`` (one Redis,
+shared) or ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster, shared).
 
 Drivers are imported lazily, only for the URL that needs them, and nothing connects here:
 the server's lifespan calls ``open()`` on both inside the running loop.
@@ -68,8 +69,16 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             url, log_size=options.log_size, room_ttl=options.room_ttl
         )
         return Backend(url, redis_store, redis_bus)
+    if scheme in {"redis+cluster", "rediss+cluster"}:
+        from .redis_cluster import cluster_pair  # loads the Redis driver, as above
+
+        cluster_store, cluster_bus = cluster_pair(
+            url, log_size=options.log_size, room_ttl=options.room_ttl
+        )
+        return Backend(url, cluster_store, cluster_bus)
     raise UnsupportedBackend(
-        f"unknown store URL {_redact(url)!r}: expected memory:// or redis://host:port/db"
+        f"unknown store URL {_redact(url)!r}: expected memory://, redis://host:port/db or "
+        "redis+cluster://host:port[,host:port...]"
     )
 
 

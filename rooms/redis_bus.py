@@ -14,6 +14,10 @@ bus re-delivers the room's latest logged event, read from the store's log. A lis
 that missed anything sees a version gap in it and re-reads the store (rooms.feed); one
 that missed nothing drops it as already seen. Subscription buffers are bounded and drop
 on overflow, like the memory bus: receivers repair gaps.
+
+The command and reply names are class attributes, and ``_lost``/``_other`` are hooks, so
+the Cluster bus runs one subclass of this per shard with sharded pub/sub (SSUBSCRIBE,
+``smessage``) and reroutes rooms when the topology changes (rooms.redis_cluster_bus).
 """
 
 from __future__ import annotations
@@ -28,15 +32,31 @@ from redis import exceptions as rx
 from redis.asyncio.connection import AbstractConnection
 
 from .errors import ErrorCode, RoomError
-from .redis_connect import RedisOptions, guarded, make_client, text, unavailable
+from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text, unavailable
 from .redis_keys import KeyLayout
 
-__all__ = ["RedisBus", "RedisSubscription"]
+__all__ = ["RedisBus", "RedisSubscription", "stop_task"]
 
 log = logging.getLogger("tictactoe.rooms")
 
 _BROKEN = (rx.RedisError, OSError, TimeoutError)
 _CHUNK = 256  # channels per SUBSCRIBE command when resubscribing
+
+
+async def stop_task(task: asyncio.Task[None]) -> None:
+    """Cancel ``task`` and wait until it ends, cancelling again if need be.
+
+    Once is not always enough: a cancel that lands just as redis-py's read timeout expires
+    is swallowed (the read returns None as if it had timed out), and the reader would read
+    on. The loops also stop on ``_closing``, so this ends within a health interval."""
+    for _ in range(100):
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=0.1)
+        if done:
+            if not task.cancelled() and task.exception() is not None:
+                log.warning("redis bus: a task failed while closing: %r", task.exception())
+            return
+    log.error("redis bus: task %s did not stop", task.get_name())
 
 
 class RedisSubscription:
@@ -60,11 +80,16 @@ class RedisSubscription:
 
 
 class RedisBus:
+    _subscribe_command = "SUBSCRIBE"
+    _unsubscribe_command = "UNSUBSCRIBE"
+    _message_kind = "message"
+    _confirm_kind = "subscribe"
+
     def __init__(
         self,
         url: str = "redis://127.0.0.1:6379/0",
         *,
-        client: aioredis.Redis | None = None,
+        client: RedisClient | None = None,
         prefix: str = "ttt",
         options: RedisOptions | None = None,
         buffer: int = 1024,
@@ -74,7 +99,9 @@ class RedisBus:
         self.options = options or RedisOptions()
         self._layout = KeyLayout(prefix)
         self._own_client = client is None
-        self._client = client if client is not None else make_client(url, self.options)
+        self._client: RedisClient = (
+            client if client is not None else make_client(url, self.options)
+        )
         self._buffer = buffer
         self._health_interval = health_interval
         self._health_timeout = max(health_timeout, health_interval)
@@ -87,6 +114,7 @@ class RedisBus:
         self._conn: AbstractConnection | None = None
         self._connected = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
+        self._closing = False
         self.connections = 0
         """How many times the pub/sub connection was (re)established."""
         self.resyncs = 0
@@ -97,6 +125,7 @@ class RedisBus:
     async def open(self) -> None:
         if self._reader is not None:
             return
+        self._closing = False
         self._reader = asyncio.create_task(self._run(), name="redis-bus")
         try:
             async with asyncio.timeout(self.options.timeout):
@@ -106,13 +135,11 @@ class RedisBus:
             raise unavailable("bus", "cannot open the pub/sub connection") from None
 
     async def close(self) -> None:
+        self._closing = True
         tasks = [t for t in (self._reader, self._resync_task) if t is not None]
         self._reader = self._resync_task = None
         for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await stop_task(task)
         self._rooms.clear()
         self._ready.clear()
         if self._own_client:
@@ -158,7 +185,7 @@ class RedisBus:
         del self._rooms[room_id]
         self._ready.pop(room_id, None)
         self._resync_due.discard(room_id)
-        await self._send("UNSUBSCRIBE", self._layout.channel(room_id))
+        await self._send(self._unsubscribe_command, self._layout.channel(room_id))
 
     # -- the connection -------------------------------------------------------------------
 
@@ -176,9 +203,11 @@ class RedisBus:
             return  # the reader subscribes every room once it is connected again
         for room_id in room_ids:
             self._pending[room_id] = self._pending.get(room_id, 0) + 1
-        await self._send("SUBSCRIBE", *(self._layout.channel(r) for r in room_ids))
+        await self._send(self._subscribe_command, *(self._layout.channel(r) for r in room_ids))
 
     def _new_connection(self) -> AbstractConnection:
+        # A Cluster shard overrides this; here the client is one Redis with one pool.
+        assert isinstance(self._client, aioredis.Redis)
         pool = self._client.connection_pool
         kwargs = dict(pool.connection_kwargs)
         # RESP2, so messages arrive as plain lists; maintenance push notifications need
@@ -192,7 +221,7 @@ class RedisBus:
 
     async def _run(self) -> None:
         delay = 0.05
-        while True:
+        while not self._closing:
             conn: AbstractConnection | None = None
             try:
                 conn = self._new_connection()
@@ -204,7 +233,10 @@ class RedisBus:
                 for event in self._ready.values():
                     event.clear()
                 rooms = list(self._rooms)
-                self._resync_due = set(rooms)
+                if self.connections > 1:  # a reconnect: any room may have missed messages
+                    self._resync_due = set(rooms)
+                # (On the first connection no subscribe has returned yet, so nothing was
+                # missed; only rooms handed over from elsewhere are already marked.)
                 self._conn = conn
                 self._connected.set()
                 for start in range(0, len(rooms), _CHUNK):
@@ -220,13 +252,14 @@ class RedisBus:
                 self._connected.clear()
                 if conn is not None:
                     await conn.disconnect(nowait=True)
+            self._lost()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
 
     async def _read(self, conn: AbstractConnection) -> None:
         loop = asyncio.get_running_loop()
         heard = loop.time()
-        while True:
+        while not self._closing:
             reply = await conn.read_response(timeout=self._health_interval)
             now = loop.time()
             if reply is None:  # quiet: make Redis prove it is alive
@@ -244,11 +277,11 @@ class RedisBus:
         room_id = self._layout.room_of_channel(text(reply[1]))
         if room_id is None:
             return
-        if kind == "message" and len(reply) >= 3:
+        if kind == self._message_kind and len(reply) >= 3:
             message = text(reply[2])
             for subscription in tuple(self._rooms.get(room_id, ())):
                 subscription._offer(message)
-        elif kind == "subscribe":
+        elif kind == self._confirm_kind:
             left = self._pending.get(room_id, 0) - 1
             if left > 0:
                 self._pending[room_id] = left
@@ -262,6 +295,15 @@ class RedisBus:
                 self._resync_batch.add(room_id)
                 if self._resync_task is None or self._resync_task.done():
                     self._resync_task = asyncio.create_task(self._resync(), name="redis-resync")
+        else:
+            self._other(kind, room_id)
+
+    def _lost(self) -> None:
+        """The connection broke or could not be made (a subclass may look for a new
+        route); the reader reconnects after a backoff either way."""
+
+    def _other(self, kind: str, room_id: str) -> None:
+        """A reply other than a message or a subscribe confirmation, about ``room_id``."""
 
     async def _resync(self) -> None:
         """Redeliver each resubscribed room's latest logged event (the "gap" signal)."""

@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import redis.asyncio as aioredis
 from redis import exceptions as rx
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
@@ -28,12 +29,19 @@ from .backends import UnsupportedBackend
 from .errors import ErrorCode, RoomError
 from .redis_keys import DEFAULT_PREFIX
 
-__all__ = ["RedisOptions", "guarded", "make_client", "split_url", "text"]
+__all__ = ["RedisClient", "RedisOptions", "guarded", "make_client", "split_url", "text"]
+
+RedisClient = aioredis.Redis | RedisCluster
+"""What the store talks to: one Redis, or a Cluster (rooms.redis_cluster); both take the
+same commands, scripts and non-transactional pipelines for what the store sends."""
 
 _TRANSIENT_REPLIES = ("BUSY", "NOREPLICAS", "MISCONF")
 """Reply prefixes that mean "Redis cannot do this right now", not "this is a bug"."""
-_TRANSIENT_ERRORS = (rx.OutOfMemoryError, rx.ReadOnlyError, rx.TryAgainError, rx.ClusterDownError)
-"""The same, for the replies redis-py already turns into their own classes."""
+_TRANSIENT_ERRORS = (
+    rx.OutOfMemoryError, rx.ReadOnlyError, rx.TryAgainError, rx.ClusterDownError, rx.AskError,
+)
+"""The same, for the replies redis-py already turns into their own classes (a MOVED or ASK
+that outlived the cluster client's own redirections is a topology still settling)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,6 +117,11 @@ async def guarded(what: str, timeout: float) -> AsyncIterator[None]:
     except TimeoutError:  # the overall deadline (asyncio's, a builtin TimeoutError)
         raise unavailable(what, f"no answer within {timeout:g}s") from None
     except (rx.ConnectionError, rx.TimeoutError, OSError) as exc:
+        raise unavailable(what, str(exc) or type(exc).__name__) from None
+    except (rx.ClusterError, rx.RedisClusterException) as exc:
+        # A cluster that cannot be reached, has a slot nobody serves, or kept redirecting:
+        # a failover or resharding in progress, not a bug (RedisClusterException is not
+        # even a RedisError).
         raise unavailable(what, str(exc) or type(exc).__name__) from None
     except rx.ResponseError as exc:
         message = str(exc)

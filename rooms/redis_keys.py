@@ -11,6 +11,8 @@ name hashes to), so nothing ever needs a cross-slot script:
 ``<prefix>:{<room>}:ch``    pub/sub channel carrying the event texts
 ``<prefix>:lobby``          sorted set: listed room ids scored by creation time
 ``<prefix>:epoch``          string: a random id naming this Redis dataset (see redis_store)
+``<prefix>:{<tag>}:epoch``  string: in a Cluster, the same per hash slot, ``<tag>`` being a
+                            short string that hashes to that slot (redis_cluster_store)
 """
 
 from __future__ import annotations
@@ -65,3 +67,7 @@ class KeyLayout:
     @property
     def epoch(self) -> str:
         return f"{self.prefix}:epoch"
+
+    def slot_epoch(self, tag: str) -> str:
+        """The epoch key of the hash slot that ``tag`` hashes to (a Cluster's)."""
+        return f"{self.prefix}:{{{tag}}}:epoch"

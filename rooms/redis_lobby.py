@@ -24,9 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import redis.asyncio as aioredis
-
-from .redis_connect import text
+from .redis_connect import RedisClient, text
 from .redis_keys import KeyLayout
 from .store import StoredRoom
 
@@ -37,7 +35,7 @@ SWEEP = 8
 
 
 async def _fetch(
-    client: aioredis.Redis, layout: KeyLayout, room_ids: Sequence[str]
+    client: RedisClient, layout: KeyLayout, room_ids: Sequence[str]
 ) -> list[list[Any]]:
     """``[version, data, listed]`` of each room in one round trip (a pipeline)."""
     async with client.pipeline(transaction=False) as pipe:
@@ -47,7 +45,7 @@ async def _fetch(
 
 
 async def _check(
-    client: aioredis.Redis, layout: KeyLayout, reply: Any, *, oldest_alive: float
+    client: RedisClient, layout: KeyLayout, reply: Any, *, oldest_alive: float
 ) -> tuple[list[tuple[str, StoredRoom]], list[str]]:
     """The live listed rooms among the ``(member, score)`` pairs of a ZRANGE WITHSCORES
     ``reply``, and the ids of the dead entries (removed from the lobby)."""
@@ -69,7 +67,7 @@ async def _check(
 
 
 async def read_lobby(
-    client: aioredis.Redis, layout: KeyLayout, limit: int, *, now: float, grace: float
+    client: RedisClient, layout: KeyLayout, limit: int, *, now: float, grace: float
 ) -> list[StoredRoom]:
     """Up to ``limit`` listed rooms, newest first, repairing the entries it reads."""
     if limit <= 0:

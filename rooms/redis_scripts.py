@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from enum import IntEnum
 
-__all__ = ["COMMIT", "CREATE", "EVENTS_SINCE", "CommitCode"]
+__all__ = ["COMMIT", "COMMIT_SHARDED", "CREATE", "EVENTS_SINCE", "CommitCode"]
 
 
 class CommitCode(IntEnum):
@@ -71,6 +71,13 @@ if (now[2] or '0') ~= ARGV[4] then
 end
 return {code, now[4] or ''}
 """
+
+_PUBLISH = "redis.call('PUBLISH', ARGV[9], ARGV[3])"
+assert COMMIT.count(_PUBLISH) == 1
+COMMIT_SHARDED = COMMIT.replace(_PUBLISH, "redis.call('SPUBLISH', ARGV[9], ARGV[3])")
+"""The commit for a Redis Cluster: SPUBLISH sends the event on the shard that owns the
+room's slot (the channel shares the room's hash tag), where the workers' SSUBSCRIBE
+listens; a plain PUBLISH would be broadcast to every node of the cluster."""
 
 EVENTS_SINCE = """
 -- KEYS: room, log.  ARGV: version.  nil when the log cannot answer, else the event texts.

@@ -25,6 +25,9 @@ game is never silently reset to an empty board. ``ping`` (readiness) also reread
 epoch and logs the loss. Limits: a worker can report as lost only rooms it had seen; an
 RDB-only Redis can come back with OLDER data under the same epoch (run Redis with
 ``appendonly yes``); a live ``FLUSHALL`` is only noticed when the epoch is reread.
+The epoch is kept per epoch key (``_epoch_key``): one key for one Redis; a Cluster store
+keeps one per hash slot, so a shard that comes back empty is noticed for its own rooms
+(rooms.redis_cluster_store).
 """
 
 from __future__ import annotations
@@ -38,11 +41,9 @@ from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any
 
-import redis.asyncio as aioredis
-
 from .errors import ErrorCode, RoomError
 from .ids import valid_room_id
-from .redis_connect import RedisOptions, guarded, make_client, text
+from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text
 from .redis_keys import KeyLayout
 from .redis_lobby import read_lobby
 from .redis_scripts import COMMIT, CREATE, EVENTS_SINCE, CommitCode
@@ -72,12 +73,13 @@ def _ms(seconds: float) -> int:
 
 class RedisStore:
     name = "redis"
+    _commit_source = COMMIT
 
     def __init__(
         self,
         url: str = "redis://127.0.0.1:6379/0",
         *,
-        client: aioredis.Redis | None = None,
+        client: RedisClient | None = None,
         prefix: str = "ttt",
         options: RedisOptions | None = None,
         log_size: int = 256,
@@ -96,23 +98,25 @@ class RedisStore:
         self.options = options or RedisOptions()
         self._layout = KeyLayout(prefix)
         self._own_client = client is None
-        self._client = client if client is not None else make_client(url, self.options)
+        self._client: RedisClient = (
+            client if client is not None else make_client(url, self.options)
+        )
         self._log_size = log_size
         self._idle_ms = _ms(room_ttl)
         self._finished_ms = _ms(finished_ttl)
         self._grace = lobby_grace
         self._clock = clock
         self._create = self._client.register_script(CREATE)
-        self._commit = self._client.register_script(COMMIT)
+        self._commit = self._client.register_script(self._commit_source)
         self._since = self._client.register_script(EVENTS_SINCE)
-        self._epoch: str | None = None
+        self._epochs: dict[str, str] = {}  # epoch key -> the epoch last read there
         self._known: OrderedDict[str, str] = OrderedDict()  # room id -> epoch seen in
         self._remember_max = remember
         self.losses = 0
         """How many times this store found that Redis had lost its data."""
 
     @property
-    def client(self) -> aioredis.Redis:
+    def client(self) -> RedisClient:
         return self._client
 
     @property
@@ -121,7 +125,8 @@ class RedisStore:
 
     @property
     def epoch(self) -> str | None:
-        return self._epoch
+        """The dataset's epoch under the global epoch key (None before ``open``)."""
+        return self._epochs.get(self._layout.epoch)
 
     def _guard(self, what: str) -> AbstractAsyncContextManager[None]:
         return guarded(what, self.options.timeout)
@@ -144,28 +149,35 @@ class RedisStore:
 
     # -- the epoch ------------------------------------------------------------------------
 
-    async def _confirm_epoch(self) -> str:
-        """The dataset's epoch (created if absent); records a loss when it changed."""
-        fresh = secrets.token_hex(8)
-        old = await self._client.set(self._layout.epoch, fresh, nx=True, get=True)
-        return self._adopt_epoch(old, fresh)
+    def _epoch_key(self, room_id: str) -> str:
+        """The epoch key that dates ``room_id``'s data: one for the whole of one Redis."""
+        return self._layout.epoch
 
-    def _adopt_epoch(self, old: Any, fresh: str) -> str:
-        """The reply of ``SET epoch fresh NX GET``: the epoch now in force."""
+    async def _confirm_epoch(self, key: str | None = None) -> str:
+        """The epoch under ``key`` (created if absent); records a loss when it changed."""
+        key = key or self._layout.epoch
+        fresh = secrets.token_hex(8)
+        old = await self._client.set(key, fresh, nx=True, get=True)
+        return self._adopt_epoch(key, old, fresh)
+
+    def _adopt_epoch(self, key: str, old: Any, fresh: str) -> str:
+        """The reply of ``SET key fresh NX GET``: the epoch now in force under ``key``."""
         current = fresh if old is None else text(old)
-        if self._epoch is not None and current != self._epoch:
+        known = self._epochs.get(key)
+        if known is not None and current != known:
             self.losses += 1
             log.error(
-                "Redis lost its data (epoch %s is now %s): it restarted without persistence "
-                "or was flushed; rooms from before are gone", self._epoch, current,
+                "Redis lost its data (%s %s is now %s): it restarted without persistence "
+                "or was flushed; rooms from before are gone", key, known, current,
             )
-        self._epoch = current
+        self._epochs[key] = current
         return current
 
     def _seen(self, room_id: str) -> None:
-        if self._epoch is None:
+        epoch = self._epochs.get(self._epoch_key(room_id))
+        if epoch is None:
             return
-        self._known[room_id] = self._epoch
+        self._known[room_id] = epoch
         self._known.move_to_end(room_id)
         while len(self._known) > self._remember_max:
             self._known.popitem(last=False)
@@ -175,7 +187,7 @@ class RedisStore:
         seen_in = self._known.pop(room_id, None)
         if seen_in is None:
             return
-        if await self._confirm_epoch() != seen_in:
+        if await self._confirm_epoch(self._epoch_key(room_id)) != seen_in:
             self._known[room_id] = seen_in  # keep saying so, not "no such room" next time
             raise RoomError(
                 ErrorCode.ROOM_NOT_FOUND,
@@ -194,12 +206,12 @@ class RedisStore:
             async with self._client.pipeline(transaction=False) as pipe:
                 # The epoch, so the new room is remembered in the dataset it is born in; and
                 # the lobby entry BEFORE the room (see redis_lobby: never a hidden room).
-                fresh = secrets.token_hex(8)
-                pipe.set(self._layout.epoch, fresh, nx=True, get=True)
+                fresh, epoch_key = secrets.token_hex(8), self._epoch_key(room_id)
+                pipe.set(epoch_key, fresh, nx=True, get=True)
                 if listed:
                     pipe.zadd(self._layout.lobby, {room_id: now}, nx=True)
                 replies = await pipe.execute()
-            self._adopt_epoch(replies[0], fresh)
+            self._adopt_epoch(epoch_key, replies[0], fresh)
             created = await self._create(
                 keys=[keys.room, keys.log], args=[data, int(listed), repr(now), self._idle_ms]
             )
@@ -211,6 +223,9 @@ class RedisStore:
         if not valid_room_id(room_id):
             return None
         async with self._guard("load"):
+            epoch_key = self._epoch_key(room_id)
+            if epoch_key not in self._epochs:  # a cluster slot this store never touched
+                await self._confirm_epoch(epoch_key)
             version, data = await self._client.hmget(self._layout.room(room_id).room, ["v", "d"])
             if version is None or data is None:
                 await self._check_lost(room_id)

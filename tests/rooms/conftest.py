@@ -1,5 +1,6 @@
-"""Backends every store/bus contract test runs against: memory, and a real Redis (a private
-redis-server on a free port, started once for the session; tests use random room ids)."""
+"""Backends every store/bus contract test runs against: memory, a real Redis (a private
+redis-server on a free port) and a real Redis Cluster (three private cluster nodes), each
+started once for the session; tests use random room ids."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from room_helpers import BACKEND_URLS, CONTRACT_LOG_SIZE
 
 from rooms import Backend, BackendOptions, open_backend
+from tests.support.redis_cluster import LocalCluster
 from tests.support.redis_server import RedisServer
 
 
@@ -18,9 +20,24 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
 
 
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    with LocalCluster(tmp_path_factory.mktemp("redis-cluster")) as cluster:
+        yield cluster
+
+
+@pytest.fixture(scope="session")
+def redis_cluster_url(redis_cluster: LocalCluster) -> str:
+    return redis_cluster.url
+
+
+_FIXTURE_URLS = {"redis": "redis_url", "redis-cluster": "redis_cluster_url"}
+
+
 @pytest.fixture(params=BACKEND_URLS)
 async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
-    url = request.getfixturevalue("redis_url") if request.param == "redis" else request.param
+    fixture = _FIXTURE_URLS.get(request.param)
+    url = request.getfixturevalue(fixture) if fixture else request.param
     opened = open_backend(url, BackendOptions(log_size=CONTRACT_LOG_SIZE))
     await opened.open()
     try:

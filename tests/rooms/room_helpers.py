@@ -7,9 +7,9 @@ from typing import Any
 from core import MoveRequest, Rules
 from rooms import Handled, Join, PlayMove, Role, Room, RoomError, encode_room
 
-BACKEND_URLS = ["memory://", "redis"]
+BACKEND_URLS = ["memory://", "redis", "redis-cluster"]
 """Every store/bus backend the contract suite runs against ("redis": conftest's private
-redis-server)."""
+redis-server; "redis-cluster": its private three-master Redis Cluster)."""
 CONTRACT_LOG_SIZE = 4
 
 

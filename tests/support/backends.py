@@ -1,4 +1,5 @@
-"""Store/bus pairs for tests: the same contract runs against memory and a real Redis.
+"""Store/bus pairs for tests: the same contract runs against memory, a real Redis and a real
+Redis Cluster (kind ``cluster``, its ``redis+cluster://`` URL).
 
 ``BackendMaker`` opens pairs on demand and closes them all at teardown, so a test can ask
 for several independent workers (separate clients, separate pub/sub connections) sharing
@@ -13,6 +14,9 @@ from dataclasses import dataclass, field
 
 from rooms import Bus, MemoryBus, MemoryStore, Store
 from rooms.redis_bus import RedisBus
+from rooms.redis_cluster import make_cluster_client, parse_cluster_url
+from rooms.redis_cluster_bus import RedisClusterBus
+from rooms.redis_cluster_store import RedisClusterStore
 from rooms.redis_connect import RedisOptions
 from rooms.redis_store import RedisStore
 
@@ -59,6 +63,19 @@ class BackendMaker:
         if self.kind == "memory":
             bus = MemoryBus()
             pair = Pair(MemoryStore(bus, log_size=log_size, room_ttl=room_ttl), bus)
+        elif self.kind == "cluster":
+            assert self.url is not None
+            parsed, chosen = parse_cluster_url(self.url), options or RedisOptions()
+            cluster_store = RedisClusterStore(
+                make_cluster_client(parsed, chosen), prefix=self.prefix, log_size=log_size,
+                room_ttl=room_ttl, finished_ttl=finished_ttl, lobby_grace=lobby_grace,
+                options=chosen,
+            )
+            cluster_bus = RedisClusterBus(
+                make_cluster_client(parsed, chosen), prefix=self.prefix, options=chosen,
+                health_interval=health[0], health_timeout=health[1], own_client=True,
+            )
+            pair = Pair(cluster_store, cluster_bus)
         else:
             assert self.url is not None
             store = RedisStore(
