@@ -38,6 +38,8 @@ class Recorder:
     """Games still in flight when the drain ended (cancelled; not errors, but a run where
     every game is unfinished is one where nothing moved)."""
     errors: Counter[str] = field(default_factory=Counter)
+    cpu_s: float = 0.0
+    """CPU seconds the load process itself used during the window."""
     opened: int = 0
     """WebSocket connections opened."""
     open_now: int = 0
@@ -75,6 +77,7 @@ class Recorder:
             "errors": dict(self.errors),
             "opened": self.opened,
             "peak": self.peak,
+            "cpu_s": self.cpu_s,
         }
 
 
@@ -83,14 +86,15 @@ def merge(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
     merged: dict[str, Any] = {
         "opponent": array("d"), "spectator": array("d"), "moves": 0, "moves_total": 0, "games": 0,
         "unfinished": 0,
-        "errors": Counter(), "opened": 0, "peak": 0,
+        "errors": Counter(), "opened": 0, "peak": 0, "cpu_s": 0.0, "procs": 0,
     }
     for result in results:
         merged["opponent"].extend(result["opponent"])
         merged["spectator"].extend(result["spectator"])
         merged["errors"].update(result["errors"])
-        for key in ("moves", "moves_total", "games", "unfinished", "opened", "peak"):
+        for key in ("moves", "moves_total", "games", "unfinished", "opened", "peak", "cpu_s"):
             merged[key] += result[key]
+        merged["procs"] += 1
     merged["errors"] = dict(merged["errors"])
     return merged
 

@@ -38,6 +38,11 @@ def run_record(
         "connections": {"opened": result["opened"], "peak": result["peak"]},
         "errors": {"total": sum(errors.values()), "by_kind": errors},
         "server": server,
+        "generator": {  # the load processes' own CPU: near 100 % a process, they bound the run
+            "procs": result["procs"],
+            "cpu_s": result["cpu_s"],
+            "cpu_percent": result["cpu_s"] / duration * 100,
+        },
     }
     if server is not None and result["moves"]:
         record["server"] = {**server, "cpu_us_per_move": server["cpu_s"] / result["moves"] * 1e6}
@@ -80,8 +85,8 @@ def table(runs: Sequence[dict[str, Any]], comparisons: Sequence[dict[str, Any]])
     lines = [
         "| config | target | moves/s | × relay | opponent p50 / p95 / p99 / max ms "
         "| spectator p50 / p95 / p99 / max ms | conns opened (peak) | errors "
-        "| server CPU % | µs CPU/move | RSS MiB |",
-        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| server CPU % | µs CPU/move | RSS MiB | load gen. CPU % |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     ratio_of = {c["config"]: c for c in comparisons}
     for run in runs:
@@ -98,6 +103,7 @@ def table(runs: Sequence[dict[str, Any]], comparisons: Sequence[dict[str, Any]])
             "–" if "cpu_percent" not in server else f"{server['cpu_percent']:.0f}",
             "–" if "cpu_us_per_move" not in server else f"{server['cpu_us_per_move']:.0f}",
             "–" if "rss_bytes" not in server else f"{server['rss_bytes'] / MIB:.0f}",
+            f"{run['generator']['cpu_percent']:.0f}",
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)

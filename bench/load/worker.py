@@ -102,7 +102,10 @@ async def _drive(plan: LoadPlan, start: float, counters: Any) -> dict[str, Any]:
     await asyncio.sleep(max(0.0, t0 - perf_counter()))
     tick = asyncio.create_task(ticker())
     drivers = [asyncio.create_task(driver(slot)) for slot in range(plan.games)]
+    await asyncio.sleep(max(0.0, recorder.start - perf_counter()))
+    cpu = time.process_time()  # this process's own CPU over the window: is it the limit?
     await asyncio.sleep(max(0.0, recorder.end - perf_counter()))
+    recorder.cpu_s = time.process_time() - cpu
     stop.set()
     _, pending = await asyncio.wait(drivers, timeout=plan.drain) if drivers else (set(), set())
     recorder.unfinished = len(pending)

@@ -36,6 +36,7 @@ def _check_run(run: dict[str, Any], target: str) -> None:
     assert run["connections"]["opened"] >= GAMES * (2 + SPECTATORS)
     assert run["connections"]["peak"] <= GAMES * (2 + SPECTATORS)
     assert run["server"]["cpu_s"] > 0 and run["server"]["rss_bytes"] > 0
+    assert run["generator"]["procs"] == 1 and run["generator"]["cpu_s"] > 0
 
 
 def test_the_bench_loads_the_server_and_the_relay(tmp_path: Path) -> None:

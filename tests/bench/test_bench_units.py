@@ -93,7 +93,8 @@ def _result(moves: int, latency: float) -> dict[str, object]:
     recorder.moves = moves
     recorder.opponent.extend([latency] * 10)
     recorder.spectator.extend([latency] * 10)
-    return recorder.result()
+    recorder.cpu_s = 2.5
+    return merge([recorder.result()])
 
 
 def test_server_figures_are_compared_to_the_relay() -> None:
@@ -104,6 +105,7 @@ def test_server_figures_are_compared_to_the_relay() -> None:
     assert ratios["moves_per_s"] == pytest.approx(0.7)
     assert ratios["opponent_p99"] == pytest.approx(2.0)
     assert ratios["cpu_per_move"] == pytest.approx(1000 / 700)
+    assert server["generator"] == {"procs": 1, "cpu_s": 2.5, "cpu_percent": 25.0}
     text = table([server, relay], [ratios])
     assert "| memory | server | 70 | 0.70 |" in text
     assert text.count("\n") == 3
