@@ -42,11 +42,20 @@ def register(subparsers: Any) -> None:
     )
     network.add_argument("--watch", action="store_true", help="with --connect: spectate")
     network.add_argument("--name", default=None, help="with --connect: your display name")
+    parser.add_argument(
+        "--replay", metavar="FILE", default=None,
+        help="step through a game record (GET /api/rooms/ROOM/record.txt): Enter for the "
+        "next move, b to go back, q to quit; read from stdin",
+    )
     add_bot_flags(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if getattr(args, "replay", None) is not None:
+        from .replay import run_replay
+
+        return run_replay(args.replay)
     if getattr(args, "connect", None) is not None:
         if args.bot is not None:
             print("tictactoe: error: --bot plays locally, not with --connect", file=sys.stderr)

@@ -43,7 +43,7 @@ async def test_the_flag_falls_on_time_with_the_increment_applied(
 async def test_a_first_move_that_never_comes_aborts_the_game(
     server: LiveServer, connect: Callable[..., Any]
 ) -> None:
-    room_id, x, o, watcher = await table(
+    _room_id, x, _o, watcher = await table(
         server, connect, time_control={"initial": 60, "first_move": 0.3})
     event = await watcher.until("game_over")
     assert event["outcome"]["reason"] == "aborted" and event["by"] is None
@@ -84,7 +84,7 @@ async def test_chat_limits(
     make_server: Callable[..., LiveServer], connect: Callable[..., Any]
 ) -> None:
     live = make_server(chat_rate=0.01, chat_burst=3)
-    room_id, x, o, watcher = await table(live, connect)
+    _room_id, x, o, _watcher = await table(live, connect)
     assert (await x.act("chat", text="x" * 201))["code"] == "chat_too_long"
     for i in range(3):
         assert (await x.act("chat", text=f"line {i}"))["type"] == "ack"
