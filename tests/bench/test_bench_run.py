@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from bench.load import CONFIGS, launch, make_scripts
+from bench.load import CONFIGS, BenchOptions, launch, make_scripts, run_bench
 from bench.load.idle import idle_memory
 from bench.load.redis_probe import probe_game
 from server.cli import main
@@ -84,3 +84,18 @@ def test_idle_connections_are_opened_joined_and_counted() -> None:
     assert idle["bytes_per_connection"] == pytest.approx(
         (idle["rss_after_bytes"] - idle["rss_before_bytes"]) / 40
     )
+
+
+def test_the_bench_loads_a_running_server_at_a_url() -> None:
+    launched = launch("server", CONFIGS["memory"], None)
+    try:
+        report = run_bench(BenchOptions(
+            url=launched.url, server_pid=launched.pid, games=GAMES, spectators=SPECTATORS,
+            duration=1.5, warmup=0.5, quiet=True,
+        ))
+    finally:
+        launched.stop()
+    (run,) = report["runs"]
+    assert run["config"] == "url"
+    _check_run(run, "server")
+    assert report["comparisons"] == []  # no relay to compare with
