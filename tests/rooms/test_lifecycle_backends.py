@@ -7,11 +7,12 @@ from __future__ import annotations
 import asyncio
 from collections import Counter
 
-from core import Move, Rules
+from core import Move, MoveRequest, Rules
 from core.ai import BotJob, run_bot_job
 from rooms import (
     Backend,
     Join,
+    PlayMove,
     Role,
     RoomService,
     RoomSettings,
@@ -128,3 +129,40 @@ async def test_a_flag_ticked_by_two_workers_is_committed_once(backend: Backend) 
     assert sum(r.event is not None for r in results) == 1
     final = await services[0].load(room.room_id)
     assert final.game.outcome is not None and final.game.outcome.reason.value == "aborted"
+
+
+async def test_a_bot_move_owed_by_a_dead_worker_is_picked_up_by_another(
+    backend: Backend,
+) -> None:
+    clock = [1000.0]
+    never = asyncio.Event()
+
+    async def hang(job: BotJob) -> Move:  # the worker that owes the move dies thinking
+        await never.wait()
+        raise AssertionError("unreachable")
+
+    a, b = (RoomService(backend.store, clock=lambda: clock[0]) for _ in range(2))
+    dying = Watch(a, think=hang, clock=lambda: clock[0])
+    alive = Watch(b, clock=lambda: clock[0])
+    try:
+        room = await a.create(Rules(), public=False, bot=("easy", "O"),
+                              settings=RoomSettings(bot_budget=0.5, bot_grace=1.0))
+        joined = await a.execute(room.room_id, Join("h", Role.PLAYER))
+        moved = await a.execute(room.room_id, PlayMove(
+            "h", MoveRequest(col=1, row=1), joined.room.version, "m1"))
+        assert moved.event is not None and moved.event["due"] == 1001.5
+        await dying.close()  # the worker is gone, its search with it
+        # another worker hears the event's due and wakes when it passes
+        alive.noted(room.room_id, moved.event["due"])
+        assert alive.pending(room.room_id) == 1001.5
+        clock[0] = 1002.0
+        alive.noted(room.room_id, moved.event["due"])  # now past due: it acts at once
+        for _ in range(300):
+            if (await a.load(room.room_id)).game.ply == 2:
+                break
+            await asyncio.sleep(0.01)
+        final = await a.load(room.room_id)
+        assert final.game.ply == 2 and alive.bot_moves == 1 and final.game.turn == "X"
+    finally:
+        await alive.close()
+        await dying.close()
