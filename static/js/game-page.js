@@ -187,6 +187,7 @@ export function startGame(app, roomId, want) {
   setInterval(() => { if (view.ticking) store.update({ now: Date.now() }); }, 200);
   // Closing the tab on purpose: the opponent may claim after the short leave grace.
   window.addEventListener("pagehide", () => session.leave());
+  window.addEventListener("pageshow", (event) => { if (event.persisted) session.start(); }); // back from the bfcache
   setInterval(() => { // the "retrying in Ns" countdown
     const { conn } = store.get();
     if (conn.state === "waiting") renderConn(el.conn, conn, { onRetry: handlers.retry });

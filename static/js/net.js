@@ -48,6 +48,8 @@ export class Connection {
 
   start() {
     this.stopped = false;
+    window.removeEventListener("online", this._online);
+    window.addEventListener("online", this._online);
     this._open();
   }
 

@@ -80,7 +80,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
     const seat = asPlayer ? loadSeat(roomId) : null;
     conn.send(joinMessage({
       as: s.want,
-      name: asPlayer && !seat ? loadName() : undefined,
+      name: seat ? undefined : loadName() || undefined, // a resumed seat keeps its name
       token: seat?.token,
       lastVersion: s.room ? s.room.version : undefined,
     }));
@@ -219,8 +219,11 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       if (sent.type === "chat") {
         store.update({ inflight, chatError: { ...error, message, text: sent.text } });
       } else {
-        const memo = sent.type === "takeback" && wait
-          ? { ...s.memo, takebackRetryAt: serverTime(Date.now(), s.offset) + wait } : s.memo;
+        let memo = s.memo;
+        if (sent.type === "takeback" && wait) memo = { ...memo, takebackRetryAt: serverTime(Date.now(), s.offset) + wait };
+        if (sent.type === "offer_draw" && msg.code === "too_soon" && s.room) {
+          memo = { ...memo, drawOfferedAt: s.room.moves.filter((m) => m.mark === s.mark).length };
+        }
         store.update({ inflight, memo, confirming: null, actionError: { ...error, message, place: sent.place } });
       }
       announce(`${error.title}: ${message}`);
@@ -294,7 +297,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
     watch() {
       history.replaceState(null, "", `/r/${encodeURIComponent(roomId)}/watch`);
       store.update({ want: "spectator", offerWatch: false, notice: null });
-      if (!conn.send(joinMessage({ as: "spectator" }))) conn.reconnectNow();
+      if (!conn.send(joinMessage({ as: "spectator", name: loadName() || undefined }))) conn.reconnectNow();
     },
 
     /** Send a lifecycle command (`place`: where its button was, for its error). */
@@ -316,7 +319,9 @@ export function createSession(store, { announce = () => {}, url } = {}) {
 
     /** "I am leaving on purpose" (the tab closes): the opponent may claim sooner. */
     leave() {
-      if (store.get().joined) conn.send(commandMessage("leave", newId("l")));
+      if (!store.get().joined) return;
+      conn.send(commandMessage("leave", newId("l")));
+      conn.stop("left"); // no reconnecting from a page that is going away
     },
 
     /** Send a message as it is. */

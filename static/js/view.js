@@ -93,7 +93,7 @@ export function gameView(s) {
     variant: variantName(rules),
     rulesText: describe(rules),
     timeControl: room.clock ? timeControlText(room.clock) : null,
-    bots: room.players.filter((p) => p.bot).map((p) => `${p.name} (${p.bot})`),
+    bots: room.players.filter((p) => p.bot).map((p) => (p.name.includes(p.bot) ? p.name : `${p.name} (${p.bot})`)),
     statusText: statusLine(room, me),
     result: room.status === "finished" ? outcomeText(room.outcome, room, me) : null,
     rematchNote: rematchNote(room, me, rematchFrom, names),
@@ -103,7 +103,7 @@ export function gameView(s) {
     clocks,
     ticking: playing && Boolean(room.clock || gone || (s.memo && s.memo.takebackRetryAt > now)),
     prompts: prompts(room, me, can, gone, clocks, names, now),
-    chat: chatView(s, me),
+    chat: chatView(s, me, opponents(room, me).some((p) => p.bot)),
     analysis,
     moves: room.moves.map((m, i) => ({
       ply: i + 1, mark: m.mark, name: cellName(m, rules),
@@ -178,9 +178,10 @@ function prompts(room, me, can, gone, clocks, names, now) {
   return out;
 }
 
-function chatView(s, me) {
+function chatView(s, me, vsBot) {
   const channel = s.role === "player" ? "players" : "spectators";
   return {
+    shown: Boolean(s.role) && !(channel === "players" && vsBot), // bots do not chat
     channel,
     title: channel === "players" ? "Players' chat" : "Spectators' chat",
     hint: channel === "players" ? "Only the players see this chat." : "Only spectators see this chat; the players cannot.",

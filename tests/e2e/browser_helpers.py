@@ -54,3 +54,34 @@ def watchers(page: Any) -> Any:
 
 def connection(page: Any) -> Any:
     return page.locator(".conn")
+
+
+def clock(page: Any, mark: str) -> Any:
+    return page.locator(f'.player[data-mark="{mark}"] .clock')
+
+
+def prompt(page: Any, name: str) -> Any:
+    """A line of the strip above the board: "draw", "takeback", "claim", "first-move"."""
+    return page.locator(f'.offers [data-prompt="{name}"]')
+
+
+def chat_lines(page: Any) -> Any:
+    return page.locator(".chat-lines .chat-line")
+
+
+def say(page: Any, text: str) -> None:
+    box = page.get_by_role("textbox", name="Chat message", exact=True)
+    box.fill(text)
+    box.press("Enter")
+
+
+def evals(page: Any) -> Any:
+    """The analysis values shown on the board's cells."""
+    return page.locator(".board .cell .eval")
+
+
+def seat(page: Any, room: str, *, name: str | None = None) -> Any:
+    """Open the room's play link and wait until the server seated this page."""
+    page.goto(f"/r/{room}")
+    expect(role_badge(page)).to_have_text(re.compile(r"^You play [XOAB]$"))
+    return page

@@ -10,6 +10,7 @@ and fails the test, and so does an uncaught script error or a console error.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import sys
@@ -50,9 +51,20 @@ EXPECT_TIMEOUT = 10_000  # ms: a bound against hangs on a loaded machine, not a 
 playwright_sync.expect.set_options(timeout=EXPECT_TIMEOUT)
 
 
+# Shorter lifecycle waits than the defaults, so claims and bot replies come quickly (only
+# the settings this server knows; the browser reads the room's own from its snapshot).
+FAST = {"leave_grace": 2.0, "bot_budget": 0.3, "bot_pool": "thread"}
+
+
+def fast_settings(**changes: Any) -> Settings:
+    known = {f.name for f in dataclasses.fields(Settings)}
+    options = {k: v for k, v in {**FAST, **changes}.items() if k in known}
+    return Settings(static_dir=STATIC, **options)
+
+
 @pytest.fixture(scope="module")
 def live_server() -> Iterator[LiveServer]:
-    live = LiveServer(Settings(static_dir=STATIC)).start()
+    live = LiveServer(fast_settings()).start()
     yield live
     live.stop()
 
@@ -158,11 +170,14 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
 
 @pytest.fixture
 def create_room(live_server: LiveServer) -> Callable[..., str]:
-    """``create_room(rules, public=False)`` over the real HTTP API; returns the room id."""
+    """``create_room(rules, public=False, **options)`` over the real HTTP API (options:
+    ``bot``, ``bot_mark``, ``time_control``); returns the room id."""
 
-    def create(rules: dict[str, Any] | None = None, *, public: bool = False) -> str:
+    def create(rules: dict[str, Any] | None = None, *, public: bool = False,
+               **options: Any) -> str:
         response = httpx.post(f"{live_server.url}/api/rooms",
-                              json={"rules": rules or {}, "public": public}, timeout=10)
+                              json={"rules": rules or {}, "public": public, **options},
+                              timeout=10)
         assert response.status_code == 201, response.text
         room_id: str = response.json()["room_id"]
         return room_id

@@ -10,8 +10,8 @@ export function renderAnalysis(root, a, { onToggle }) {
   if (root.hidden) { root.replaceChildren(); return; }
   if (a.playerLocked) {
     fill(root,
-      h("h2", {}, "Analysis"),
-      h("p", { class: "hint" }, "Opens when the game is over, so it cannot help anyone play. Spectators can use it now."));
+      h("p", { class: "hint locked" }, h("strong", {}, "Analysis"),
+        " opens when the game is over, so it cannot help anyone play."));
     return;
   }
   const errorBox = h("div", { class: "notice", hidden: true, role: "alert" });

@@ -109,6 +109,7 @@ export function renderGame(el, state, view, on) {
   const a = view.analysis;
   memo(el.analysis, `${a.allowed}|${a.playerLocked}|${a.on}|${a.loading}|${a.summary}|${JSON.stringify(a.error)}`, () =>
     renderAnalysis(el.analysis, a, { onToggle: on.toggleAnalysis }));
+  el.chat.hidden = !view.chat.shown;
   if (!el.chat.__chat) buildChat(el.chat, { onSend: on.sendChat });
   memo(el.chat, `${view.chat.channel}|${view.chat.lines.length && view.chat.lines[view.chat.lines.length - 1].seq}|${JSON.stringify(view.chat.error)}|${view.chat.enabled}`, () =>
     renderChat(el.chat, view.chat));

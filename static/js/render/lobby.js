@@ -2,6 +2,7 @@
 // progress, each with its players and spectator count. Pure: rooms → DOM.
 
 import { fill, h } from "../dom.js";
+import { timeControlText } from "../clock.js";
 import { describe, variantName } from "../rules.js";
 import { icon } from "./icons.js";
 import { piece } from "./pieces.js";
@@ -37,7 +38,9 @@ function roomItem(room) {
   return h("li", { class: "room-item", dataset: { roomId: room.room_id, status: room.status } },
     h("div", { class: "room-variant" },
       h("strong", {}, variantName(room.rules)),
-      h("span", { class: "room-rules" }, describe(room.rules))),
+      h("span", { class: "room-rules" }, [describe(room.rules),
+        room.time_control ? timeControlText(room.time_control) : null,
+        room.bot ? `vs bot (${room.bot})` : null].filter(Boolean).join(" · "))),
     h("div", { class: "room-players" }, players),
     h("div", { class: "room-watchers", "aria-label": `${room.spectators} watching`, title: `${room.spectators} watching` },
       icon("eye"), h("span", { class: "count" }, String(room.spectators))),
