@@ -27,7 +27,7 @@ async def test_a_flag_falls_while_only_another_worker_is_alive(
     players_worker = make_server(store_url=redis_url, bot_pool="thread")
     other_worker = make_server(store_url=redis_url, bot_pool="thread")
     room_id, x, o, _ = await table(players_worker, connect,
-                                   time_control={"initial": 1.5, "first_move": 10})
+                                   time_control={"initial": 3.0, "first_move": 10})
     watcher = await connect(other_worker, room_id)
     await watcher.join("spectator")
     await x.move(1, 1)
@@ -40,6 +40,7 @@ async def test_a_flag_falls_while_only_another_worker_is_alive(
     event = await watcher.until("game_over")
     assert event["outcome"] == {"reason": "timeout", "winner": "X", "loser": "O", "line": []}
     assert event["by"] is None
+    assert other_worker.app.state.tictactoe.watch.ticks == 1  # the survivor committed it
     snapshot = await other_worker.snapshot(room_id)
     assert snapshot["status"] == "finished" and snapshot["players"][0]["wins"] == 1
 

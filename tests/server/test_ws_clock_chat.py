@@ -43,9 +43,9 @@ async def test_the_flag_falls_on_time_with_the_increment_applied(
 async def test_a_first_move_that_never_comes_aborts_the_game(
     server: LiveServer, connect: Callable[..., Any]
 ) -> None:
-    _room_id, x, _o, watcher = await table(
-        server, connect, time_control={"initial": 60, "first_move": 0.3})
-    event = await watcher.until("game_over")
+    _room_id, x, _o, _watcher = await table(
+        server, connect, time_control={"initial": 60, "first_move": 0.5})
+    event = await x.until("game_over")  # X joined before the game (and its limit) began
     assert event["outcome"]["reason"] == "aborted" and event["by"] is None
     late = await x.move(1, 1)
     assert late["code"] == "game_over"
