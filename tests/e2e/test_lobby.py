@@ -124,3 +124,39 @@ def test_a_full_room_offers_to_watch_and_a_missing_room_says_so(
     expect(lost.locator(".notice[data-code=room_not_found]")).to_be_visible()
     expect(lost.get_by_role("link", name="Back to the lobby")).to_be_visible()
     expect(lost.locator(".conn")).to_have_text("Disconnected")
+
+
+def test_room_options_refused_by_the_server_are_shown_on_their_field(new_page: Any) -> None:
+    lobby = new_page()
+    lobby.goto("/")
+    page = new_page(name="Olga")
+    page.goto("/")
+    page.get_by_role("radio", name=re.compile("^Custom")).check()
+    page.get_by_label("Players").select_option("3")
+    page.get_by_role("radio", name=re.compile("^The computer")).check()
+    page.get_by_role("button", name="Create game").click()
+    error = page.locator(".create-form .form-error")
+    expect(error).to_contain_text("Those options cannot be used")
+    expect(error).to_contain_text("two-player")
+    expect(page.get_by_label("Bot level")).to_have_attribute("aria-invalid", "true")
+
+    page.get_by_label("Players").select_option("2")
+    page.get_by_role("radio", name="Other", exact=True).check()
+    page.get_by_role("spinbutton", name="Minutes each").fill("0")
+    page.get_by_role("button", name="Create game").click()
+    expect(error).to_contain_text("time_control.initial")
+    expect(page.get_by_role("spinbutton", name="Minutes each")).to_have_attribute(
+        "aria-invalid", "true"
+    )
+
+    page.get_by_role("spinbutton", name="Minutes each").fill("2")
+    page.get_by_role("spinbutton", name="Increment (s)").fill("1")
+    page.get_by_role("button", name="Create game").click()
+    expect(role_badge(page)).to_have_text("You play X")
+    info = page.locator(".info-card")
+    expect(info).to_contain_text("2 + 1")
+    expect(info).to_contain_text("Bot (medium)")
+    room = page.url.rsplit("/", 1)[1]
+    item = lobby.locator(f'.room-item[data-room-id="{room}"]')
+    expect(item).to_contain_text("2 + 1")
+    expect(item).to_contain_text("vs bot (medium)")
