@@ -8,6 +8,7 @@ import { Connection, roomSocketUrl } from "./net.js";
 import {
   commandMessage, errorTitle, joinMessage, moveMessage, newId, pingMessage, syncMessage,
 } from "./protocol.js";
+import { afterEvent } from "./page-memo.js";
 import { applyEvent, fromSnapshot } from "./room-state.js";
 import { serverTime } from "./clock.js";
 import { forgetSeat, loadName, loadSeat, saveSeat } from "./storage.js";
@@ -134,37 +135,14 @@ export function createSession(store, { announce = () => {}, url } = {}) {
     }
     if (result !== "applied") return;
     const moveError = ev.type === "moved" || ev.type === "new_game" ? null : s.moveError;
-    store.update(settle({ ...s, room, moveError, ...remember(s, ev, room) }));
+    const change = afterEvent(s, ev, room, serverTime(Date.now(), s.offset));
+    if (change.mark) { // a rematch gave this seat a new mark: the stored seat follows
+      const seat = loadSeat(roomId);
+      if (seat) saveSeat(roomId, { ...seat, mark: change.mark });
+    }
+    store.update(settle({ ...s, room, moveError, ...change }));
     const sentence = eventText(ev, s.room, room, s.role === "player" ? s.mark : null);
     if (sentence) announce(sentence);
-  }
-
-  /** What an event changes in the page beyond the room: a new mark after a rematch, the
-   *  draw and takeback limits lifecycle.js needs, stale errors and confirmations. */
-  function remember(s, ev, room) {
-    const me = s.role === "player" ? s.mark : null;
-    const change = {};
-    const myMoves = room.moves.filter((m) => m.mark === me).length;
-    if (ev.type === "draw_offered" && ev.by === me) {
-      change.memo = { ...s.memo, drawOfferedAt: myMoves };
-    } else if (ev.type === "takeback_declined" && s.room.offers.takeback === me) {
-      const declines = (s.memo.takebackDeclines || 0) + 1;
-      const backoff = (room.settings && room.settings.takeback_backoff) || 5;
-      const now = serverTime(Date.now(), s.offset);
-      change.memo = { ...s.memo, takebackDeclines: declines, takebackRetryAt: now + backoff * 2 ** (declines - 1) };
-    } else if (ev.type === "new_game") {
-      change.memo = {};
-      change.replay = null;
-      change.confirming = null;
-      if (me && ev.marks && ev.marks[me]) {
-        change.mark = ev.marks[me];
-        const seat = loadSeat(roomId);
-        if (seat) saveSeat(roomId, { ...seat, mark: change.mark });
-      }
-    }
-    if (ev.type === "game_over" || (ev.type === "moved" && ev.status === "finished")) change.confirming = null;
-    if (ev.type !== "spectators" && ev.type !== "presence") change.actionError = null;
-    return change;
   }
 
   function offsetOf(snapshot, previous) {

@@ -107,7 +107,9 @@ def test_a_timed_game_shows_clocks_counting_down_and_the_players_chat(
         expect(clock(page, "X")).to_have_text("3:00")
         expect(clock(page, "O")).to_have_text("3:00")
     # The clocks start after each player's first move, which has its own limit.
-    expect(prompt(ada, "first-move")).to_contain_text(re.compile(r"Make your first move within \d+ s"))
+    expect(prompt(ada, "first-move")).to_contain_text(
+        re.compile(r"Make your first move within \d+ s")
+    )
     expect(prompt(bob, "first-move")).to_contain_text("Ada (X) must make a first move")
     cell(ada, 2, 2).click()
     expect_cell(bob, 2, 2, "X")
@@ -164,7 +166,9 @@ def test_spectators_chat_apart_from_players_and_analyse_the_position(
     expect(watcher.locator('.eval[data-tone="win"]')).to_have_count(6)
     expect(watcher.locator('.eval[data-tone="win"]').first).to_have_text("W5")
     expect(watcher.locator('.eval[data-tone="draw"]')).to_have_count(1)
-    expect(cell(watcher, 3, 2)).to_have_attribute("aria-label", re.compile(r"empty, analysis: draw$"))
+    expect(cell(watcher, 3, 2)).to_have_attribute(
+        "aria-label", re.compile(r"empty, analysis: draw$")
+    )
     expect(watcher.locator(".analysis-card")).to_contain_text("Ada (X) to move wins with best play")
     expect(evals(ada)).to_have_count(0)
 
