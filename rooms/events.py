@@ -96,7 +96,8 @@ def moved(
 
 
 def game_over(
-    version: int, outcome: Outcome, *, by: str | None, players: list[dict[str, Any]]
+    version: int, outcome: Outcome, *, by: str | None, players: list[dict[str, Any]],
+    at: float,
 ) -> dict[str, Any]:
     return {
         "type": EventType.GAME_OVER.value,
@@ -106,6 +107,7 @@ def game_over(
         "outcome": outcome.to_dict(),
         "by": by,
         "players": players,
+        "at": at,
     }
 
 

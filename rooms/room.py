@@ -229,7 +229,9 @@ class Room:
         version = self.bump(now)
         self.game_version = version
         assert self.game.outcome is not None
-        event = events.game_over(version, self.game.outcome, by=by, players=self.players())
+        event = events.game_over(
+            version, self.game.outcome, by=by, players=self.players(), at=now
+        )
         return self.changed(event, now)
 
     def ended(self, now: float) -> None:

@@ -163,6 +163,8 @@ class Watch:
             if exc.code not in _QUIET:
                 log.warning("room %s: the bot's move was refused: %s", room.room_id, exc.message)
         except Exception:
+            if len(self._failures) >= 1024:  # forget old turns: this is a guard, not a log
+                self._failures.clear()
             self._failures[turn] = self._failures.get(turn, 0) + 1
             log.exception("room %s: the bot failed to move", room.room_id)
         finally:
