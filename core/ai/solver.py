@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from ..game import Game
 from ..rules import Rules
-from .budget import UNLIMITED, Budget, Clock, Deadline, OutOfBudget
+from .budget import UNLIMITED, Budget, Clock, Deadline
 from .errors import UnsupportedGame
 from .searchboard import SearchBoard
 from .symmetry import symmetries
@@ -108,30 +108,18 @@ class Solver:
     def elapsed(self) -> float:
         return self._deadline.elapsed()
 
-    def budget_spent(self) -> bool:
-        return self._deadline.spent()
-
-    def ordered_moves(self, first: int | None = None) -> list[int]:
-        """The legal moves at the root, most promising first (``first`` leading)."""
-        moves = self._order(self._board.legal_moves(), self._board.to_move)
-        if first is not None and first in moves:
-            moves.remove(first)
-            moves.insert(0, first)
-        return moves
+    def ordered_moves(self) -> list[int]:
+        """The legal moves at the root, most promising first."""
+        return self._order(self._board.legal_moves(), self._board.to_move)
 
     def child_score(self, move: int, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
         """(score for the mover, proven) of playing ``move``, searching ``depth`` plies.
 
-        Raises OutOfBudget with the board restored to the root.
+        Raises OutOfBudget when the budget is spent; every search frame takes its move
+        back on the way out, so the board is at the root again.
         """
         before = self._incomplete
-        board = self._board
-        try:
-            score = self._after(move, depth, alpha, beta)
-        except OutOfBudget:
-            while board.history:
-                board.undo()
-            raise
+        score = self._after(move, depth, alpha, beta)
         return score, self._incomplete == before
 
     def static_score(self, move: int) -> int:

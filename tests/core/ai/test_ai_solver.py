@@ -180,6 +180,17 @@ def test_a_spent_budget_returns_a_legal_move_and_says_unproven() -> None:
     assert result.nodes <= 2_001
 
 
+def test_an_interrupted_solver_is_still_right_afterwards() -> None:
+    """Running out of budget unwinds the search mid-tree; the solver (and its table,
+    with the guesses of the cut search in it) must still give exact answers."""
+    rules = Rules(3, 4, 3)
+    solver = Solver(rules)
+    for nodes in (5, 50, 300):
+        assert not solve(Game(rules), Budget(seconds=None, nodes=nodes), solver=solver).proven
+    again = solve(Game(rules), UNLIMITED, solver=solver)
+    assert (again.value, again.moves_to_end, again.proven) == (Verdict.WIN, 7, True)
+
+
 def test_progress_is_reported_while_searching() -> None:
     reports: list[SearchProgress] = []
     ticks = iter(range(10**9))
