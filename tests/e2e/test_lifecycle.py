@@ -153,6 +153,11 @@ def test_a_declined_then_accepted_draw_and_an_accepted_takeback(
         expect(banner(page)).to_contain_text("By agreement")
         expect(player(page, "X").locator(".score")).to_have_text("½")
 
+    # The game record the moves card links to is the server's text export.
+    href = ada.get_by_role("link", name="Download record").get_attribute("href")
+    record = ada.request.get(href).text()
+    assert '[Result "1/2-1/2"]' in record and '[X "Ada"]' in record and '[O "Bob"]' in record
+
 
 def test_the_opponent_leaves_and_the_win_is_claimed(new_page: Any, create_room: Any) -> None:
     room = create_room()

@@ -3,7 +3,7 @@
 // focus and the slider survive the stream of events.
 
 import { available } from "../actions.js";
-import { fill, h, memo, text } from "../dom.js";
+import { attr, fill, h, memo, text } from "../dom.js";
 import { actionButtons } from "./actions.js";
 import { renderAnalysis } from "./analysis.js";
 import { renderBanner } from "./banner.js";
@@ -67,6 +67,8 @@ export function renderGame(el, state, view, on) {
   el.role.dataset.mark = view.me || "";
 
   memo(el.info, `${view.spectators}|${view.gameNumber}|${view.bots}`, () => renderInfo(el.info, view));
+  attr(el.record, "href", `/api/rooms/${encodeURIComponent(view.roomId)}/record.txt`);
+  attr(el.record, "download", `tictactoe-${view.roomId}-game${view.gameNumber}.txt`);
   text(el.gameNo, view.series ? `Game ${view.gameNumber}` : "");
   text(el.status, view.live ? view.statusText : `Reviewing move ${view.ply} of ${view.total}`);
   el.status.hidden = view.live && view.status === "finished"; // the banner says it
@@ -152,7 +154,9 @@ export function gameLayout(app) {
         part("actionError", "div", { class: "notice", hidden: true, role: "alert" })),
       part("analysis", "section", { class: "analysis-card card", hidden: true, "aria-label": "Analysis" }),
       h("section", { class: "moves-box card", "aria-label": "Moves" },
-        h("h2", {}, "Moves"),
+        h("div", { class: "moves-head" },
+          h("h2", {}, "Moves"),
+          part("record", "a", { class: "record-link", download: "", title: "The game as a text record (PGN-like)" }, "Download record")),
         part("moves", "div", { class: "moves" })),
       part("chat", "section", { class: "chat-card card", "aria-label": "Chat" })));
   fill(app, $.page);
