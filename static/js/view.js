@@ -102,6 +102,7 @@ export function gameView(s) {
     players,
     clocks,
     ticking: playing && Boolean(room.clock || gone || (s.memo && s.memo.takebackRetryAt > now)),
+    fastTick: Boolean(playing && clocks && clocks.clocks.some((c) => c.running && c.seconds < 10)),
     prompts: prompts(room, me, can, gone, clocks, names, now),
     chat: chatView(s, me, opponents(room, me).some((p) => p.bot)),
     analysis,
