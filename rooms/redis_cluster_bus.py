@@ -30,6 +30,7 @@ from redis.asyncio.connection import AbstractConnection
 
 from .errors import ErrorCode, RoomError
 from .redis_bus import RedisBus, RedisSubscription, stop_task
+from .redis_cluster_store import first_contact
 from .redis_connect import RedisOptions, guarded
 from .redis_keys import KeyLayout
 
@@ -144,8 +145,7 @@ class RedisClusterBus:
     # -- lifecycle ------------------------------------------------------------------------
 
     async def open(self) -> None:
-        async with guarded("bus", self.options.timeout):
-            await self.client.initialize()
+        await first_contact(self.client, self.options, "bus")
         self._open = True
 
     async def close(self) -> None:

@@ -34,12 +34,14 @@ from collections.abc import Callable
 from redis.asyncio.cluster import RedisCluster
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 
-from .redis_connect import RedisOptions
+from .errors import RoomError
+from .redis_connect import RedisOptions, guarded
 from .redis_scripts import COMMIT_SHARDED
 from .redis_store import DAY, RedisStore
 
-__all__ = ["RedisClusterStore", "slot_tags"]
+__all__ = ["RedisClusterStore", "first_contact", "slot_tags"]
 
+OPEN_ATTEMPTS = 3
 _SEARCH_LIMIT = 10_000_000  # far above the ~315,000 numbers it takes to cover every slot
 
 
@@ -56,6 +58,25 @@ def slot_tags() -> tuple[str, ...]:
         if len(found) == REDIS_CLUSTER_HASH_SLOTS:
             return tuple(found[slot] for slot in range(REDIS_CLUSTER_HASH_SLOTS))
     raise RuntimeError("no hash tag found for some cluster slots")  # CRC16 covers them all
+
+
+async def first_contact(client: RedisCluster, options: RedisOptions, what: str) -> None:
+    """Learn the topology and check that every master answers, trying a few times.
+
+    The first contact is heavier than any later command (CLUSTER SLOTS, then the whole
+    COMMAND table, from one node), so one slow answer on a busy host should not stop a
+    worker from starting; a cluster that is really down still fails within
+    ``OPEN_ATTEMPTS`` deadlines."""
+    for attempt in range(OPEN_ATTEMPTS):
+        try:
+            async with guarded(what, options.timeout):
+                await client.initialize()
+                await client.ping(target_nodes=RedisCluster.PRIMARIES)
+            return
+        except RoomError:
+            if attempt == OPEN_ATTEMPTS - 1:
+                raise
+        await asyncio.sleep(0.2)
 
 
 class RedisClusterStore(RedisStore):
@@ -99,9 +120,7 @@ class RedisClusterStore(RedisStore):
     async def open(self) -> None:
         """Learn the topology and check that every master answers."""
         await asyncio.to_thread(slot_tags)  # the one-off table, off the event loop
-        async with self._guard("open"):
-            await self._cluster.initialize()
-            await self._cluster.ping(target_nodes=RedisCluster.PRIMARIES)
+        await first_contact(self._cluster, self.options, "open")
 
     async def ping(self) -> None:
         async with self._guard("ping"):

@@ -19,14 +19,12 @@ from rooms.backends import UnsupportedBackend
 from rooms.redis_cluster import parse_cluster_url
 from rooms.redis_cluster_bus import RedisClusterBus
 from rooms.redis_cluster_store import RedisClusterStore, slot_tags
-from rooms.redis_connect import RedisOptions
 from tests.support.backends import BackendMaker, Pair, event
 from tests.support.redis_cluster import ClusterNodeServer, LocalCluster
 
 pytestmark = pytest.mark.redis
 
 T = TypeVar("T")
-FAST = RedisOptions(timeout=1.0, socket_timeout=0.5, connect_timeout=0.5)
 BOUND = 20.0  # a safety net against hangs, never a measurement
 
 
@@ -210,8 +208,8 @@ async def test_a_slot_migrated_under_a_subscription_keeps_room_and_events(
     own_cluster: LocalCluster, makers: list[BackendMaker]
 ) -> None:
     maker = maker_on(own_cluster, makers)
-    store, bus = cluster_parts(await maker.make(options=FAST))
-    other_store = cluster_parts(await maker.make(options=FAST))[0]  # another worker
+    store, bus = cluster_parts(await maker.make())
+    other_store = cluster_parts(await maker.make())[0]  # another worker
     source, target = own_cluster.nodes[0], own_cluster.nodes[1]
     room = rooms_on(own_cluster, source, 1, "moving")[0]
     subscription = await bus.subscribe(room)
@@ -242,7 +240,7 @@ async def test_a_master_restarted_without_its_data_loses_only_its_rooms(
     own_cluster: LocalCluster, makers: list[BackendMaker]
 ) -> None:
     maker = maker_on(own_cluster, makers)
-    store, _ = cluster_parts(await maker.make(options=FAST))
+    store, _ = cluster_parts(await maker.make())
     victim = own_cluster.nodes[2]
     lost = rooms_on(own_cluster, victim, 2, "lost")
     kept = [room for node in own_cluster.nodes[:2] for room in rooms_on(own_cluster, node, 1,
@@ -262,7 +260,7 @@ async def test_a_master_restarted_without_its_data_loses_only_its_rooms(
         assert (await store.load(room)).data == "v0"  # type: ignore[union-attr]
     assert await store.commit(lost[0], 0, "v1", event(1), listed=False) is False
     # A worker that never saw the lost rooms cannot tell: plain "no such room".
-    fresh = cluster_parts(await maker.make(options=FAST))[0]
+    fresh = cluster_parts(await maker.make())[0]
     assert await fresh.load(lost[0]) is None
     await store.ping()
 
@@ -271,7 +269,7 @@ async def test_a_master_restarted_from_its_aof_keeps_rooms_and_events_flow(
     aof_cluster: LocalCluster, makers: list[BackendMaker]
 ) -> None:
     maker = maker_on(aof_cluster, makers)
-    store, bus = cluster_parts(await maker.make(options=FAST, health=(0.2, 0.6)))
+    store, bus = cluster_parts(await maker.make(health=(0.2, 0.6)))
     victim = aof_cluster.nodes[1]
     room = rooms_on(aof_cluster, victim, 1, "aof")[0]
     elsewhere = rooms_on(aof_cluster, aof_cluster.nodes[0], 1, "aof")[0]
