@@ -81,8 +81,10 @@ class Recorder:
         }
 
 
-def merge(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
-    """Several processes' results as one (peaks add up: the processes run side by side)."""
+def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> dict[str, Any]:
+    """Several results as one: of processes running side by side (their peaks of open
+    connections add up, as do their processes), or of windows one after the other (the
+    peak is the highest, the processes those of one window)."""
     merged: dict[str, Any] = {
         "opponent": array("d"), "spectator": array("d"), "moves": 0, "moves_total": 0, "games": 0,
         "unfinished": 0,
@@ -92,9 +94,14 @@ def merge(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
         merged["opponent"].extend(result["opponent"])
         merged["spectator"].extend(result["spectator"])
         merged["errors"].update(result["errors"])
-        for key in ("moves", "moves_total", "games", "unfinished", "opened", "peak", "cpu_s"):
+        for key in ("moves", "moves_total", "games", "unfinished", "opened", "cpu_s"):
             merged[key] += result[key]
-        merged["procs"] += 1
+        if side_by_side:
+            merged["peak"] += result["peak"]
+            merged["procs"] += result.get("procs", 1)
+        else:
+            merged["peak"] = max(merged["peak"], result["peak"])
+            merged["procs"] = max(merged["procs"], result.get("procs", 1))
     merged["errors"] = dict(merged["errors"])
     return merged
 

@@ -1,14 +1,15 @@
 """``tictactoe bench``: run the load on the server and on the relay, config by config.
 
 For each configuration (memory store with one worker, Redis with one, Redis with two)
-the bench starts the server, runs the load, counts what one steady-state game costs
-(``redis_probe``), optionally measures idle memory per connection and the cost of a
-spectator, stops it; then does the same with the bare relay in the same shape, so each
-server figure comes with its ratio to the stack's limit measured minutes apart on the
-same machine. A private redis-server is started when a configuration needs one and no
-``redis_url`` was given. Or it drives a running server at ``url`` (resources are then
-sampled only when ``server_pid`` is given). Every step is bounded and stops by itself.
-"""
+the bench starts the server and the bare relay in the same shape side by side, and loads
+one at a time in turns: ``rounds`` windows each, server, relay, server, relay..., so that
+other work on a shared machine weighs on both alike and each server figure comes with its
+ratio to the stack's limit measured under the same conditions. Then it counts what one
+steady-state game costs (``redis_probe``) and, when asked, idle memory per connection (on
+fresh processes) and the cost of a spectator. A private redis-server is started when a
+configuration needs one and no ``redis_url`` was given. Or it drives a running server at
+``url`` (resources are sampled only when ``server_pid`` is given). Every step is bounded
+and stops by itself."""
 
 from __future__ import annotations
 
@@ -24,13 +25,13 @@ from pathlib import Path
 from typing import Any
 
 from .idle import idle_memory
-from .launch import CONFIGS, Config, RedisProcess, launch
-from .procstat import ProcessTree, load_average
-from .progress import ProgressBar
-from .redis_probe import commandstats, encodes, probe_game
-from .report import compare, run_record, table
+from .launch import CONFIGS, Config, Launched, RedisProcess, launch
+from .measure import Target, record, sample
+from .procstat import load_average
+from .redis_probe import probe_game
+from .report import compare, table
 from .scripts import make_scripts
-from .worker import LoadPlan, Progress, run_load
+from .worker import LoadPlan
 
 __all__ = ["BenchOptions", "run_bench", "write_report"]
 
@@ -42,7 +43,9 @@ class BenchOptions:
     spectators: int = 1
     think: float = 0.0
     duration: float = 10.0
+    """Measured seconds of each window (there are ``rounds`` windows per target)."""
     warmup: float = 2.0
+    rounds: int = 1
     procs: int = 1
     seed: int = 1
     rules: dict[str, Any] = field(default_factory=dict)
@@ -63,63 +66,6 @@ def _say(options: BenchOptions, text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
 
-def _measure(
-    options: BenchOptions, target: str, config: str, url: str, *, workers: int,
-    pid: int | None, redis_url: str | None, spectators: int,
-) -> dict[str, Any]:
-    """One timed load on a running server or relay; its record (see report.run_record)."""
-    plan = LoadPlan(url, options.games, spectators, options.think, options.warmup,
-                    options.duration, options.rules, options.seed, options.procs)
-    tree = ProcessTree(pid) if pid is not None else None
-    marks: dict[str, Any] = {"load_average": load_average()}
-    before_encodes = encodes(url, workers) if target == "server" else None
-
-    def on_window(name: str) -> None:
-        now = time.monotonic()
-        if tree is not None:
-            if name == "start":
-                tree.mark(now)
-            else:
-                marks["cpu"] = tree.since_mark(now)
-        if redis_url is not None:
-            marks[f"redis_{name}"] = commandstats(redis_url)
-
-    label = f"{config:>7} {target:<6}"
-    bar = ProgressBar(label, options.warmup + options.duration,
-                      enabled=False if options.quiet else None)
-    last_rss = [0.0]
-
-    def on_tick(progress: Progress) -> None:
-        bar.update(progress)
-        if tree is not None and progress.elapsed - last_rss[0] >= 1.0:
-            last_rss[0] = progress.elapsed
-            tree.rss()  # keeps the peak
-
-    try:
-        result = run_load(plan, on_tick=on_tick, on_window=on_window)
-    finally:
-        bar.close()
-    server = None
-    if tree is not None and "cpu" in marks:
-        cpu_s, wall_s = marks["cpu"]
-        server = {"cpu_s": cpu_s, "cpu_percent": cpu_s / wall_s * 100,
-                  "rss_bytes": tree.rss(), "rss_peak_bytes": tree.rss_peak,
-                  "processes": len(tree.processes())}
-    extra: dict[str, Any] = {"load_average": marks["load_average"], "spectators": spectators}
-    if "redis_start" in marks and "redis_end" in marks and result["moves"]:
-        first, last = marks["redis_start"], marks["redis_end"]
-        extra["redis_calls_per_move"] = {  # inside scripts included; see redis_probe
-            name: round((calls - first.get(name, 0)) / result["moves"], 3)
-            for name, calls in last.items() if calls > first.get(name, 0) and name != "info"
-        }
-    after_encodes = encodes(url, workers) if before_encodes is not None else None
-    if before_encodes is not None and after_encodes is not None and result["moves_total"]:
-        moved = after_encodes.get("moved", 0) - before_encodes.get("moved", 0)
-        extra["moved_encodes_per_move"] = moved / result["moves_total"]
-    return run_record(target, config, result, duration=options.duration, server=server,
-                      extra=extra)
-
-
 @contextlib.contextmanager
 def _redis(options: BenchOptions) -> Iterator[str | None]:
     needs = options.url is None and any(CONFIGS[c].store == "redis" for c in options.configs)
@@ -130,39 +76,69 @@ def _redis(options: BenchOptions) -> Iterator[str | None]:
         yield private.url
 
 
-def _config_runs(
-    options: BenchOptions, config: Config, target: str, redis_url: str | None
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """Everything about one target in one configuration: (load record, side measurements)."""
-    store_url = redis_url if config.store == "redis" else None
-    side: dict[str, Any] = {}
-    _say(options, f"starting the {target} ({config.name}: {config.store}, "
-                  f"{config.workers} worker{'s' * (config.workers > 1)})")
-    launched = launch(target, config, store_url)
-    try:
-        def measure(spectators: int) -> dict[str, Any]:
-            return _measure(options, target, config.name, launched.url,
-                            workers=config.workers, pid=launched.pid, redis_url=store_url,
-                            spectators=spectators)
+def _plan(options: BenchOptions, url: str, spectators: int) -> LoadPlan:
+    return LoadPlan(url, options.games, spectators, options.think, options.warmup,
+                    options.duration, options.rules, options.seed, options.procs)
 
-        record = measure(options.spectators)
+
+def _interleaved(
+    options: BenchOptions, targets: list[Target], spectators: int
+) -> dict[str, dict[str, Any]]:
+    """``rounds`` windows per target, taking turns (server, relay, server, relay, ...), so
+    that other work on the machine weighs on both alike; a record per target kind."""
+    windows: dict[str, list[dict[str, Any]]] = {t.kind: [] for t in targets}
+    for index in range(options.rounds):
+        for target in targets:
+            label = f"{target.config:>7} {target.kind:<6} S={spectators} " \
+                f"{index + 1}/{options.rounds}"
+            plan = _plan(options, target.url, spectators)
+            windows[target.kind].append(sample(target, plan, label=label, quiet=options.quiet))
+    return {
+        t.kind: record(t, windows[t.kind], duration=options.duration, spectators=spectators)
+        for t in targets
+    }
+
+
+def _config_runs(
+    options: BenchOptions, config: Config, redis_url: str | None
+) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    """Everything about one configuration: (load record by target, side measurements by
+    target). The server and the relay run side by side; only one is loaded at a time."""
+    store_url = redis_url if config.store == "redis" else None
+    kinds = ["server", "relay"] if options.baseline else ["server"]
+    side: dict[str, dict[str, Any]] = {kind: {} for kind in kinds}
+    _say(options, f"starting {' and '.join(kinds)} ({config.name}: {config.store}, "
+                  f"{config.workers} worker{'s' * (config.workers > 1)})")
+    launched: list[Launched] = []
+    try:
+        for kind in kinds:
+            launched.append(launch(kind, config, store_url))
+        targets = [Target(kind, config.name, run.url, config.workers, run.pid, store_url)
+                   for kind, run in zip(kinds, launched, strict=True)]
+        records = _interleaved(options, targets, options.spectators)
         if options.spectator_cost:
-            side["spectator_cost"] = [measure(s) for s in (0, options.spectator_cost)]
-        if options.probe and target == "server":
+            runs = [_interleaved(options, targets, s) for s in (0, options.spectator_cost)]
+            for kind in kinds:
+                side[kind]["spectator_cost"] = _spectator_cost(
+                    [runs[0][kind], runs[1][kind]], options.spectator_cost
+                )
+        if options.probe:
             script = make_scripts(options.rules, 1, options.seed)[0]
-            side["probe"] = probe_game(
-                launched.url, store_url, workers=config.workers, rules=options.rules,
+            side["server"]["probe"] = probe_game(
+                launched[0].url, store_url, workers=config.workers, rules=options.rules,
                 script=script, spectators=max(options.spectators, 3),
             )
     finally:
-        launched.stop()
+        for run in launched:
+            run.stop()
     if options.idle:
-        launched = launch(target, config, store_url)
-        try:
-            side["idle"] = idle_memory(launched.url, launched.pid, options.idle)
-        finally:
-            launched.stop()
-    return record, side
+        for kind in kinds:
+            fresh = launch(kind, config, store_url)  # a server that never saw the load
+            try:
+                side[kind]["idle"] = idle_memory(fresh.url, fresh.pid, options.idle)
+            finally:
+                fresh.stop()
+    return records, side
 
 
 def _spectator_cost(runs: list[dict[str, Any]], spectators: int) -> dict[str, Any] | None:
@@ -185,28 +161,17 @@ def run_bench(options: BenchOptions) -> dict[str, Any]:
         "runs": [], "comparisons": [], "configs": {},
     }
     if options.url is not None:
-        record = _measure(options, "server", "url", options.url.rstrip("/"), workers=1,
-                          pid=options.server_pid, redis_url=options.redis_url,
-                          spectators=options.spectators)
-        report["runs"].append(record)
+        target = Target("server", "url", options.url.rstrip("/"), 1, options.server_pid,
+                        options.redis_url)
+        report["runs"].append(_interleaved(options, [target], options.spectators)["server"])
         return report
     with _redis(options) as redis_url:
         for name in options.configs:
-            config = CONFIGS[name]
-            details: dict[str, Any] = {}
-            by_target: dict[str, dict[str, Any]] = {}
-            for target in ("server", "relay") if options.baseline else ("server",):
-                record, side = _config_runs(options, config, target, redis_url)
-                report["runs"].append(record)
-                by_target[target] = record
-                if "spectator_cost" in side:
-                    side["spectator_cost"] = _spectator_cost(
-                        side["spectator_cost"], options.spectator_cost
-                    )
-                details[target] = side
-            if "relay" in by_target:
-                report["comparisons"].append(compare(by_target["server"], by_target["relay"]))
-            report["configs"][name] = details
+            records, side = _config_runs(options, CONFIGS[name], redis_url)
+            report["runs"].extend(records.values())
+            if "relay" in records:
+                report["comparisons"].append(compare(records["server"], records["relay"]))
+            report["configs"][name] = side
     return report
 
 

@@ -45,9 +45,13 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--spectators", "-S", type=int, default=1, help="spectators per game")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a player waits before each move (0: as fast as it can)")
-    parser.add_argument("--duration", type=float, default=10.0, help="measured seconds")
+    parser.add_argument("--duration", type=float, default=10.0,
+                        help="measured seconds (of each round)")
     parser.add_argument("--warmup", type=float, default=2.0,
                         help="seconds of load before measuring")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="measured windows per target, server and relay taking turns "
+                        "(more rounds even out other work on a shared machine)")
     parser.add_argument("--procs", type=int, default=1, help="load generator processes")
     parser.add_argument("--seed", type=int, default=1, help="seed of the scripted games")
     parser.add_argument("--rules", type=_rules, default={},
@@ -84,6 +88,7 @@ def run(args: argparse.Namespace) -> int:
     problems = [f"unknown configuration {name!r}" for name in configs if name not in CONFIGS]
     for flag, value, low in (("--games", args.games, 1), ("--spectators", args.spectators, 0),
                              ("--procs", args.procs, 1), ("--idle", args.idle, 0),
+                             ("--rounds", args.rounds, 1),
                              ("--spectator-cost", args.spectator_cost, 0)):
         if value < low:
             problems.append(f"{flag} must be at least {low}, got {value}")
@@ -100,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = BenchOptions(
         configs=configs, games=args.games, spectators=args.spectators, think=args.think,
-        duration=args.duration, warmup=args.warmup, procs=args.procs, seed=args.seed,
+        duration=args.duration, warmup=args.warmup, rounds=args.rounds, procs=args.procs,
+        seed=args.seed,
         rules=args.rules, baseline=args.baseline, probe=args.probe, idle=args.idle,
         spectator_cost=args.spectator_cost, url=args.url, server_pid=args.server_pid,
         redis_url=args.redis_url, quiet=args.quiet,

@@ -43,13 +43,15 @@ def test_the_bench_loads_the_server_and_the_relay(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     code = main([
         "bench", "--configs", "memory", "--games", str(GAMES), "--spectators", str(SPECTATORS),
-        "--duration", "1.5", "--warmup", "0.5", "--quiet", "--json", str(out),
+        "--duration", "1", "--warmup", "0.5", "--rounds", "2", "--quiet", "--json", str(out),
     ])
     assert code == 0
     report = json.loads(out.read_text())
     server, relay = report["runs"]
     _check_run(server, "server")
     _check_run(relay, "relay")
+    for run in (server, relay):  # server and relay took turns, two windows each
+        assert run["rounds"] == 2 and len(run["load_average"]) == 2
     assert server["moved_encodes_per_move"] == 1.0  # one process, no lost commit races
     (ratios,) = report["comparisons"]
     assert ratios["config"] == "memory" and ratios["moves_per_s"] > 0
