@@ -16,18 +16,30 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
 from tests.support.redis_server import free_port
 
-__all__ = ["WAIT", "Fleet", "ServerProcess", "create_room", "snapshot"]
+__all__ = ["WAIT", "Endpoint", "Fleet", "ServerProcess", "create_room", "snapshot"]
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30.0
 FAST_CLIENTS = ("--rate", "1000", "--burst", "1000")
 """The chaos clients send faster than a person; the default rate limit would refuse them."""
+
+
+class Endpoint(Protocol):
+    """Where clients connect: a server process, or a load balancer in front of some."""
+
+    @property
+    def url(self) -> str: ...
+
+    def ws(self, room_id: str) -> str: ...
+
+    @property
+    def alive(self) -> bool: ...
 
 
 class ServerProcess:
@@ -120,7 +132,7 @@ class Fleet:
             server.stop()
 
 
-async def create_room(server: ServerProcess, rules: dict[str, Any], *, public: bool) -> str:
+async def create_room(server: Endpoint, rules: dict[str, Any], *, public: bool) -> str:
     async with httpx.AsyncClient() as http:
         response = await http.post(f"{server.url}/api/rooms",
                                    json={"rules": rules, "public": public}, timeout=15)
@@ -129,7 +141,7 @@ async def create_room(server: ServerProcess, rules: dict[str, Any], *, public: b
     return room_id
 
 
-async def snapshot(server: ServerProcess, room_id: str) -> dict[str, Any]:
+async def snapshot(server: Endpoint, room_id: str) -> dict[str, Any]:
     async with httpx.AsyncClient() as http:
         response = await http.get(f"{server.url}/api/rooms/{room_id}", timeout=15)
     assert response.status_code == 200, response.text

@@ -16,14 +16,14 @@ import contextlib
 import itertools
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from rooms import EventType
-from tests.chaos.fleet import WAIT, ServerProcess
+from tests.chaos.fleet import WAIT, Endpoint
 
 __all__ = ["Chooser", "Dropped", "Peer", "RETRYABLE", "chooser"]
 
@@ -31,15 +31,15 @@ EVENT_TYPES = frozenset(kind.value for kind in EventType)
 RETRYABLE = frozenset({"unavailable", "busy"})
 """Error codes that mean "not now": the same message is sent again a moment later."""
 
-Chooser = Callable[[ServerProcess | None], ServerProcess]
+Chooser = Callable[[Endpoint | None], Endpoint]
 Message = dict[str, Any]
 
 
-def chooser(servers: list[ServerProcess]) -> Chooser:
+def chooser(servers: Sequence[Endpoint]) -> Chooser:
     """Round robin over the live servers, avoiding the one that just failed if possible."""
     turn = itertools.count()
 
-    def choose(avoid: ServerProcess | None) -> ServerProcess:
+    def choose(avoid: Endpoint | None) -> Endpoint:
         live = [s for s in servers if s.alive and s is not avoid] or [s for s in servers
                                                                         if s.alive]
         assert live, "no server left alive"
@@ -55,7 +55,7 @@ class Dropped(Exception):
 class _Line:
     """One WebSocket: a reader task hands every message to the peer and keeps replies."""
 
-    def __init__(self, ws: ClientConnection, server: ServerProcess, peer: Peer) -> None:
+    def __init__(self, ws: ClientConnection, server: Endpoint, peer: Peer) -> None:
         self.ws, self.server, self.peer = ws, server, peer
         self.last_version: int | None = None  # what this connection's join carried
         self.replies: list[Message] = []
@@ -119,7 +119,7 @@ class Peer:
         self.acked: dict[str, Message] = {}  # move_id -> its move_ok
         self.errors: list[Message] = []
         self.reconnects = 0
-        self.joined_on: list[ServerProcess] = []  # the server of each welcome, in order
+        self.joined_on: list[Endpoint] = []  # the server of each welcome, in order
 
     # -- what arrives ---------------------------------------------------------------------
 
@@ -160,7 +160,7 @@ class Peer:
 
     # -- joining --------------------------------------------------------------------------
 
-    async def join(self, server: ServerProcess, *, since: int | None = None) -> Message:
+    async def join(self, server: Endpoint, *, since: int | None = None) -> Message:
         """Join on ``server`` (another when it is gone), resuming what this peer had."""
         last = self.version if since is None else since
         deadline = time.monotonic() + WAIT

@@ -19,7 +19,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.chaos.fleet import ServerProcess, create_room, snapshot
+from tests.chaos.fleet import Endpoint, create_room, snapshot
 from tests.chaos.peers import Chooser, Peer
 
 __all__ = ["SCRIPT", "RULES", "Table", "audit", "open_table", "play"]
@@ -47,10 +47,10 @@ class Table:
 
 
 async def open_table(
-    create_on: ServerProcess,
-    x_on: ServerProcess,
-    o_on: ServerProcess,
-    watch_on: list[ServerProcess],
+    create_on: Endpoint,
+    x_on: Endpoint,
+    o_on: Endpoint,
+    watch_on: list[Endpoint],
     choose: Chooser,
     *,
     room_id: str | None = None,
@@ -84,7 +84,7 @@ async def play(table: Table, *, pace: float = 0.0) -> None:
             await asyncio.sleep(pace)
 
 
-async def audit(table: Table, server: ServerProcess) -> dict[str, Any]:
+async def audit(table: Table, server: Endpoint) -> dict[str, Any]:
     """Check the finished room against its log and every participant; the final snapshot."""
     final = await snapshot(server, table.room_id)
     assert final["status"] == "finished", final
