@@ -19,6 +19,7 @@ from .commands import (
     Claim,
     Command,
     Done,
+    Evict,
     Join,
     JoinReply,
     Leave,
@@ -40,7 +41,7 @@ from .errors import ErrorCode, RoomError, from_game_error
 from .events import EventType
 from .feed import Feed
 from .hub import Hub, Listener
-from .ids import new_connection_id, new_room_id, valid_room_id
+from .ids import new_connection_id, new_room_id, new_worker_id, valid_room_id, worker_of
 from .memory import MemoryBus, MemoryStore
 from .parse import (
     ActionMessage,
@@ -96,6 +97,7 @@ __all__ = [
     "Done",
     "ErrorCode",
     "EventType",
+    "Evict",
     "Executed",
     "Feed",
     "GameRecord",
@@ -154,6 +156,7 @@ __all__ = [
     "move_ok_message",
     "new_connection_id",
     "new_room_id",
+    "new_worker_id",
     "open_backend",
     "parse_message",
     "parse_record",
@@ -165,4 +168,5 @@ __all__ = [
     "think_in_thread",
     "valid_room_id",
     "welcome_message",
+    "worker_of",
 ]

@@ -1,9 +1,9 @@
 """Commands a room handles and the replies it gives (plain values, no I/O).
 
 A command names the connection it comes from; the room knows which seat (if any) each
-connection holds, so nothing a client says about itself is trusted. ``Reserve``, ``Tick``
-and ``BotMove`` come from the server itself (quick play, timers, bots), never from a
-client message.
+connection holds, so nothing a client says about itself is trusted. ``Reserve``, ``Tick``,
+``BotMove`` and ``Evict`` come from the server itself (quick play, timers, bots, the
+presence sweep), never from a client message.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ __all__ = [
     "Claim",
     "Command",
     "Done",
+    "Evict",
     "Join",
     "JoinReply",
     "Leave",
@@ -79,6 +80,15 @@ class Leave:
 
     conn: str
     deliberate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Evict:
+    """The worker ``worker`` died (its presence lease expired): its connections are gone.
+    One seat's connections, or else all of its spectators, per command (one event each);
+    nothing is left when the room answers with no event. Only the server sends it."""
+
+    worker: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -155,7 +165,7 @@ class Tick:
 
 
 Command = (
-    Join | Reserve | Leave | PlayMove | BotMove | Resign | Abort | Offer | Answer | Rematch
+    Join | Reserve | Leave | Evict | PlayMove | BotMove | Resign | Abort | Offer | Answer | Rematch
     | Claim | Tick | Retire
 )
 

@@ -1,11 +1,19 @@
-"""Random identifiers: room ids (private: 128 bits; public: short codes) and connection ids."""
+"""Random identifiers: room ids (private: 128 bits; public: short codes), worker ids and
+connection ids (which name the worker holding them, so any worker can tell whose they are)."""
 
 from __future__ import annotations
 
 import re
 import secrets
 
-__all__ = ["PUBLIC_ALPHABET", "new_connection_id", "new_room_id", "valid_room_id"]
+__all__ = [
+    "PUBLIC_ALPHABET",
+    "new_connection_id",
+    "new_room_id",
+    "new_worker_id",
+    "valid_room_id",
+    "worker_of",
+]
 
 PUBLIC_ALPHABET = "23456789abcdefghjkmnpqrstuvwxyz"
 """Public room codes avoid look-alikes (0/o, 1/l/i) so they can be read aloud."""
@@ -26,6 +34,23 @@ def valid_room_id(room_id: str) -> bool:
     return _ROOM_ID.fullmatch(room_id) is not None
 
 
-def new_connection_id() -> str:
-    """Unique across workers and hosts (64 random bits), so any worker may hold a seat."""
-    return secrets.token_hex(8)
+_WORKER = re.compile(r"[0-9a-f]{12}")
+
+
+def new_worker_id() -> str:
+    """A worker's name in the presence registry (48 random bits, lowercase hex). A worker
+    takes a new one whenever it loses its lease, so an id is never alive twice."""
+    return secrets.token_hex(6)
+
+
+def new_connection_id(worker: str | None = None) -> str:
+    """Unique across workers and hosts (64 random bits), so any worker may hold a seat;
+    ``worker.random`` when a worker id is given, so the room records whose it is."""
+    random = secrets.token_hex(8)
+    return f"{worker}.{random}" if worker is not None else random
+
+
+def worker_of(conn: str) -> str | None:
+    """The worker id a connection id names (None for an id without one)."""
+    head, dot, _ = conn.partition(".")
+    return head if dot and _WORKER.fullmatch(head) else None

@@ -3,7 +3,9 @@ a player who connects later (quick play), and departures.
 
 Presence is what abandonment rests on: when a seat's last connection closes, the seat
 records since when it is away and whether it said it was leaving; coming back with the
-token clears both. Nothing here ends a game: only the opponent's claim does.
+token clears both. Nothing here ends a game: only the opponent's claim does. A worker that
+died cannot send ``Leave`` for its connections: whichever worker sweeps its expired lease
+sends ``Evict`` (rooms.presence_sweep), which records the same departures.
 """
 
 from __future__ import annotations
@@ -11,15 +13,16 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import events
-from .commands import Join, JoinReply, Leave, LeaveReply, Reserve, Role
+from .commands import Evict, Join, JoinReply, Leave, LeaveReply, Reserve, Role
 from .errors import ErrorCode, RoomError
 from .handled import Handled
+from .ids import worker_of
 from .seats import Seat, find_seat, hash_token, new_token
 
 if TYPE_CHECKING:
     from .room import Room
 
-__all__ = ["join", "leave", "reserve"]
+__all__ = ["evict", "join", "leave", "reserve"]
 
 
 def _take_seat(room: Room, name: str | None, conn: str | None, now: float) -> Handled:
@@ -90,4 +93,27 @@ def leave(room: Room, command: Leave, now: float) -> Handled:
         room.spectators.remove(command.conn)
         event = events.spectators(room.bump(now), len(room.spectators))
         return Handled(event, LeaveReply(True))
+    return Handled(None, LeaveReply(False))
+
+
+def evict(room: Room, command: Evict, now: float) -> Handled:
+    """Drop the dead worker's connections, one event's worth per command: the first seat
+    holding some (a ``presence`` event; the seat is away from ``now``, not deliberately),
+    or else every spectator it held (one ``spectators`` event). No event: none are left,
+    so repeating it, or racing another worker doing it, is harmless."""
+
+    def gone(conn: str) -> bool:
+        return worker_of(conn) == command.worker
+
+    for index, seat in enumerate(room.seats):
+        if any(gone(conn) for conn in seat.connections):
+            seat.connections = [conn for conn in seat.connections if not gone(conn)]
+            if not seat.connections:
+                seat.away_since, seat.left = now, False
+            player = room.players()[index]
+            return Handled(events.presence(room.bump(now), player), LeaveReply(True))
+    staying = [conn for conn in room.spectators if not gone(conn)]
+    if len(staying) < len(room.spectators):
+        room.spectators = staying
+        return Handled(events.spectators(room.bump(now), len(staying)), LeaveReply(True))
     return Handled(None, LeaveReply(False))
