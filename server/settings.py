@@ -28,7 +28,8 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
     store_url: str = "memory://"
-    """``memory://`` (one process) or, once the Redis issue lands, ``redis://host:port/db``."""
+    """``memory://`` (one process), ``redis://host:port/db`` (one Redis) or
+    ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster)."""
     allowed_origins: tuple[str, ...] = ()
     """Origins allowed to open WebSockets besides the server's own; ``*`` allows any."""
     workers: int = 1

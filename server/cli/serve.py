@@ -44,8 +44,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--redis-url", default=None,
-        help="keep rooms in Redis, shared by every worker and host: redis://host:port/db "
-        "(also REDIS_URL; ?prefix=NAME sets the key prefix)",
+        help="keep rooms in Redis, shared by every worker and host: redis://host:port/db, "
+        "or a Redis Cluster: redis+cluster://host:port[,host:port...] (also REDIS_URL; "
+        "?prefix=NAME sets the key prefix)",
     )
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default 1)")
     limits = parser.add_argument_group("limits")
