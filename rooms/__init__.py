@@ -54,6 +54,9 @@ from .parse import (
     SyncMessage,
     parse_message,
 )
+from .presence import LeaseLost, LostHandler, Presence
+from .presence_registry import MemoryRegistry, Registry, presence_registry
+from .presence_sweep import Sweeper
 from .protocol import (
     ENCODES,
     PROTOCOL_VERSION,
@@ -106,12 +109,15 @@ __all__ = [
     "Join",
     "JoinMessage",
     "JoinReply",
+    "LeaseLost",
     "Leave",
     "LeaveReply",
     "Listener",
+    "LostHandler",
     "Matched",
     "MemoryBus",
     "MemoryQueue",
+    "MemoryRegistry",
     "MemoryStore",
     "MoveMessage",
     "MoveReply",
@@ -120,7 +126,9 @@ __all__ = [
     "OfferKind",
     "PingMessage",
     "PlayMove",
+    "Presence",
     "QuickPlayQueue",
+    "Registry",
     "Rematch",
     "Reply",
     "Reserve",
@@ -137,6 +145,7 @@ __all__ = [
     "Store",
     "StoredRoom",
     "Subscription",
+    "Sweeper",
     "SyncMessage",
     "Think",
     "Tick",
@@ -161,6 +170,7 @@ __all__ = [
     "parse_message",
     "parse_record",
     "pong_message",
+    "presence_registry",
     "queue_for",
     "queue_key",
     "quick_play",

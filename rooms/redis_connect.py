@@ -76,8 +76,11 @@ def split_url(url: str) -> tuple[str, str]:
     return parts._replace(query=urlencode(rest)).geturl(), prefix
 
 
-def make_client(url: str, options: RedisOptions) -> aioredis.Redis:
-    """A pooled asyncio client that decodes replies to str (not connected yet)."""
+def make_client(
+    url: str, options: RedisOptions, *, client_name: str | None = None
+) -> aioredis.Redis:
+    """A pooled asyncio client that decodes replies to str (not connected yet);
+    ``client_name`` names its connections in ``CLIENT LIST``."""
     try:
         return aioredis.Redis.from_url(
             url,
@@ -86,6 +89,7 @@ def make_client(url: str, options: RedisOptions) -> aioredis.Redis:
             socket_connect_timeout=options.connect_timeout,
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), options.retries),
             health_check_interval=0,
+            client_name=client_name,
         )
     except (ValueError, TypeError) as exc:
         raise UnsupportedBackend(f"bad Redis URL: {exc}") from None

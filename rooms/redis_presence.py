@@ -1,0 +1,199 @@
+"""The presence registry in Redis (``redis://``) or a Redis Cluster (``redis+cluster://``).
+
+Keys (``<prefix>`` as for the rooms, rooms.redis_keys):
+
+``<prefix>:workers``               set: every listed worker id (the registry others scan)
+``<prefix>:{w:<worker>}:lease``    string, with the lease's TTL: who holds it (host:pid)
+``<prefix>:{w:<worker>}:rooms``    set: the rooms where the worker holds connections
+``<prefix>:{w:<worker>}:claim``    string, with the claim's TTL: the worker cleaning up
+
+A worker's lease, index and claim share the hash tag ``{w:<worker>}``, so on a Cluster
+they live on one slot and every step that must see two of them at once (renew, index,
+claim, finish) is ONE single-slot script. The registry set is another key, touched by
+plain commands in an order that never loses a worker: listed before its lease exists,
+unlisted only after ``finish`` deleted its index.
+
+Liveness is the lease key's TTL, counted by Redis' own clock, so workers' clocks never
+have to agree. The registry has its own client (connections named ``<prefix>-presence``
+in ``CLIENT LIST``), so heartbeats never queue behind room traffic and an operator, or
+the bench, can tell them apart.
+"""
+
+from __future__ import annotations
+
+from typing import Any, cast
+
+from redis.asyncio.cluster import RedisCluster
+
+from .redis_cluster import ClusterURL, make_cluster_client, parse_cluster_url
+from .redis_cluster_store import first_contact
+from .redis_connect import RedisClient, RedisOptions, guarded, make_client, split_url, text
+from .redis_keys import KeyLayout
+
+__all__ = ["CLAIM", "FINISH", "INDEX", "RENEW", "RedisRegistry", "redis_registry"]
+
+KEEP_MS = 24 * 3600 * 1000
+"""How long a worker's index outlives its last heartbeat: time for the sweep to use it."""
+
+RENEW = """
+-- KEYS: lease, rooms.  ARGV: ttl (ms), keep (ms).  1 renewed; 0 the lease is gone.
+if redis.call('PEXPIRE', KEYS[1], ARGV[1]) == 0 then
+  return 0
+end
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return 1
+"""
+
+INDEX = """
+-- KEYS: lease, rooms.  ARGV: room id, keep (ms).  1 indexed; 0 the lease is gone.
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('SADD', KEYS[2], ARGV[1])
+redis.call('PEXPIRE', KEYS[2], ARGV[2])
+return 1
+"""
+
+CLAIM = """
+-- KEYS: lease, claim.  ARGV: claimer, ttl (ms).  1 claimed (or claimed again).
+if redis.call('EXISTS', KEYS[1]) == 1 then
+  return 0
+end
+local holder = redis.call('GET', KEYS[2])
+if holder and holder ~= ARGV[1] then
+  return 0
+end
+redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2])
+return 1
+"""
+
+FINISH = """
+-- KEYS: claim, rooms.  ARGV: claimer.  1 when the claimer held the claim and no room was
+-- left: both keys are gone (the caller then unlists the worker).
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then
+  return 0
+end
+if redis.call('SCARD', KEYS[2]) > 0 then
+  return 0
+end
+redis.call('DEL', KEYS[1], KEYS[2])
+return 1
+"""
+
+
+def _ms(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
+
+
+class RedisRegistry:
+    def __init__(
+        self,
+        client: RedisClient,
+        *,
+        prefix: str = "ttt",
+        timeout: float = 2.0,
+        own_client: bool = True,
+    ) -> None:
+        self._client = client
+        self._layout = KeyLayout(prefix)  # validates the prefix like the store does
+        self._timeout = timeout
+        self._own_client = own_client
+        self._renew = client.register_script(RENEW)
+        self._index = client.register_script(INDEX)
+        self._claim = client.register_script(CLAIM)
+        self._finish = client.register_script(FINISH)
+        self.name = "redis-cluster" if isinstance(client, RedisCluster) else "redis"
+
+    @property
+    def client(self) -> RedisClient:
+        return self._client
+
+    @property
+    def workers_key(self) -> str:
+        return f"{self._layout.prefix}:workers"
+
+    def _key(self, worker: str, what: str) -> str:
+        return f"{self._layout.prefix}:{{w:{worker}}}:{what}"
+
+    async def open(self) -> None:
+        if isinstance(self._client, RedisCluster):
+            await first_contact(self._client, RedisOptions(timeout=self._timeout), "presence")
+            return
+        async with guarded("presence", self._timeout):
+            await self._client.ping()
+
+    async def close(self) -> None:
+        if self._own_client:
+            await self._client.aclose()
+
+    async def register(self, worker: str, ttl: float, *, holder: str) -> None:
+        async with guarded("presence", self._timeout):
+            await self._client.sadd(self.workers_key, worker)  # listed first: never lost
+            await self._client.set(self._key(worker, "lease"), holder, px=_ms(ttl))
+
+    async def renew(self, worker: str, ttl: float) -> bool:
+        keys = [self._key(worker, "lease"), self._key(worker, "rooms")]
+        async with guarded("presence", self._timeout):
+            return bool(await self._renew(keys=keys, args=[_ms(ttl), KEEP_MS]))
+
+    async def release(self, worker: str) -> None:
+        async with guarded("presence", self._timeout):
+            await self._client.delete(self._key(worker, "lease"))
+
+    async def add_room(self, worker: str, room_id: str) -> bool:
+        keys = [self._key(worker, "lease"), self._key(worker, "rooms")]
+        async with guarded("presence", self._timeout):
+            return bool(await self._index(keys=keys, args=[room_id, KEEP_MS]))
+
+    async def remove_room(self, worker: str, room_id: str) -> None:
+        async with guarded("presence", self._timeout):
+            await self._client.srem(self._key(worker, "rooms"), room_id)
+
+    async def scan(self, cursor: int, count: int) -> tuple[int, list[str]]:
+        async with guarded("presence", self._timeout):
+            reply = await self._client.sscan(self.workers_key, cursor, count=max(1, count))
+        after, found = cast(tuple[Any, list[Any]], reply)
+        return int(after), [text(item) for item in found]
+
+    async def claim(self, worker: str, claimer: str, ttl: float) -> bool:
+        keys = [self._key(worker, "lease"), self._key(worker, "claim")]
+        async with guarded("presence", self._timeout):
+            return bool(await self._claim(keys=keys, args=[claimer, _ms(ttl)]))
+
+    async def rooms(self, worker: str, count: int) -> list[str]:
+        async with guarded("presence", self._timeout):
+            found = await self._client.srandmember(self._key(worker, "rooms"), max(1, count))
+        return [text(item) for item in found or []]
+
+    async def finish(self, worker: str, claimer: str) -> bool:
+        keys = [self._key(worker, "claim"), self._key(worker, "rooms")]
+        async with guarded("presence", self._timeout):
+            if not await self._finish(keys=keys, args=[claimer]):
+                return False
+            # Only now: a worker is unlisted once nothing of it is left to clean. If this
+            # fails, the next sweep finds it listed, claims it and finishes it again.
+            await self._client.srem(self.workers_key, worker)
+        return True
+
+    async def holder(self, worker: str) -> str | None:
+        """Who holds ``worker``'s lease (None: it is gone)."""
+        async with guarded("presence", self._timeout):
+            value = await self._client.get(self._key(worker, "lease"))
+        return text(value) if value is not None else None
+
+
+def redis_registry(url: str, *, timeout: float = 2.0) -> RedisRegistry:
+    """A registry with its own client on the Redis or Cluster of ``url`` (not opened)."""
+    options = RedisOptions(timeout=timeout)
+    if "+cluster" in url.split("://", 1)[0].lower():
+        parsed = parse_cluster_url(url)
+        named = ClusterURL(
+            parsed.seeds, parsed.prefix,
+            {**parsed.kwargs, "client_name": f"{parsed.prefix}-presence"},
+        )
+        return RedisRegistry(
+            make_cluster_client(named, options), prefix=parsed.prefix, timeout=timeout
+        )
+    plain, prefix = split_url(url)
+    client = make_client(plain, options, client_name=f"{prefix}-presence")
+    return RedisRegistry(client, prefix=prefix, timeout=timeout)
