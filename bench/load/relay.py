@@ -20,6 +20,7 @@ import argparse
 import asyncio
 import contextlib
 import json
+import math
 import os
 import secrets
 import sys
@@ -101,7 +102,9 @@ class Relay:
 
     async def _read(self, connection: aioredis.Connection) -> None:
         while True:
-            reply = await connection.read_response()
+            # math.inf: block until a message comes; redis-py applies its default socket
+            # timeout otherwise, and a relay idle for a few seconds would lose its reader.
+            reply = await connection.read_response(timeout=math.inf)
             kind, channel, data = reply[0], reply[1], reply[2]
             if kind == "message":
                 self._fan_out(channel, data)

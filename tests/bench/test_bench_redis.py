@@ -9,12 +9,13 @@ count (the probe brackets the moves alone).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bench.load import CONFIGS, BenchOptions, launch, make_scripts, run_bench
+from bench.load import CONFIGS, BenchOptions, LoadPlan, launch, make_scripts, run_bench, run_load
 from bench.load.redis_probe import probe_game
 from tests.support.redis_server import RedisServer
 
@@ -61,3 +62,19 @@ def test_the_bench_on_redis_with_two_workers(redis_url: str, tmp_path: Path) -> 
     assert relay["redis_calls_per_move"]["publish"] == pytest.approx(1.0, abs=0.2)
     assert not {"hmget", "evalsha", "hset"} & set(relay["redis_calls_per_move"])
     assert server["redis_calls_per_move"]["evalsha"] >= 1.0
+
+
+def test_the_relay_still_relays_after_idling_past_the_redis_socket_timeout(
+    redis_url: str,
+) -> None:
+    from redis._defaults import DEFAULT_SOCKET_TIMEOUT
+
+    launched = launch("relay", CONFIGS["redis"], redis_url)
+    try:
+        time.sleep(DEFAULT_SOCKET_TIMEOUT + 1)  # as while the server's window runs
+        plan = LoadPlan(launched.url, 2, 1, 0.0, 0.2, 1.0, {})
+        result = run_load(plan)
+    finally:
+        launched.stop()
+    assert result["moves"] > 0
+    assert result["errors"] == {} and result["unfinished"] == 0
