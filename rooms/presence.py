@@ -147,8 +147,11 @@ class Presence:
 
     async def _run(self) -> None:
         while True:
+            # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow the cancel of
+            # close() when the wake-up lands at the same moment, and never stop.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), self._ttl / 3)
+                async with asyncio.timeout(self._ttl / 3):
+                    await self._wake.wait()
             self._wake.clear()
             try:
                 await self.beat()

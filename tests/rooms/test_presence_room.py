@@ -102,7 +102,7 @@ def test_evict_is_the_same_departure_as_leave() -> None:
 
 def test_evict_in_a_room_without_the_worker_and_with_a_bot() -> None:
     room = new_room(Rules())
-    room.seat_bot("bot:random", "O")
+    room.seat_bot("random", "O")
     room.handle(Join(conn(LIVE, "x"), Role.PLAYER, "Ada"), now=1.0)
     before = encode_room(room)
     assert room.handle(Evict(DEAD), now=2.0).event is None
