@@ -2,7 +2,8 @@
 
 Nothing does I/O at import time or in ``create_app``: the store URL is checked there (an
 unsupported one fails at once), and the lifespan opens the store and bus inside the
-running loop and closes them at shutdown.
+running loop, registers the worker's presence lease (heartbeat and sweep of dead workers
+in the background), and undoes all of it at shutdown.
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ from rooms import (
     BackendOptions,
     ErrorCode,
     Hub,
+    Presence,
     RoomError,
     RoomService,
+    Sweeper,
     Watch,
     open_backend,
+    presence_registry,
     queue_for,
 )
 
@@ -55,19 +59,29 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bots = BotPool(settings.bot_pool, settings.bot_workers)
     watch = Watch(service, think=bots.think)
     hub.on_event = lambda room_id, event: watch.noted(room_id, _due(event))
+    registry = presence_registry(settings.store_url)
+    presence = Presence(registry, service, ttl=settings.lease_ttl)
+    sweeper = Sweeper(registry, service, presence, interval=settings.sweep_interval)
     state = AppState(
-        settings, backend, service, hub, watch, queue_for(backend.store), bots
+        settings, backend, service, hub, watch, queue_for(backend.store), bots, presence,
+        sweeper,
     )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await backend.open()
         try:
+            await registry.open()
+            await presence.start()
+            sweeper.start()
             yield
         finally:
+            await sweeper.close()
             await watch.close()
             bots.close()
             await state.hub.close()
+            await presence.close()  # departures still unrecorded, then the lease
+            await registry.close()
             await backend.close()
 
     all_routes: list[BaseRoute] = [

@@ -24,8 +24,9 @@ log = logging.getLogger("tictactoe.server")
 
 
 class Connection:
-    def __init__(self, websocket: WebSocket, *, queue_size: int) -> None:
-        self.id = new_connection_id()
+    def __init__(self, websocket: WebSocket, *, queue_size: int, conn_id: str | None = None
+                 ) -> None:
+        self.id = conn_id if conn_id is not None else new_connection_id()
         self.websocket = websocket
         self._queue: asyncio.Queue[str] = asyncio.Queue(maxsize=queue_size)
         self.ending = asyncio.Event()

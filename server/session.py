@@ -4,6 +4,9 @@ The session reads frames, enforces the edge rules (join timeout, binary frames, 
 size, rate limit, flood), turns messages into room commands through the service, and sends
 replies to this connection only; the room's events reach it through its Feed. Honest
 mistakes get an ``error`` and the socket stays open; abuse closes it with a documented code.
+Its connection id names this worker, and the worker's presence indexes the room before
+the join and records the departure after (rooms.presence): if the worker's lease is lost,
+the connection is closed with 1012 and the client resumes.
 """
 
 from __future__ import annotations
@@ -27,11 +30,12 @@ from rooms import (
     Join,
     JoinMessage,
     JoinReply,
-    Leave,
+    LeaseLost,
     MoveMessage,
     MoveReply,
     PingMessage,
     PlayMove,
+    Presence,
     RoomError,
     RoomService,
     SyncMessage,
@@ -71,13 +75,17 @@ class Session:
         service: RoomService,
         hub: Hub,
         settings: Settings,
+        presence: Presence,
     ) -> None:
         self.room_id = room_id
         self.service = service
         self.hub = hub
         self.settings = settings
+        self.presence = presence
         self.websocket = websocket
-        self.conn = Connection(websocket, queue_size=settings.send_queue)
+        self.conn = Connection(
+            websocket, queue_size=settings.send_queue, conn_id=presence.connection_id()
+        )
         loop = asyncio.get_running_loop()
         self._clock = loop.time
         self._bucket = TokenBucket(settings.rate, settings.burst, self._clock())
@@ -114,11 +122,16 @@ class Session:
         joined.feed.close()
         try:
             await self.hub.detach(self.room_id, joined.feed)
-            await self.service.execute(self.room_id, Leave(self.conn.id, self._deliberate))
-        except RoomError as exc:
-            log.info("room %s: could not record a departure: %s", self.room_id, exc.message)
         except Exception:
-            log.exception("room %s: could not record a departure", self.room_id)
+            log.exception("room %s: could not unsubscribe a connection", self.room_id)
+        # Records the Leave (retried at the next heartbeats if the store cannot take it
+        # now) and takes the room out of this worker's index after its last connection.
+        await self.presence.leave(self.room_id, self.conn.id, deliberate=self._deliberate)
+
+    def _lease_lost(self) -> None:
+        """This worker's lease lapsed: another may have evicted this connection already, so
+        the client resumes (on any worker) instead of trusting it."""
+        self.conn.end(CloseCode.SERVICE_RESTART, "presence lease lost; resume")
 
     # -- reading --------------------------------------------------------------------------
 
@@ -190,6 +203,8 @@ class Session:
             self._error(exc, ref)
             if exc.code is ErrorCode.ROOM_NOT_FOUND:
                 self.conn.end(CloseCode.ROOM_NOT_FOUND, "no such room")
+            elif isinstance(exc, LeaseLost):  # this id cannot join here: resume afresh
+                self._lease_lost()
         except Exception:
             log.exception("room %s: internal error while handling a message", self.room_id)
             self._error(RoomError(ErrorCode.INTERNAL_ERROR, "internal error; nothing changed"), ref)
@@ -200,11 +215,20 @@ class Session:
         feed = Feed(self.room_id, self.service, self.conn.send)
         await self.hub.attach(self.room_id, feed)  # subscribe first, then read the room
         try:
+            await self.presence.enter(self.room_id, self.conn.id, self._lease_lost)
+        except BaseException:
+            feed.close()
+            await self.hub.detach(self.room_id, feed)
+            raise
+        try:
             command = Join(self.conn.id, message.role, message.name, message.token)
             executed = await self.service.execute(self.room_id, command)
         except BaseException:
             feed.close()
             await self.hub.detach(self.room_id, feed)
+            # A join refused by the room changed nothing, but one whose commit lost its
+            # answer (Redis timed out) may have landed: record a departure either way.
+            await self.presence.leave(self.room_id, self.conn.id)
             raise
         assert isinstance(executed.reply, JoinReply)
         self._joined = _Joined(feed, executed.reply, message.name or "Spectator")

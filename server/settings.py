@@ -66,6 +66,11 @@ class Settings:
     bot_workers: int = 2
     chat_rate: float = 0.5
     chat_burst: int = 5
+    lease_ttl: float = 15.0
+    """Seconds a worker's presence lease lasts unless its heartbeat (every third of it)
+    renews it: how long a dead worker's connections still look connected, at most."""
+    sweep_interval: float = 5.0
+    """Seconds between two looks of this worker for dead workers to clean up after."""
 
     def __post_init__(self) -> None:
         _positive_int(self, "port", high=65535, low=0)
@@ -75,7 +80,8 @@ class Settings:
             _positive_int(self, name)
         for name in ("rate", "join_timeout", "ping_interval", "ping_timeout", "close_timeout",
                      "room_ttl", "abandon_grace", "leave_grace", "takeback_backoff",
-                     "first_move", "bot_budget", "bot_grace", "chat_rate"):
+                     "first_move", "bot_budget", "bot_grace", "chat_rate", "lease_ttl",
+                     "sweep_interval"):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not (
                 math.isfinite(value) and value > 0

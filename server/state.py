@@ -1,5 +1,6 @@
 """What the app holds while it runs: settings, backend (store + bus), service, hub, the
-watch (timers and bots), the quick-play queue and the bots' pool."""
+watch (timers and bots), the quick-play queue, the bots' pool, and the worker's presence
+(its lease and the rooms where it holds connections) with its sweep of dead workers."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from dataclasses import dataclass
 
 from starlette.applications import Starlette
 
-from rooms import Backend, Hub, QuickPlayQueue, RoomService, Watch
+from rooms import Backend, Hub, Presence, QuickPlayQueue, RoomService, Sweeper, Watch
 
 from .bots import BotPool
 from .settings import Settings
@@ -24,6 +25,8 @@ class AppState:
     watch: Watch
     quickplay: QuickPlayQueue
     bots: BotPool
+    presence: Presence
+    sweeper: Sweeper
 
 
 def app_state(app: Starlette) -> AppState:

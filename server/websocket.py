@@ -30,5 +30,6 @@ async def room_socket(websocket: WebSocket) -> None:
         service=state.service,
         hub=state.hub,
         settings=state.settings,
+        presence=state.presence,
     )
     await session.run()

@@ -66,6 +66,19 @@ def register(subparsers: Any) -> None:
         ("--max-rooms", int, "most rooms held in memory"),
     ):
         limits.add_argument(flag, type=kind, default=None, help=text)
+    presence = parser.add_argument_group(
+        "presence", "each worker holds a lease renewed by a heartbeat; when one dies, a live "
+        "worker removes its connections from their rooms (docs/operations.md)",
+    )
+    presence.add_argument(
+        "--lease-ttl", type=float, default=None,
+        help="seconds a worker's lease lasts without a heartbeat: a dead worker's players "
+        "look connected at most about this long (default 15)",
+    )
+    presence.add_argument(
+        "--sweep-interval", type=float, default=None,
+        help="seconds between two looks for dead workers to clean up after (default 5)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     parser.set_defaults(func=run)
 
@@ -94,6 +107,8 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         log_size=args.log_size,
         room_ttl=args.room_ttl,
         max_rooms=args.max_rooms,
+        lease_ttl=args.lease_ttl,
+        sweep_interval=args.sweep_interval,
     )
 
 
