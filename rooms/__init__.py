@@ -77,7 +77,7 @@ from .record import GameRecord, current_record, format_record, parse_record
 from .room import Handled, Room, Status
 from .seats import Seat, hash_token
 from .service import Executed, Observer, RoomService
-from .store import Store, StoredRoom
+from .store import Store, StoredRoom, Swapped
 from .watch import Think, Watch, think_in_thread
 
 __all__ = [
@@ -144,6 +144,7 @@ __all__ = [
     "Status",
     "Store",
     "StoredRoom",
+    "Swapped",
     "Subscription",
     "Sweeper",
     "SyncMessage",

@@ -9,6 +9,11 @@ Chat lines travel on the same channel but are not events (no version): the hub h
 one only to the listeners of its audience (``players`` or ``spectators``), so a spectator's
 connection never even queues a players' line. ``on_event`` (the worker's watch) hears the
 ``due`` of every event, so timers follow rooms changed by other workers too.
+
+A commit through ``Store.swap`` on a network store publishes the event framed with the new
+room text (rooms.store.framed): the hub hands the room text to the worker's cache (so the
+next command on the room needs no load, rooms.cache) and only the event, byte for byte as
+logged, to the listeners.
 """
 
 from __future__ import annotations
@@ -22,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
 
 from .bus import Bus, Subscription
+from .cache import RoomCache
+from .store import FRAME, unframe
 
 __all__ = ["ChatListener", "Hub", "Listener"]
 
@@ -48,8 +55,9 @@ class _Channel:
 
 
 class Hub:
-    def __init__(self, bus: Bus) -> None:
+    def __init__(self, bus: Bus, cache: RoomCache | None = None) -> None:
         self._bus = bus
+        self._cache = cache
         self._channels: dict[str, _Channel] = {}
         self.on_event: Callable[[str, dict[str, Any]], None] | None = None
 
@@ -103,6 +111,9 @@ class Hub:
     async def _pump(self, room_id: str, channel: _Channel, subscription: Subscription) -> None:
         while True:
             text = await subscription.get()
+            if text.startswith(FRAME):
+                self._framed(room_id, channel, text)
+                continue
             try:
                 data = json.loads(text)
             except ValueError:
@@ -118,6 +129,25 @@ class Hub:
                 self._chat(room_id, channel, data["channel"], text)
             else:
                 log.warning("room %s: ignoring a bus message that is not an event", room_id)
+
+    def _framed(self, room_id: str, channel: _Channel, message: str) -> None:
+        """An event with the room text after it (rooms.store.framed): the text goes to the
+        worker's cache, only the event to the listeners (clients never see the room)."""
+        parts = unframe(message)
+        if parts is None:
+            log.warning("room %s: ignoring a malformed framed bus message", room_id)
+            return
+        version, event, data = parts
+        if self._cache is not None:
+            self._cache.offer(room_id, version, data)
+        self._deliver(room_id, channel, version, event)
+        if self.on_event is not None:
+            try:
+                parsed = json.loads(event)
+            except ValueError:
+                return
+            if isinstance(parsed, dict):
+                self._noted(room_id, parsed)
 
     def _deliver(self, room_id: str, channel: _Channel, version: int, text: str) -> None:
         for listener in tuple(channel.listeners):

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .errors import ErrorCode, RoomError
-from .store import StoredRoom
+from .store import StoredRoom, Swapped
 
 __all__ = ["MemoryBus", "MemoryStore", "MemorySubscription"]
 
@@ -185,6 +185,18 @@ class MemoryStore:
                 self._listed.pop(room_id, None)
             self.bus.deliver(room_id, event)
             return True
+
+    async def swap(
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+    ) -> Swapped:
+        """``commit``, then on a refusal the current room. One process: this store's own
+        service is the only writer in production and caches what it commits, so the bus
+        carries the bare event (a second service on the same store, as tests run, repairs
+        its copy from the refusal). Goes through ``commit`` so that a subclass wrapping it
+        wraps both."""
+        if await self.commit(room_id, expected, data, event, listed=listed):
+            return Swapped(True)
+        return Swapped(False, await self.load(room_id))
 
     async def events_since(self, room_id: str, version: int) -> list[str] | None:
         self._check_open()

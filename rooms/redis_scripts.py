@@ -40,14 +40,20 @@ return 1
 COMMIT = """
 -- KEYS: room, log.
 -- ARGV: expected, data, event, listed (1/0), finished (1/0, or '' to keep), log size,
---       idle ttl (ms), finished ttl (ms), channel
+--       idle ttl (ms), finished ttl (ms), channel, swap (1, or '' for a plain commit)
+-- A swap answers a refusal with the stored version and room text, and publishes the
+-- event framed with the room text (rooms.store.framed) for the workers' caches.
 local room, log = KEYS[1], KEYS[2]
 local now = redis.call('HMGET', room, 'v', 'l', 'f', 'c')
 if not now[1] then
   return {-1, ''}
 end
 local expected = tonumber(ARGV[1])
+local swap = ARGV[10] == '1'
 if tonumber(now[1]) ~= expected then
+  if swap then
+    return {0, '', now[1], redis.call('HGET', room, 'd')}
+  end
   return {0, ''}
 end
 local finished = ARGV[5]
@@ -64,7 +70,11 @@ if finished == '1' then
 end
 redis.call('PEXPIRE', room, ttl)
 redis.call('PEXPIRE', log, ttl)
-redis.call('PUBLISH', ARGV[9], ARGV[3])
+local message = ARGV[3]
+if swap then
+  message = '#' .. string.format('%d', expected + 1) .. '\\n' .. ARGV[3] .. '\\n' .. ARGV[2]
+end
+redis.call('PUBLISH', ARGV[9], message)
 local code = 1
 if (now[2] or '0') ~= ARGV[4] then
   if ARGV[4] == '1' then code = 3 else code = 2 end
@@ -72,9 +82,9 @@ end
 return {code, now[4] or ''}
 """
 
-_PUBLISH = "redis.call('PUBLISH', ARGV[9], ARGV[3])"
+_PUBLISH = "redis.call('PUBLISH', ARGV[9], message)"
 assert COMMIT.count(_PUBLISH) == 1
-COMMIT_SHARDED = COMMIT.replace(_PUBLISH, "redis.call('SPUBLISH', ARGV[9], ARGV[3])")
+COMMIT_SHARDED = COMMIT.replace(_PUBLISH, "redis.call('SPUBLISH', ARGV[9], message)")
 """The commit for a Redis Cluster: SPUBLISH sends the event on the shard that owns the
 room's slot (the channel shares the room's hash tag), where the workers' SSUBSCRIBE
 listens; a plain PUBLISH would be broadcast to every node of the cluster."""

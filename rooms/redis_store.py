@@ -47,7 +47,7 @@ from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text
 from .redis_keys import KeyLayout
 from .redis_lobby import read_lobby
 from .redis_scripts import COMMIT, CREATE, EVENTS_SINCE, CommitCode
-from .store import StoredRoom
+from .store import StoredRoom, Swapped
 
 __all__ = ["RedisStore"]
 
@@ -236,24 +236,48 @@ class RedisStore:
     async def commit(
         self, room_id: str, expected: int, data: str, event: str, *, listed: bool
     ) -> bool:
+        return (await self._commit_script(
+            room_id, expected, data, event, listed=listed, swap=False
+        )).committed
+
+    async def swap(
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+    ) -> Swapped:
+        """The same script as ``commit`` in its swap mode: ONE round trip whether it lands
+        or not (a refusal brings back the stored version and text)."""
+        return await self._commit_script(
+            room_id, expected, data, event, listed=listed, swap=True
+        )
+
+    async def _commit_script(
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool, swap: bool
+    ) -> Swapped:
         if isinstance(expected, bool) or not isinstance(expected, int) or expected < 0:
             raise RoomError(ErrorCode.BAD_MESSAGE, f"not a version: {expected!r:.40}")
         if not valid_room_id(room_id):
-            return False
+            return Swapped(False)
         keys = self._layout.room(room_id)
         args: list[str | int] = [
             expected, data, event, int(listed), _finished_flag(event), self._log_size,
-            self._idle_ms, self._finished_ms, keys.channel,
+            self._idle_ms, self._finished_ms, keys.channel, "1" if swap else "",
         ]
         async with self._guard("commit"):
+            epoch_key = self._epoch_key(room_id)
+            if swap and epoch_key not in self._epochs:  # as load does: date this slot first
+                await self._confirm_epoch(epoch_key)
             reply = await self._commit(keys=[keys.room, keys.log], args=args)
         code, created = CommitCode(int(reply[0])), text(reply[1])
-        if code in (CommitCode.NO_ROOM, CommitCode.MOVED):
-            return False
+        if code is CommitCode.NO_ROOM:
+            return Swapped(False)
+        if code is CommitCode.MOVED:
+            if len(reply) < 4 or reply[3] is None:
+                return Swapped(False)
+            self._seen(room_id)
+            return Swapped(False, StoredRoom(int(reply[2]), text(reply[3])))
         self._seen(room_id)
         if code is not CommitCode.DONE:
             await self._relist(room_id, code, created)
-        return True
+        return Swapped(True)
 
     async def _relist(self, room_id: str, code: CommitCode, created: str) -> None:
         """The lobby's second step. It must not turn a landed commit into an error: when

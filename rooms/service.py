@@ -1,10 +1,11 @@
 """The room service: load → handle → compare-and-set commit → publish, the one write path.
 
-Every command goes through ``execute``: load the room from the store, let the sans-I/O
-room handle the command, and commit the new state only if the stored version is still the
-one that was loaded (the store publishes the event in the same step). On a conflict the
-service re-loads and re-validates, so two workers racing on one room never both win and
-nothing is lost. A per-room asyncio lock inside the process cuts down conflicts between
+Every command goes through ``execute``: take the room (this worker's cached copy, else a
+load from the store), let the sans-I/O room handle the command, and commit the new state
+only if the stored version is still the one handled (the store publishes the event in the
+same step). On a conflict the store's answer carries the current room and the service
+re-validates against it, so two workers racing on one room never both win and nothing is
+lost. A per-room asyncio lock inside the process cuts down conflicts between
 local tasks; it is an optimisation only, the compare-and-set is the guarantee.
 
 Observers (the worker's timers and bots, rooms.watch) see every room this service loads
@@ -23,6 +24,7 @@ from typing import Any
 
 from core import GameError, Rules
 
+from .cache import RoomCache
 from .codec import decode_room, encode_room
 from .commands import Command, Reply
 from .config import RoomSettings
@@ -63,8 +65,11 @@ class RoomService:
         clock: Callable[[], float] = time.time,
         max_attempts: int = 64,
         local_locks: bool = True,
+        cache: RoomCache | None = None,
     ) -> None:
         self.store = store
+        self.cache = cache if cache is not None else RoomCache()
+        """This worker's copies of rooms (rooms.cache); the hub keeps them current."""
         self._clock = clock
         self._max_attempts = max_attempts
         self._local_locks = local_locks
@@ -107,32 +112,57 @@ class RoomService:
             )
             if bot is not None:
                 room.seat_bot(*bot)
-            if await self.store.create(room.room_id, encode_room(room), listed=room.listed):
+            data = encode_room(room)
+            if await self.store.create(room.room_id, data, listed=room.listed):
+                self.cache.offer(room.room_id, 0, data)
                 return room
         raise RoomError(ErrorCode.BUSY, "could not find a free room id; try again")
 
     async def execute(self, room_id: str, command: Command) -> Executed:
-        """Apply ``command`` to the room through compare-and-set; RoomError when refused."""
+        """Apply ``command`` to the room through compare-and-set; RoomError when refused.
+
+        The room comes from this worker's cache when it holds a copy (rooms.cache), else
+        from the store; ``swap`` commits it, and a refusal hands back the current room for
+        the next attempt, so a stale copy costs one more round trip, never a wrong write.
+        A refusal, or an answer that changes nothing, is given only against the room as
+        the store holds it: on a cached copy it is checked again after a load."""
         async with self._locked(room_id):
+            stored = self.cache.get(room_id) if valid_room_id(room_id) else None
+            fresh = False  # whether ``stored`` is what the store answered just now
             for _ in range(self._max_attempts):
-                stored = await self._load_stored(room_id)
+                if stored is None:
+                    stored = await self._load_stored(room_id)
+                    self.cache.put(room_id, stored)
+                    fresh = True
                 room = decode_room(stored.data)
                 try:
                     handled = room.handle(command, self._clock())
                 except RoomError:
+                    if not fresh:  # a refusal is only ever judged on the store's room
+                        stored = None
+                        continue
                     self._observe(decode_room(stored.data), False)  # it may have seen a deadline
                     raise
                 if handled.event is None:
+                    if not fresh:  # so is an answer that changes nothing (a tick not due)
+                        stored = None
+                        continue
                     self._observe(room, False)
                     return Executed(room, handled.reply, None)
-                committed = await self.store.commit(
-                    room_id, stored.version, encode_room(room), dumps(handled.event),
-                    listed=room.listed,
+                data = encode_room(room)
+                swapped = await self.store.swap(
+                    room_id, stored.version, data, dumps(handled.event), listed=room.listed
                 )
-                if committed:
+                if swapped.committed:
+                    self.cache.offer(room_id, room.version, data)
                     self._observe(room, True)
                     return Executed(room, handled.reply, handled.event)
                 self.conflicts += 1
+                stored, fresh = swapped.current, True  # None: gone or lost; a load says which
+                if stored is None:
+                    self.cache.drop(room_id)
+                else:
+                    self.cache.put(room_id, stored)
                 await asyncio.sleep(0)
         raise RoomError(ErrorCode.BUSY, f"room {room_id!r} is changing too fast; try again")
 
@@ -163,7 +193,9 @@ class RoomService:
 
     async def load(self, room_id: str) -> Room:
         """The room as stored now; RoomError(room_not_found) when there is none."""
-        room = decode_room((await self._load_stored(room_id)).data)
+        stored = await self._load_stored(room_id)
+        self.cache.put(room_id, stored)
+        room = decode_room(stored.data)
         self._observe(room, False)
         return room
 

@@ -55,7 +55,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         log_size=settings.log_size, room_ttl=settings.room_ttl, max_rooms=settings.max_rooms
     )
     backend = open_backend(settings.store_url, options)
-    service, hub = RoomService(backend.store), Hub(backend.bus)
+    service = RoomService(backend.store)
+    hub = Hub(backend.bus, service.cache)  # bus messages keep the service's room copies current
     bots = BotPool(settings.bot_pool, settings.bot_workers)
     watch = Watch(service, think=bots.think)
     hub.on_event = lambda room_id, event: watch.noted(room_id, _due(event))

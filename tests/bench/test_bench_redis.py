@@ -1,10 +1,11 @@
 """Redis round trips per committed move, counted with MONITOR, and the Redis bench.
 
-The count asserted is what the code does today: per move the service loads the room
-(``HMGET``) and commits it (``EVALSHA`` of the commit script, which also appends to the
-log, sets the TTLs and publishes the event inside Redis). That is TWO round trips, where
-the target of the performance issue is one. Joins and departures are left out of the
-count (the probe brackets the moves alone).
+Per move the service commits the room it holds in its cache (rooms.cache), brought
+forward by the bus, with ONE round trip: ``EVALSHA`` of the commit script, which also
+appends to the log, sets the TTLs and publishes the event with the room inside Redis.
+(Before the cache it also loaded the room first, ``HMGET``: two round trips.) A stale copy
+costs one more, counted in tests/rooms/test_room_cache.py. Joins and departures are left
+out of the count (the probe brackets the moves alone).
 """
 
 from __future__ import annotations
@@ -40,8 +41,8 @@ def test_round_trips_and_encodes_per_committed_move(redis_url: str, config: str)
     moves = len(script)
     assert probe["moves"] == moves
     redis = probe["redis"]
-    assert redis["by_command"] == {"hmget": moves, "evalsha": moves}
-    assert redis["per_move"] == 2.0
+    assert redis["by_command"] == {"evalsha": moves}  # no load: the copy is current
+    assert redis["per_move"] == 1.0
     assert redis["inside_scripts"]["publish"] == moves  # the event leaves with the commit
     assert redis["bus"] == {}  # receiving costs the bus connection no command
     assert probe["encodes"] == {"moved": moves, "move_ok": moves}
