@@ -10,7 +10,6 @@ refused with a RoomError (never an impossible room).
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from core import GameError, decode, encode
@@ -18,6 +17,7 @@ from core import GameError, decode, encode
 from .clock import Clock
 from .config import RoomSettings
 from .errors import ErrorCode, RoomError
+from .jsontext import dumps, loads
 from .offers import Offers
 from .room import Room
 from .seats import Seat
@@ -49,7 +49,7 @@ def encode_room(room: Room) -> str:
         "game_number": room.game_number,
         "games": room.games,
     }
-    return json.dumps(data, separators=(",", ":"))
+    return dumps(data)
 
 
 def _time(value: object) -> float | None:
@@ -58,7 +58,7 @@ def _time(value: object) -> float | None:
 
 def decode_room(text: str) -> Room:
     try:
-        data: Any = json.loads(text)
+        data: Any = loads(text)
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise ValueError(f"not a stored room (format {FORMAT})")
         game = decode(data["game"])

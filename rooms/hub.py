@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from .bus import Bus, Subscription
 from .cache import RoomCache
+from .jsontext import loads
 from .store import FRAME, unframe
 
 __all__ = ["ChatListener", "Hub", "Listener"]
@@ -115,7 +115,7 @@ class Hub:
                 self._framed(room_id, channel, text)
                 continue
             try:
-                data = json.loads(text)
+                data = loads(text)
             except ValueError:
                 data = None
             if not isinstance(data, dict):
@@ -143,7 +143,7 @@ class Hub:
         self._deliver(room_id, channel, version, event)
         if self.on_event is not None:
             try:
-                parsed = json.loads(event)
+                parsed = loads(event)
             except ValueError:
                 return
             if isinstance(parsed, dict):

@@ -7,7 +7,6 @@ that docs/protocol.md names every one of them.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Sequence
 from enum import StrEnum
@@ -15,6 +14,8 @@ from typing import Any
 
 from .commands import JoinReply, MoveReply
 from .errors import ErrorCode
+from .jsontext import dumps as _dumps
+from .jsontext import loads
 
 __all__ = [
     "ENCODES",
@@ -80,7 +81,7 @@ the number of receivers; tictactoe bench and tests/bench check it from the outsi
 def dumps(message: dict[str, Any]) -> str:
     """Compact JSON, the one encoding of every frame."""
     ENCODES[message.get("type", "")] += 1
-    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+    return _dumps(message)
 
 
 def welcome_message(
@@ -136,7 +137,7 @@ def error_message(
 
 def event_version(text: str) -> int:
     """The version of an encoded event (ValueError when the text is not one)."""
-    data = json.loads(text)
+    data = loads(text)
     version = data.get("version") if isinstance(data, dict) else None
     if isinstance(version, bool) or not isinstance(version, int):
         raise ValueError(f"not an event: {text!r:.80}")

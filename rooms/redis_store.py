@@ -32,7 +32,6 @@ keeps one per hash slot, so a shard that comes back empty is noticed for its own
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import time
@@ -43,6 +42,7 @@ from typing import Any
 
 from .errors import ErrorCode, RoomError
 from .ids import valid_room_id
+from .jsontext import loads
 from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text
 from .redis_keys import KeyLayout
 from .redis_lobby import read_lobby
@@ -59,7 +59,7 @@ DAY = 24 * 3600.0
 def _finished_flag(event: str) -> str:
     """``"1"``/``"0"`` when the event says whether the game is over, else ``""`` (keep)."""
     try:
-        status = json.loads(event).get("status")
+        status = loads(event).get("status")
     except (ValueError, AttributeError):
         return ""
     if not isinstance(status, str):
