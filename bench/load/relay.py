@@ -39,6 +39,7 @@ __all__ = ["create_relay", "main"]
 
 ENV_REDIS = "BENCH_RELAY_REDIS_URL"  # how the parent hands the URL to uvicorn's workers
 QUEUE = 256  # per connection, as the server's default send queue
+POOL = 64  # Redis connections for PUBLISH per worker (calls beyond wait for one)
 
 
 def _dumps(message: dict[str, Any]) -> str:
@@ -81,9 +82,13 @@ class Relay:
         if self.redis_url is None:
             return
         # RESP2, as the server's bus: pub/sub messages then arrive as plain replies (RESP3
-        # would hand them to a push handler instead of read_response).
-        self._client = aioredis.Redis.from_url(self.redis_url, decode_responses=True, protocol=2)
-        pool = self._client.connection_pool
+        # would hand them to a push handler instead of read_response). A blocking pool:
+        # redis-py's default pool refuses the 101st concurrent call (MaxConnectionsError)
+        # where a relay under load should wait for a free connection.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            self.redis_url, max_connections=POOL, timeout=10, decode_responses=True, protocol=2
+        )
+        self._client = aioredis.Redis(connection_pool=pool)
         connection = pool.make_connection()  # type: ignore[no-untyped-call]  # unannotated upstream
         assert isinstance(connection, aioredis.Connection)
         await connection.connect()  # type: ignore[no-untyped-call]  # unannotated upstream
