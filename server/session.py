@@ -94,26 +94,39 @@ class Session:
         self._joined: _Joined | None = None
         self._chat = TokenBucket(settings.chat_rate, settings.chat_burst, self._clock())
         self._deliberate = False  # the client said it was leaving
+        self._task: asyncio.Task[object] | None = None
+        self._stopped = False  # ended from outside: the cancel of the read is ours
 
     async def run(self) -> None:
-        reader = asyncio.create_task(self._read(), name=f"reader:{self.conn.id}")
-        ending = asyncio.create_task(self.conn.ending.wait())
+        # The reader runs in this (the ASGI) task: one task per connection fewer, which
+        # counts when a worker holds thousands. When the connection is ended from outside
+        # (too slow, lease lost), ``_stop_reading`` cancels the read in progress.
+        task = asyncio.current_task()
+        assert task is not None
+        self._task = task
+        self.conn.on_end = self._stop_reading
         try:
-            await asyncio.wait({reader, ending}, return_when=asyncio.FIRST_COMPLETED)
+            await self._read()
+        except asyncio.CancelledError:
+            if not self._stopped:
+                raise  # the server is shutting down: not ours to swallow
+            task.uncancel()
+        except Exception:  # a bug in the reader: close this connection, keep serving
+            log.exception("room %s: connection %s failed", self.room_id, self.conn.id)
+            self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
         finally:
-            for task in (reader, ending):
-                task.cancel()
-                try:
-                    await task
-                except asyncio.CancelledError:
-                    pass
-                except Exception:  # a bug in the reader: close this connection, keep serving
-                    log.exception("room %s: connection %s failed", self.room_id, self.conn.id)
-                    self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
+            self.conn.on_end = None
             try:
                 await self._leave()
             finally:
                 await self.conn.close(self.settings.close_timeout)
+
+    def _stop_reading(self) -> None:
+        """The connection was ended: stop the read in progress, unless it is the reader
+        itself that ended it (it returns by itself)."""
+        if self._task is not None and asyncio.current_task() is not self._task:
+            self._stopped = True
+            self._task.cancel()
 
     async def _leave(self) -> None:
         joined, self._joined = self._joined, None
@@ -152,7 +165,7 @@ class Session:
         return message
 
     async def _read(self) -> None:
-        while not self.conn.ending.is_set():
+        while not self.conn.ended:
             try:
                 message = await self._receive()
             except (WebSocketDisconnect, RuntimeError):
