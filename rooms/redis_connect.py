@@ -52,6 +52,8 @@ class RedisOptions:
     connect_timeout: float = 1.0
     retries: int = 1
     """Quick retries of a command whose connection broke (a restarted Redis, a reset)."""
+    pool_size: int = 64
+    """Connections per client; more concurrent commands wait for a free one."""
 
     def __post_init__(self) -> None:
         for name in ("timeout", "socket_timeout", "connect_timeout"):
@@ -62,6 +64,10 @@ class RedisOptions:
             0 <= self.retries <= 10
         ):
             raise UnsupportedBackend(f"redis retries must be 0-10, not {self.retries!r}")
+        if isinstance(self.pool_size, bool) or not isinstance(self.pool_size, int) or (
+            self.pool_size < 1
+        ):
+            raise UnsupportedBackend(f"redis pool_size must be 1 or more, not {self.pool_size!r}")
 
 
 def split_url(url: str) -> tuple[str, str]:
@@ -82,8 +88,13 @@ def make_client(
     """A pooled asyncio client that decodes replies to str (not connected yet);
     ``client_name`` names its connections in ``CLIENT LIST``."""
     try:
-        return aioredis.Redis.from_url(
+        # A busy worker has more commands in flight than it should hold connections: they
+        # wait for one of ``pool_size`` (within the call's deadline) instead of failing, as
+        # they do past 100 with redis-py's default pool (MaxConnectionsError).
+        pool = aioredis.BlockingConnectionPool.from_url(
             url,
+            max_connections=options.pool_size,
+            timeout=options.timeout,
             decode_responses=True,
             socket_timeout=options.socket_timeout,
             socket_connect_timeout=options.connect_timeout,
@@ -91,6 +102,9 @@ def make_client(
             health_check_interval=0,
             client_name=client_name,
         )
+        client = aioredis.Redis(connection_pool=pool)
+        client.auto_close_connection_pool = True  # aclose() closes the pool, as from_url's
+        return client
     except (ValueError, TypeError) as exc:
         raise UnsupportedBackend(f"bad Redis URL: {exc}") from None
 
