@@ -81,6 +81,9 @@ async def _drive(plan: LoadPlan, start: float, counters: Any) -> dict[str, Any]:
     stop = asyncio.Event()
 
     async def driver(slot: int) -> None:
+        # Spread the games' starts over one think time: started together, G games would
+        # move in lock-step, a burst of G moves every think time instead of a steady rate.
+        await asyncio.sleep(slot * plan.think / max(1, plan.games))
         played = slot
         while not stop.is_set():
             errors = sum(recorder.errors.values())
