@@ -89,12 +89,12 @@ def make_client(
     ``client_name`` names its connections in ``CLIENT LIST``."""
     try:
         # A busy worker has more commands in flight than it should hold connections: they
-        # wait for one of ``pool_size`` (within the call's deadline) instead of failing, as
-        # they do past 100 with redis-py's default pool (MaxConnectionsError).
+        # wait for one of ``pool_size`` (within the store call's deadline, ``guarded``)
+        # instead of failing, as they do past 100 with redis-py's default pool.
         pool = aioredis.BlockingConnectionPool.from_url(
             url,
             max_connections=options.pool_size,
-            timeout=options.timeout,
+            timeout=None,  # no timer per call: ``guarded``'s deadline bounds the wait
             decode_responses=True,
             socket_timeout=options.socket_timeout,
             socket_connect_timeout=options.connect_timeout,
