@@ -120,7 +120,11 @@ async def _spectator(ws: ClientConnection, game: _Game) -> None:
 
 async def _join(url: str, role: str, recorder: Recorder, opened: list[ClientConnection]) -> int:
     """Open a connection to the room, join as ``role``; the version of its ``welcome``."""
-    ws = await connect(url, compression=None, ping_interval=None, close_timeout=2, proxy=None)
+    # max_queue=None: keep reading whatever arrives before this connection's reader starts
+    # (with 1,000 spectators every join is an event to all); a client that stopped reading
+    # would be dropped by the server as too slow (4009), as it should be.
+    ws = await connect(url, compression=None, ping_interval=None, close_timeout=2, proxy=None,
+                       max_queue=None)
     opened.append(ws)
     recorder.opened_one()
     name = "bench" if role == "spectator" else f"bench-{len(opened)}"
