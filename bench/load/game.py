@@ -21,7 +21,7 @@ from time import perf_counter
 from typing import Any, TypeVar
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import InvalidHandshake, WebSocketException
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, WebSocketException
 
 from .http import HttpError, HttpPool
 from .recorder import Recorder
@@ -30,6 +30,11 @@ from .scripts import Script
 __all__ = ["GameFailed", "play_game"]
 
 T = TypeVar("T")
+
+JOINING = 50
+"""Spectators of one game joining at once. A crowd arrives over time: all 1,000 at once,
+each join an event to everyone already there, fill the first ones' send queues (256) faster
+than their writers drain them, and the server rightly drops them as too slow (4009)."""
 
 
 class GameFailed(Exception):
@@ -135,6 +140,11 @@ async def _join(url: str, role: str, recorder: Recorder, opened: list[ClientConn
     return int(welcome.get("version", 0))
 
 
+async def _gated(gate: asyncio.Semaphore, task: Awaitable[T]) -> T:
+    async with gate:
+        return await task
+
+
 async def _all(*tasks: Awaitable[T]) -> list[T]:
     """Run side by side; the first failure cancels the rest and is raised."""
     running = [asyncio.ensure_future(task) for task in tasks]
@@ -176,7 +186,9 @@ async def play_game(
             room_id = await http.create_room(rules)
             url = f"{ws_base}/ws/{room_id}"
             versions = [await _join(url, "player", recorder, opened) for _ in range(2)]
-            joins = [_join(url, "spectator", recorder, opened) for _ in range(spectators)]
+            gate = asyncio.Semaphore(JOINING)
+            joins = [_gated(gate, _join(url, "spectator", recorder, opened))
+                     for _ in range(spectators)]
             versions += await _all(*joins)
             game = _Game(script, recorder, think)
             players, watchers = opened[:2], opened[2:]
@@ -198,6 +210,8 @@ async def play_game(
         recorder.error("http")
     except InvalidHandshake:
         recorder.error("handshake")
+    except ConnectionClosed as exc:  # the close code says why (4009: too slow, ...)
+        recorder.error(f"closed:{exc.rcvd.code}" if exc.rcvd else type(exc).__name__)
     except (WebSocketException, OSError) as exc:
         recorder.error(type(exc).__name__)
     finally:
