@@ -140,9 +140,11 @@ async def _join(url: str, role: str, recorder: Recorder, opened: list[ClientConn
     return int(welcome.get("version", 0))
 
 
-async def _gated(gate: asyncio.Semaphore, task: Awaitable[T]) -> T:
+async def _gated(gate: asyncio.Semaphore, start: Callable[[], Awaitable[T]]) -> T:
+    """``start()`` once the gate lets it (a coroutine made only then is never left
+    un-awaited when the game is cancelled while it waits)."""
     async with gate:
-        return await task
+        return await start()
 
 
 async def _all(*tasks: Awaitable[T]) -> list[T]:
@@ -187,7 +189,7 @@ async def play_game(
             url = f"{ws_base}/ws/{room_id}"
             versions = [await _join(url, "player", recorder, opened) for _ in range(2)]
             gate = asyncio.Semaphore(JOINING)
-            joins = [_gated(gate, _join(url, "spectator", recorder, opened))
+            joins = [_gated(gate, lambda: _join(url, "spectator", recorder, opened))
                      for _ in range(spectators)]
             versions += await _all(*joins)
             game = _Game(script, recorder, think)
