@@ -111,6 +111,7 @@ class Presence:
         self._held: dict[str, LostHandler] = {}  # connection id -> its close handler
         self._pending: dict[str, tuple[str, bool]] = {}  # conn -> (room, deliberate)
         self._wake = asyncio.Event()
+        self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self.losses = 0
         """How many times this worker found its lease gone (and took a new id)."""
@@ -146,13 +147,15 @@ class Presence:
         log.info("presence: worker %s registered (lease %gs)", self.worker, self._ttl)
 
     async def _run(self) -> None:
-        while True:
+        while not self._stop.is_set():
             # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow the cancel of
             # close() when the wake-up lands at the same moment, and never stop.
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self._ttl / 3):
                     await self._wake.wait()
             self._wake.clear()
+            if self._stop.is_set():
+                return
             try:
                 await self.beat()
             except Exception:  # the heartbeat must outlive any one failure
@@ -200,6 +203,9 @@ class Presence:
     async def close(self, *, release: bool = True) -> None:
         """Stop the heartbeat, retry unrecorded departures once more, and give the lease
         up (``release=False`` leaves it to expire, as a crash would)."""
+        # The flag too: redis-py on 3.11 can swallow the cancel mid-command (see Sweeper).
+        self._stop.set()
+        self._wake.set()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

@@ -71,6 +71,7 @@ class Sweeper:
         self._cursor = 0
         self._claimed: dict[str, None] = {}  # dead workers this one is cleaning (ordered)
         self._task: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
         self.evictions = 0
         """Eviction commits this worker made (one per seat or spectator group)."""
         self.finished = 0
@@ -80,6 +81,10 @@ class Sweeper:
         self._task = asyncio.get_running_loop().create_task(self._run(), name="sweep")
 
     async def close(self) -> None:
+        # The flag as well as the cancel: on Python 3.11 redis-py sends each command under
+        # asyncio.wait_for, which swallows a cancel landing as the write completes, so a
+        # loop stopped by cancel() alone can go on sweeping forever.
+        self._stop.set()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -87,8 +92,12 @@ class Sweeper:
             self._task = None
 
     async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(self._interval * (0.75 + 0.5 * self._jitter()))
+        while not self._stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self._interval * (0.75 + 0.5 * self._jitter())):
+                    await self._stop.wait()
+            if self._stop.is_set():
+                return
             try:
                 await self.sweep()
             except RoomError as exc:
