@@ -89,8 +89,11 @@ def launch(target: str, config: Config, redis_url: str | None) -> Launched:
     """Start ``target`` ("server" or "relay") in ``config``; return once ``/healthz`` answers."""
     port = free_port()
     if target == "server":
+        # Presence heartbeats and sweeps are a slow constant background, not per move; INFO
+        # commandstats cannot tell them apart, and the idle server's would land in the
+        # relay's window: long intervals keep them out of every measured window.
         command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port),
-                   "--log-level", "warning"]
+                   "--log-level", "warning", "--lease-ttl", "3600", "--sweep-interval", "3600"]
     elif target == "relay":
         command = [sys.executable, "-m", "bench.load.relay", "--port", str(port)]
     else:

@@ -6,7 +6,9 @@ are left out and what remains is the steady state of a move:
 
 - **Redis round trips**: Redis ``MONITOR`` lists every command it runs, in order, with the
   client that sent it; commands run inside a Lua script are marked ``lua`` (they cost no
-  round trip) and the bus connection (``<prefix>-bus`` in ``CLIENT LIST``) only receives.
+  round trip) and the bus connection (``<prefix>-bus`` in ``CLIENT LIST``) only receives;
+  the presence client (``<prefix>-presence``: heartbeats and sweeps, on their own clock,
+  not per move) is counted apart.
   The probe's own ``ECHO`` markers bracket the game in that same stream, so nothing from
   before or after leaks in. The move path sends no pipelines, so each command is one round
   trip. (``INFO commandstats`` also counts commands run inside scripts, so it cannot tell
@@ -108,6 +110,7 @@ def _round_trips(lines: list[dict[str, Any]], names: dict[str, str]) -> dict[str
     inside = Counter[str]()
     sent = Counter[str]()
     bus = Counter[str]()
+    presence = Counter[str]()
     started = False
     for line in lines:
         name = line["command"].split(" ", 1)[0].lower()
@@ -120,11 +123,15 @@ def _round_trips(lines: list[dict[str, Any]], names: dict[str, str]) -> dict[str
             continue
         if line["client_type"] == "lua":
             inside[name] += 1
-        elif names.get(f"{line['client_address']}:{line['client_port']}", "").endswith("-bus"):
+        elif (client := names.get(f"{line['client_address']}:{line['client_port']}", "")
+              ).endswith("-bus"):
             bus[name] += 1
+        elif client.endswith("-presence"):
+            presence[name] += 1
         else:
             sent[name] += 1
-    return {"by_command": dict(sent), "inside_scripts": dict(inside), "bus": dict(bus)}
+    return {"by_command": dict(sent), "inside_scripts": dict(inside), "bus": dict(bus),
+            "presence": dict(presence)}
 
 
 async def _probe(
