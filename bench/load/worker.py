@@ -80,10 +80,13 @@ async def _drive(plan: LoadPlan, start: float, counters: Any) -> dict[str, Any]:
     http = HttpPool(plan.base_url, size=min(64, max(1, plan.games)))
     stop = asyncio.Event()
 
+    # Spread the games' starts over one game's length: started together, G games would
+    # move in lock-step (a burst of G moves every think time) and end together (a storm of
+    # departures, rooms and joins), instead of a steady rate of each.
+    spread = plan.think * sum(len(s) for s in scripts) / len(scripts)
+
     async def driver(slot: int) -> None:
-        # Spread the games' starts over one think time: started together, G games would
-        # move in lock-step, a burst of G moves every think time instead of a steady rate.
-        await asyncio.sleep(slot * plan.think / max(1, plan.games))
+        await asyncio.sleep(slot * spread / max(1, plan.games))
         played = slot
         while not stop.is_set():
             errors = sum(recorder.errors.values())
