@@ -121,6 +121,10 @@ class Presence:
         return self._ttl
 
     @property
+    def registry(self) -> Registry:
+        return self._registry
+
+    @property
     def alive(self) -> bool:
         """Whether this worker holds a lease it renewed less than ``ttl`` seconds ago."""
         return self._registered and self._clock() - self._renewed < self._ttl

@@ -73,7 +73,7 @@ def register(subparsers: Any) -> None:
     presence.add_argument(
         "--lease-ttl", type=float, default=None,
         help="seconds a worker's lease lasts without a heartbeat: a dead worker's players "
-        "look connected at most about this long (default 15)",
+        "still look connected for about this plus --sweep-interval (default 15)",
     )
     presence.add_argument(
         "--sweep-interval", type=float, default=None,

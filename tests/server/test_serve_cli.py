@@ -47,6 +47,16 @@ def test_bad_flags_are_named() -> None:
     assert result.returncode == 2 and "--allowed-origins" in result.stderr
 
 
+def test_presence_flags_are_documented_and_checked() -> None:
+    shown = serve("--help")
+    assert shown.returncode == 0
+    assert "--lease-ttl" in shown.stdout and "--sweep-interval" in shown.stdout
+    result = serve("--lease-ttl", "0")
+    assert result.returncode == 2 and "--lease-ttl: must be a number above 0" in result.stderr
+    result = serve("--sweep-interval", "-1")
+    assert result.returncode == 2 and "--sweep-interval" in result.stderr
+
+
 def test_uvicorn_options_pick_fast_implementations_without_compression() -> None:
     options = uvicorn_options(Settings(max_frame_bytes=8192, ping_interval=7.0))
     assert options["ws"] == "websockets-sansio"
