@@ -70,7 +70,8 @@ class _KeyedLocks:
 
     @asynccontextmanager
     async def hold(self, key: tuple[str, str]) -> AsyncIterator[None]:
-        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        held = self._locks.get(key)
+        lock, users = held if held is not None else (asyncio.Lock(), 0)
         self._locks[key] = (lock, users + 1)
         try:
             async with lock:

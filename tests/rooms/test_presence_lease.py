@@ -5,6 +5,7 @@ could not record is retried at every heartbeat, the room staying indexed meanwhi
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest
@@ -178,6 +179,42 @@ async def test_a_clean_shutdown_releases_the_lease(
     sweeper = Sweeper(registry, service, staying)
     await sweeper.sweep()
     assert sweeper.finished == 1  # nothing was left to clean: forgotten at once
+
+
+class GatedRegistry(MemoryRegistry):
+    """Holds every ``remove_room`` at a gate, as a slow Redis would."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__(clock=clock)
+        self.gate = asyncio.Event()
+        self.removing = asyncio.Event()
+
+    async def remove_room(self, worker: str, room_id: str) -> None:
+        self.removing.set()
+        await self.gate.wait()
+        await super().remove_room(worker, room_id)
+
+
+async def test_a_join_while_the_room_is_being_unindexed_leaves_it_indexed(
+    clock: Clock,
+) -> None:
+    registry = GatedRegistry(clock)
+    service = RoomService(MemoryStore())
+    presence = Presence(registry, service, ttl=TTL, clock=clock)
+    await presence.start()
+    try:
+        room = await service.create(Rules(), public=False)
+        first, second = presence.connection_id(), presence.connection_id()
+        await presence.enter(room.room_id, first, lambda: None)
+        leaving = asyncio.create_task(presence.leave(room.room_id, first))
+        await registry.removing.wait()  # the last connection's unindexing is on its way
+        entering = asyncio.create_task(presence.enter(room.room_id, second, lambda: None))
+        await asyncio.sleep(0)
+        registry.gate.set()
+        await asyncio.gather(leaving, entering)
+        assert await registry.rooms(presence.worker, 10) == [room.room_id]  # not lost
+    finally:
+        await presence.close()
 
 
 def test_settings_are_checked() -> None:

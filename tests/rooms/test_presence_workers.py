@@ -204,3 +204,4 @@ async def test_a_flag_falls_and_a_bot_plays_on_the_sweeping_worker(workers: Work
         assert watch.ticks == 1 and watch.bot_moves == 1
     finally:
         await watch.close()
+
