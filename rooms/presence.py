@@ -174,15 +174,15 @@ class Presence:
                 # Not renewed for a whole lease (frozen, or the store out of reach): it may
                 # have expired and been swept already, so it cannot be trusted any more.
                 await self._lose(self.worker, "it was not renewed in time")
+            if self._registered:
+                worker, sent = self.worker, self._clock()
+                renewed = await self._registry.renew(worker, self._ttl)
+                if renewed and worker == self.worker:
+                    self._renewed = sent
+                elif not renewed:  # a join may have found out meanwhile: lose it once
+                    await self._lose(worker, "it expired")
             if not self._registered:
                 await self._register()
-            else:
-                sent = self._clock()
-                if await self._registry.renew(self.worker, self._ttl):
-                    self._renewed = sent
-                else:
-                    await self._lose(self.worker, "it expired")
-                    await self._register()
         except RoomError as exc:
             log.warning("presence: worker %s: heartbeat failed: %s", self.worker, exc.message)
         await self._retry_departures()

@@ -217,6 +217,41 @@ async def test_a_join_while_the_room_is_being_unindexed_leaves_it_indexed(
         await presence.close()
 
 
+class SlowRenewals(MemoryRegistry):
+    """Holds every ``renew`` at a gate, as a slow Redis would."""
+
+    def __init__(self, clock: Clock) -> None:
+        super().__init__(clock=clock)
+        self.gate = asyncio.Event()
+        self.renewing = asyncio.Event()
+
+    async def renew(self, worker: str, ttl: float) -> bool:
+        self.renewing.set()
+        await self.gate.wait()
+        return await super().renew(worker, ttl)
+
+
+async def test_a_loss_found_by_a_join_during_a_renewal_is_counted_once(clock: Clock) -> None:
+    registry = SlowRenewals(clock)
+    service = RoomService(MemoryStore())
+    presence = Presence(registry, service, ttl=TTL, clock=clock, holder="host:7")
+    await presence.start()
+    try:
+        room = await service.create(Rules(), public=False)
+        old = presence.worker
+        await registry.release(old)  # gone; the heartbeat has not found out yet
+        beating = asyncio.create_task(presence.beat())
+        await registry.renewing.wait()
+        with pytest.raises(LeaseLost):  # a join finds out first, and moves to a new id
+            await presence.enter(room.room_id, presence.connection_id(), lambda: None)
+        registry.gate.set()
+        await beating  # then the renewal of the old id fails
+        assert presence.losses == 1 and presence.worker != old and presence.alive
+        assert await registry.holder(presence.worker) == "host:7"
+    finally:
+        await presence.close()
+
+
 def test_settings_are_checked() -> None:
     service = RoomService(MemoryStore())
     with pytest.raises(ValueError, match="ttl"):
