@@ -7,9 +7,10 @@ the store logged them, so each event is encoded once and sent as is to every rec
 
 from __future__ import annotations
 
+import asyncio
 from typing import Protocol
 
-__all__ = ["Bus", "Subscription"]
+__all__ = ["BufferedSubscription", "Bus", "Subscription"]
 
 
 class Subscription(Protocol):
@@ -17,6 +18,28 @@ class Subscription(Protocol):
         """The next message on the channel (waits for one)."""
 
     async def close(self) -> None: ...
+
+
+class BufferedSubscription:
+    """One room's messages in a bounded queue that drops on overflow (the bus is a hint:
+    the receiver repairs the gap); each bus subclasses it with its own ``close``."""
+
+    def __init__(self, room_id: str, buffer: int) -> None:
+        self.room_id = room_id
+        self._queue: asyncio.Queue[str] = asyncio.Queue(maxsize=buffer)
+        self.dropped = 0
+
+    def _offer(self, message: str) -> None:
+        try:
+            self._queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.dropped += 1
+
+    async def get(self) -> str:
+        return await self._queue.get()
+
+    async def close(self) -> None:
+        raise NotImplementedError
 
 
 class Bus(Protocol):

@@ -9,34 +9,23 @@ bus is a hint, and receivers repair gaps from the store.
 
 from __future__ import annotations
 
-import asyncio
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from .bus import BufferedSubscription
 from .errors import ErrorCode, RoomError
 from .store import StoredRoom, Swapped
 
 __all__ = ["MemoryBus", "MemoryStore", "MemorySubscription"]
 
 
-class MemorySubscription:
+class MemorySubscription(BufferedSubscription):
     def __init__(self, bus: MemoryBus, room_id: str, buffer: int) -> None:
+        super().__init__(room_id, buffer)
         self._bus = bus
-        self.room_id = room_id
-        self._queue: asyncio.Queue[str] = asyncio.Queue(maxsize=buffer)
-        self.dropped = 0
-
-    def _offer(self, message: str) -> None:
-        try:
-            self._queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.dropped += 1
-
-    async def get(self) -> str:
-        return await self._queue.get()
 
     async def close(self) -> None:
         self._bus._remove(self)

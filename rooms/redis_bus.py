@@ -31,6 +31,7 @@ import redis.asyncio as aioredis
 from redis import exceptions as rx
 from redis.asyncio.connection import AbstractConnection
 
+from .bus import BufferedSubscription
 from .errors import ErrorCode, RoomError
 from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text, unavailable
 from .redis_keys import KeyLayout
@@ -59,21 +60,10 @@ async def stop_task(task: asyncio.Task[None]) -> None:
     log.error("redis bus: task %s did not stop", task.get_name())
 
 
-class RedisSubscription:
+class RedisSubscription(BufferedSubscription):
     def __init__(self, bus: RedisBus, room_id: str, buffer: int) -> None:
+        super().__init__(room_id, buffer)
         self._bus = bus
-        self.room_id = room_id
-        self._queue: asyncio.Queue[str] = asyncio.Queue(maxsize=buffer)
-        self.dropped = 0
-
-    def _offer(self, message: str) -> None:
-        try:
-            self._queue.put_nowait(message)
-        except asyncio.QueueFull:
-            self.dropped += 1
-
-    async def get(self) -> str:
-        return await self._queue.get()
 
     async def close(self) -> None:
         await self._bus._release(self)

@@ -5,11 +5,13 @@ started once for the session; tests use random room ids."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 from room_helpers import BACKEND_URLS, CONTRACT_LOG_SIZE
 
 from rooms import Backend, BackendOptions, open_backend
+from tests.support.backends import BackendMaker
 from tests.support.redis_cluster import LocalCluster
 from tests.support.redis_server import RedisServer
 
@@ -44,3 +46,20 @@ async def backend(request: pytest.FixtureRequest) -> AsyncIterator[Backend]:
         yield opened
     finally:
         await opened.close()
+
+
+# A private redis-server per test module, for tests that look inside Redis (keys, TTLs,
+# scripts) or stop it; the contract suites above share the session one.
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
+    with RedisServer(Path(tmp_path_factory.mktemp("redis"))) as server:
+        yield server
+
+
+@pytest.fixture
+async def maker(redis_server: RedisServer) -> AsyncIterator[BackendMaker]:
+    maker = BackendMaker("redis", redis_server.url)
+    try:
+        yield maker
+    finally:
+        await maker.close()

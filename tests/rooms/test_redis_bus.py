@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from pathlib import Path
+from collections.abc import Awaitable, Callable
 
 import pytest
 import redis
@@ -36,21 +35,6 @@ from tests.support.backends import BackendMaker, Pair, event
 from tests.support.redis_server import RedisServer, free_port
 
 pytestmark = pytest.mark.redis
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    with RedisServer(Path(tmp_path_factory.mktemp("redis"))) as server:
-        yield server
-
-
-@pytest.fixture
-async def maker(redis_server: RedisServer) -> AsyncIterator[BackendMaker]:
-    maker = BackendMaker("redis", redis_server.url)
-    try:
-        yield maker
-    finally:
-        await maker.close()
 
 
 async def eventually(check: Callable[[], Awaitable[bool] | bool], what: str) -> None:

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 
 import pytest
 from redis.crc import key_slot
@@ -19,21 +17,6 @@ from tests.support.backends import BackendMaker, event
 from tests.support.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
-
-
-@pytest.fixture(scope="module")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RedisServer]:
-    with RedisServer(Path(tmp_path_factory.mktemp("redis"))) as server:
-        yield server
-
-
-@pytest.fixture
-async def maker(redis_server: RedisServer) -> AsyncIterator[BackendMaker]:
-    maker = BackendMaker("redis", redis_server.url)
-    try:
-        yield maker
-    finally:
-        await maker.close()
 
 
 async def redis_store(maker: BackendMaker, **kwargs: object) -> RedisStore:
