@@ -5,12 +5,17 @@
 position) and ``end`` (only for endings decided off the board: resignation, timeout, ...)
 are omitted when empty. Decoding replays the moves through the engine, so a corrupted
 record is refused with a GameError instead of producing an impossible game.
+
+Rooms decode and encode a game on every command their worker has no current copy of, so
+both keep their per-record work small: the rules (an immutable value) are built and
+turned back into a dict once per distinct rules, and the replay validates each cell as
+``play_index`` does without building a ``Move`` per cell (``Game.play_indices``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from .errors import GameError
 from .game import Game
@@ -21,11 +26,43 @@ __all__ = ["FORMAT", "decode", "encode"]
 
 FORMAT = 1
 
+_KNOWN_RULES = 256
+"""How many distinct rules each of the two caches below keeps (a handful in practice)."""
+_rules_of: dict[tuple[tuple[str, type, Any], ...], Rules] = {}
+_dicts_of: dict[Rules, dict[str, Any]] = {}
+
+
+def _rules_from(data: Any) -> Rules:
+    """``Rules.from_dict(data)``, built once per distinct rules. The key holds each value's
+    type, so ``true`` never passes for ``1`` nor ``3.0`` for ``3``; only valid rules are
+    kept (a refusal is raised again on every call)."""
+    try:
+        key = tuple((name, type(value), value) for name, value in data.items())
+        found = _rules_of.get(key)
+    except (AttributeError, TypeError):  # not a mapping, or unhashable values: no caching
+        return Rules.from_dict(data)
+    if found is None:
+        found = Rules.from_dict(data)
+        if len(_rules_of) >= _KNOWN_RULES:
+            _rules_of.clear()
+        _rules_of[key] = found
+    return found
+
+
+def _rules_dict(rules: Rules) -> dict[str, Any]:
+    """``rules.to_dict()`` (a fresh dict each time), built once per distinct rules."""
+    found = _dicts_of.get(rules)
+    if found is None:
+        if len(_dicts_of) >= _KNOWN_RULES:
+            _dicts_of.clear()
+        found = _dicts_of[rules] = rules.to_dict()
+    return dict(found)
+
 
 def encode(game: Game) -> dict[str, Any]:
     data: dict[str, Any] = {
         "format": FORMAT,
-        "rules": game.rules.to_dict(),
+        "rules": _rules_dict(game.rules),
         "moves": list(game.history_indices),
     }
     setup = game.setup_text
@@ -46,7 +83,7 @@ def decode(data: Mapping[str, Any], *, win_strategy: str | None = None) -> Game:
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise GameError(f"not an encoded game (format {FORMAT}): {data!r}")
     try:
-        rules = Rules.from_dict(data["rules"])
+        rules = _rules_from(data["rules"])
         moves = data["moves"]
         if not isinstance(moves, list):
             raise GameError(f"moves must be a list, got {moves!r}")
@@ -56,8 +93,7 @@ def decode(data: Mapping[str, Any], *, win_strategy: str | None = None) -> Game:
             if setup is not None
             else Game(rules, win_strategy=win_strategy)
         )
-        for index in moves:
-            game.play_index(index)
+        game.play_indices(cast(list[int], moves))  # each one checked
         end = data.get("end")
         if end is not None:
             game.finish(Outcome.from_dict(end))

@@ -38,3 +38,11 @@ class LiveWindows:
                 owners[window] -= 1
                 if owners[window] == 1:
                     self.alive += 1
+
+    def copy(self) -> LiveWindows:
+        """An independent twin for a copied game; the window table is shared."""
+        twin = object.__new__(LiveWindows)
+        twin.__dict__.update(self.__dict__)
+        twin._counts = self._counts.copy()
+        twin._owners = self._owners.copy()
+        return twin

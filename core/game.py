@@ -2,7 +2,8 @@
 
 ``Game`` owns a board and the strategies the rules name (placement, win detection,
 scoring, early draw), keeps the move history, and can undo any move exactly. It is
-synchronous and pure: no I/O, no clock; a room serialises it with ``core.codec``.
+synchronous and pure: no I/O, no clock; a room serialises it with ``core.codec``, and
+``copy`` gives an independent twin without replaying anything.
 """
 
 from __future__ import annotations
@@ -10,14 +11,17 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from .board import EMPTY, Board
+from .board import Board
 from .early_draw import LiveWindows
 from .errors import GameError, GameOver, MalformedMove, NothingToUndo, NotYourTurn, OutOfBounds
 from .geometry import Geometry, geometry
+from .listeners import GameListener
+from .loading import checked_position, setup_order
 from .move import Move, MoveRequest, parse_move
+from .off_board import OffBoardEndings
 from .outcome import EndReason, Outcome
 from .placement import make_placement
-from .position import check_counts, check_settled, ending_line
+from .position import ending_line
 from .rules import MARKS, Rules
 from .scoring import make_scoring
 from .wins import make_win_strategy
@@ -25,20 +29,7 @@ from .wins import make_win_strategy
 __all__ = ["Game", "GameListener"]
 
 
-class GameListener:
-    """Subclass and override what you need (the seeds' GameListener); all are no-ops here."""
-
-    def on_move(self, game: Game, move: Move, mark: str) -> None:
-        return None
-
-    def on_undo(self, game: Game, move: Move, mark: str) -> None:
-        return None
-
-    def on_end(self, game: Game, outcome: Outcome) -> None:
-        return None
-
-
-class Game:
+class Game(OffBoardEndings):
     def __init__(self, rules: Rules | None = None, *, win_strategy: str | None = None) -> None:
         self.rules = rules = rules if rules is not None else Rules()
         self._geo: Geometry = geometry(rules)
@@ -141,13 +132,30 @@ class Game:
 
     def play_index(self, index: int) -> Move:
         """Play a cell by index (search and replay use this); validated like ``play``."""
+        self._check_index(index)
+        return self._commit(index, len(self._placed) % self.rules.players + 1)
+
+    def play_indices(self, indices: Iterable[int]) -> None:
+        """Play cells by index in order, each validated as ``play_index`` does (decoding a
+        stored game replays its record with this): the same GameErrors, without building a
+        Move per cell. A refused cell leaves the cells before it played."""
+        if self._listeners:  # they hear each move, as with play_index
+            for index in indices:
+                self.play_index(index)
+            return
+        players = self.rules.players
+        for index in indices:
+            self._check_index(index)
+            code = len(self._placed) % players + 1
+            self._settle(self._put(index, code), code)
+
+    def _check_index(self, index: int) -> None:
         if self._outcome is not None:
             raise GameOver(f"the game is over ({self._outcome.reason.value}); no more moves")
-        valid = isinstance(index, int) and not isinstance(index, bool)
-        if not valid or not 0 <= index < len(self.board):
+        valid = type(index) is int or (isinstance(index, int) and not isinstance(index, bool))
+        if not valid or not 0 <= index < len(self.board.cells):
             raise OutOfBounds(f"cell index {index!r} is off the board")
         self._placement.check(self.board, index)
-        return self._commit(index, len(self._placed) % self.rules.players + 1)
 
     def _index_of(self, move: Move) -> int:
         rules = self.rules
@@ -160,26 +168,32 @@ class Game:
             raise OutOfBounds(f"{move!r} is off the {rules.describe().split()[0]} board")
         return (layer * rules.rows + row) * rules.cols + col
 
-    def _commit(self, index: int, code: int, move: Move | None = None) -> Move:
-        """Put ``code`` on a validated ``index`` and settle the outcome; ``move`` names it."""
-        board = self.board
-        board.place(index, code)
+    def _put(self, index: int, code: int) -> tuple[int, ...] | None:
+        """Put ``code`` on ``index`` and tell every strategy; the line it completes, if any."""
+        self.board.place(index, code)
         self._placement.placed(index)
         self._placed.append(index)
         if self._live is not None:
             self._live.place(index, code)
-        line = self._wins.place(board.cells, index, code)
-        coords = self.rules.coords
+        return self._wins.place(self.board.cells, index, code)
+
+    def _settle(self, line: tuple[int, ...] | None, code: int) -> None:
+        """The outcome after a mark of ``code`` was put (completing ``line``, if any)."""
         if line is not None:
+            coords = self.rules.coords
             cells = tuple(Move(*coords(c)) for c in line)
             self._outcome = self._scoring.line_completed(code, cells)
-        elif board.is_full:
+        elif self.board.is_full:
             self._outcome = Outcome(EndReason.BOARD_FULL)
         elif self._live is not None and self._live.alive == 0:
             self._outcome = Outcome(EndReason.NO_LINE_LEFT)
         self._ended_by_move = self._outcome is not None
+
+    def _commit(self, index: int, code: int, move: Move | None = None) -> Move:
+        """Put ``code`` on a validated ``index`` and settle the outcome; ``move`` names it."""
+        self._settle(self._put(index, code), code)
         if move is None:
-            move = Move(*coords(index))
+            move = Move(*self.rules.coords(index))
         if self._listeners:
             mark = MARKS[code - 1]
             for listener in self._listeners:
@@ -211,9 +225,10 @@ class Game:
             listener.on_undo(self, move, MARKS[code - 1])
         return move
 
-    # -- endings decided outside the board (the room calls these) -------------------------
+    # -- endings decided outside the board (the room calls these; core.off_board) ---------
 
     def finish(self, outcome: Outcome) -> Outcome:
+        """End the game with ``outcome`` (a resignation, a timeout, ...), checked."""
         if self._outcome is not None:
             raise GameOver(f"the game is already over ({self._outcome.reason.value})")
         for mark in (outcome.winner, outcome.loser):
@@ -224,32 +239,6 @@ class Game:
         for listener in self._listeners:
             listener.on_end(self, outcome)
         return outcome
-
-    def _against(self, reason: EndReason, mark: str) -> Outcome:
-        if mark not in self.rules.marks:
-            raise GameError(f"{mark!r} is not a player in this game")
-        others = [m for m in self.rules.marks if m != mark]
-        winner = others[0] if len(others) == 1 else None
-        return self.finish(Outcome(reason, winner=winner, loser=mark))
-
-    def resign(self, mark: str) -> Outcome:
-        return self._against(EndReason.RESIGNATION, mark)
-
-    def timeout(self, mark: str) -> Outcome:
-        """``mark`` ran out of time."""
-        return self._against(EndReason.TIMEOUT, mark)
-
-    def abandon(self, mark: str, *, draw: bool = False) -> Outcome:
-        """``mark`` left; the opponent claims the win, or a draw when ``draw``."""
-        if draw:
-            return self.finish(Outcome(EndReason.ABANDONMENT))
-        return self._against(EndReason.ABANDONMENT, mark)
-
-    def agree_draw(self) -> Outcome:
-        return self.finish(Outcome(EndReason.AGREEMENT))
-
-    def abort(self) -> Outcome:
-        return self.finish(Outcome(EndReason.ABORTED))
 
     # -- listeners ------------------------------------------------------------------------
 
@@ -280,57 +269,32 @@ class Game:
         """A game from a position in text form; the side to move follows from the counts.
 
         The position's marks are a setup, not moves: they cannot be undone. Raises a
-        GameError when the position cannot arise under these rules.
+        GameError when the position cannot arise under these rules (core.loading).
         """
-        board = Board.parse(text)
-        if (board.rows, board.cols, board.layers) != (rules.rows, rules.cols, rules.layers):
-            raise GameError(
-                f"position {text!r} is {board.rows}×{board.cols}×{board.layers}, "
-                f"the rules say {rules.rows}×{rules.cols}×{rules.layers}"
-            )
-        check_counts(rules, board)
-        if rules.gravity:
-            check_settled(rules, board)
+        board = checked_position(rules, text)
         game = cls(rules, win_strategy=win_strategy)
-        game._load(board)
+        ending = ending_line(rules, game._geo, board)  # checked before anything is placed
+        for index in setup_order(rules, board):
+            game._put(index, board.cells[index])  # a line found here is the ending's
+        game._setup = len(game._placed)
+        code, line = ending if ending is not None else (0, None)
+        game._settle(line, code)
         return game
 
-    def _load(self, board: Board) -> None:
-        """Put a checked position's marks on the board as a setup, bottom-up under gravity."""
-        ending = ending_line(self.rules, self._geo, board)
-        order = sorted(
-            (i for i, code in enumerate(board.cells) if code != EMPTY),
-            key=self._placement_order_key,
-        )
-        for index in order:
-            code = board.cells[index]
-            self.board.place(index, code)
-            self._placement.placed(index)
-            self._wins.place(self.board.cells, index, code)
-            if self._live is not None:
-                self._live.place(index, code)
-        self._placed = order
-        self._setup = len(order)
-        if ending is not None:
-            code, window = ending
-            cells = tuple(Move(*self.rules.coords(c)) for c in window)
-            self._outcome = self._scoring.line_completed(code, cells)
-        elif board.is_full:
-            self._outcome = Outcome(EndReason.BOARD_FULL)
-        elif self._live is not None and self._live.alive == 0:
-            self._outcome = Outcome(EndReason.NO_LINE_LEFT)
-        self._ended_by_move = self._outcome is not None
-
-    def _placement_order_key(self, index: int) -> tuple[int, int]:
-        row, _, layer = self.rules.coords(index)
-        # bottom-up when gravity matters, so stack heights grow in order
-        return (layer, -row) if self.rules.gravity else (0, index)
-
     def copy(self) -> Game:
-        """An independent game in the same state (listeners are not copied)."""
-        from .codec import decode, encode
-
-        return decode(encode(self), win_strategy=self.win_strategy)
+        """An independent game in the same state, without replaying anything: the board,
+        the history and the stateful strategies' counters are copied (O(cells + plies)),
+        the rules, geometry and stateless strategies shared. Listeners watch one game and
+        are not copied."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)  # what is immutable or stateless is shared...
+        twin.board = self.board.copy()  # ... and what a move changes is copied
+        twin._placement = self._placement.copy()
+        twin._wins = self._wins.copy()
+        twin._live = self._live.copy() if self._live is not None else None
+        twin._placed = self._placed.copy()
+        twin._listeners = []
+        return twin
 
     def __repr__(self) -> str:
         state = self._outcome.reason.value if self._outcome else f"{self.turn} to move"

@@ -41,6 +41,9 @@ class Placement(Protocol):
 
     def removed(self, index: int) -> None: ...
 
+    def copy(self) -> Placement:
+        """An independent twin for a copied game (a stateless rule may return itself)."""
+
 
 class FreePlacement:
     name: ClassVar[str] = "free"
@@ -74,6 +77,9 @@ class FreePlacement:
 
     def removed(self, index: int) -> None:
         return None
+
+    def copy(self) -> FreePlacement:
+        return self  # stateless: the copied game shares it
 
 
 class GravityPlacement:
@@ -147,6 +153,12 @@ class GravityPlacement:
 
     def removed(self, index: int) -> None:
         self._heights[self._stack_of[index]] -= 1
+
+    def copy(self) -> GravityPlacement:
+        twin = object.__new__(GravityPlacement)
+        twin.__dict__.update(self.__dict__)  # the rules and the cell tables are shared
+        twin._heights = self._heights.copy()
+        return twin
 
 
 @lru_cache(maxsize=64)

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import ClassVar, Protocol
 
+from .errors import GameError
 from .geometry import Geometry
 
 Lines = tuple[tuple[int, ...], ...]
@@ -40,6 +41,9 @@ class WinStrategy(Protocol):
 
     def undo(self, cells: Sequence[int], index: int, code: int) -> None:
         """Called after ``code`` was removed from ``index``."""
+
+    def copy(self) -> WinStrategy:
+        """An independent twin for a copied game (a stateless one may return itself)."""
 
 
 class CounterStrategy:
@@ -70,6 +74,12 @@ class CounterStrategy:
         stride, counts = self._players + 1, self._counts
         for line in self._lines_of_cell[index]:
             counts[line * stride + code] -= 1
+
+    def copy(self) -> CounterStrategy:
+        twin = object.__new__(CounterStrategy)
+        twin.__dict__.update(self.__dict__)  # the line tables are shared
+        twin._counts = self._counts.copy()
+        return twin
 
 
 @lru_cache(maxsize=64)
@@ -113,6 +123,9 @@ class ConnectStrategy:
     def undo(self, cells: Sequence[int], index: int, code: int) -> None:
         return None  # stateless: it reads the board
 
+    def copy(self) -> ConnectStrategy:
+        return self
+
 
 @lru_cache(maxsize=64)
 def _rays(geo: Geometry) -> tuple[tuple[tuple[tuple[int, ...], tuple[int, ...]], ...], ...]:
@@ -153,9 +166,9 @@ def make_win_strategy(geo: Geometry, players: int, name: str | None = None) -> W
         cls = WIN_STRATEGIES[name]
     except KeyError:
         known = ", ".join(sorted(WIN_STRATEGIES))
-        raise ValueError(f"unknown win strategy {name!r} (known: {known})") from None
+        raise GameError(f"unknown win strategy {name!r} (known: {known})") from None
     if not cls.supports(geo):
-        raise ValueError(f"win strategy {name!r} does not fit k={geo.k} on this board")
+        raise GameError(f"win strategy {name!r} does not fit k={geo.k} on this board")
     return cls(geo, players)
 
 

@@ -88,6 +88,7 @@ GOOD = encode(Game.replay(Rules(), [Move(1, 1), Move(0, 0)]))
         {**GOOD, "moves": [4, 9]},  # off the board
         {**GOOD, "moves": [4, "0"]},
         {**GOOD, "moves": [4, None]},
+        {**GOOD, "moves": [4, True]},  # a bool is not a cell index
         {**GOOD, "moves": [0, 3, 1, 4, 2, 5]},  # a move after the game was won
         {**GOOD, "setup": "XX./.../..."},  # X has two marks, O none
         {**GOOD, "setup": "X.."},  # wrong shape
@@ -109,3 +110,22 @@ def test_an_end_record_round_trips_every_off_board_reason() -> None:
         game = Game()
         game.finish(outcome)
         assert decode(encode(game)).outcome == outcome
+
+
+def test_rules_are_decoded_once_but_never_confused_with_lookalikes() -> None:
+    """Decoding keeps the rules it built (Rules are immutable, so games share them), keyed
+    by each value's type: after ``rows: 3`` was decoded, ``rows: 3.0`` and ``rows: true``
+    are still refused, every time."""
+    first, second = decode(GOOD), decode(json.loads(json.dumps(GOOD)))
+    assert first.rules is second.rules
+    for rules in ({"rows": 3.0, "cols": 3}, {"rows": 3, "cols": True}, {"rows": [3]}):
+        for _ in range(2):
+            with pytest.raises(GameError):
+                decode({**GOOD, "rules": rules})
+    assert decode({**GOOD, "rules": {"cols": 3, "rows": 3}}).rules == first.rules
+
+
+def test_the_encoded_rules_are_a_fresh_dict_every_time() -> None:
+    record = encode(Game())
+    record["rules"]["rows"] = 19
+    assert encode(Game())["rules"] == Rules().to_dict()
