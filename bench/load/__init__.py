@@ -8,13 +8,15 @@ connections, errors and the server's CPU and memory, each with its ratio to the 
 from __future__ import annotations
 
 from .launch import CONFIGS, Config, RedisProcess, launch
+from .parent import run_load
 from .recorder import Recorder, summarize
 from .run import BenchOptions, run_bench, write_report
 from .scripts import Script, make_scripts
-from .worker import LoadPlan, Progress, run_load
+from .worker import CROWD_FROM, LoadPlan, Progress
 
 __all__ = [
     "CONFIGS",
+    "CROWD_FROM",
     "BenchOptions",
     "Config",
     "LoadPlan",

@@ -1,4 +1,4 @@
-"""One bench game over real WebSockets and the real protocol, from room to last move.
+"""One bench game over real WebSockets and the real protocol, and the pieces a series uses.
 
 A game: ``POST /api/rooms``; X and then O join as players (so X is X), then S spectators;
 once every ``welcome`` is in, X plays. Each player answers the opponent's ``moved`` with
@@ -8,6 +8,8 @@ the last ``moved`` and each player has its ``move_ok``s. Latencies are taken whe
 one process, so one clock serves both ends. A move's index in the game is the count of
 ``moved`` events a connection received before it (events arrive in order, each once), so
 the same client drives the real server and the bare relay, whose events carry less.
+(``bench.load.series`` plays game after game on the same connections with ``rematch``;
+``bench.load.crowd`` spreads one room's spectators over several processes.)
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from time import perf_counter
+from types import TracebackType
 from typing import Any, TypeVar
 
 from websockets.asyncio.client import ClientConnection, connect
@@ -27,7 +30,10 @@ from .http import HttpError, HttpPool
 from .recorder import Recorder
 from .scripts import Script
 
-__all__ = ["GameFailed", "play_game"]
+__all__ = [
+    "JOINING", "GameFailed", "Round", "close", "counting_errors", "gated", "join", "message",
+    "play_game", "seat", "spectate", "together",
+]
 
 T = TypeVar("T")
 
@@ -46,36 +52,48 @@ class GameFailed(Exception):
 
 
 @dataclass(slots=True)
-class _Game:
+class Round:
+    """One scripted game being played: its moves' send times, shared by its connections.
+
+    ``sends`` (crowd mode) also gets each move sent inside the window under
+    ``(room, number, ply)``, for spectators in other processes to be joined with."""
+
     script: Script
     recorder: Recorder
     think: float
     sent_at: list[float] = field(default_factory=list)
+    sends: dict[tuple[str, int, int], float] | None = None
+    room: str = ""
+    number: int = 0
 
     async def send(self, ws: ClientConnection, ply: int, version: int) -> None:
         if self.think > 0:
             await asyncio.sleep(self.think)
-        self.sent_at.append(perf_counter())
+        now = perf_counter()
+        self.sent_at.append(now)
+        if self.sends is not None and self.recorder.inside(now):
+            self.sends[(self.room, self.number, ply)] = now
         await ws.send(self.script.text(ply, version))
 
 
-def _message(text: str | bytes) -> dict[str, Any]:
+def message(text: str | bytes) -> dict[str, Any]:
     data = json.loads(text)
     if not isinstance(data, dict):
         raise GameFailed("not_an_object")
     return data
 
 
-def _check_moved(game: _Game, message: dict[str, Any], ply: int) -> None:
-    if message.get("col") != game.script.cols[ply]:
+def _check_moved(game: Round, event: dict[str, Any], ply: int) -> None:
+    if event.get("col") != game.script.cols[ply]:
         raise GameFailed("moved_out_of_order")
     # The relay sends no status (it has no game logic); the server must end the game.
-    if ply + 1 == len(game.script) and message.get("status") not in (None, "finished"):
+    if ply + 1 == len(game.script) and event.get("status") not in (None, "finished"):
         raise GameFailed("last_move_did_not_finish")
 
 
-async def _seat(ws: ClientConnection, game: _Game, index: int, version: int) -> None:
-    """Player ``index`` (0 for X, 1 for O): move on its turns, until the end."""
+async def seat(ws: ClientConnection, game: Round, index: int, version: int) -> int:
+    """Player ``index`` (0 for X, 1 for O): move on its turns, until the end; the version
+    of the last ``moved`` (what the game ended at)."""
     script, recorder, sent_at = game.script, game.recorder, game.sent_at
     total = len(script)
     mine = (total + 1 - index) // 2  # X plays plies 0, 2, 4...; O plays 1, 3, 5...
@@ -83,47 +101,47 @@ async def _seat(ws: ClientConnection, game: _Game, index: int, version: int) -> 
     if index == 0:
         await game.send(ws, 0, version)
     async for text in ws:
-        message = _message(text)
-        kind = message.get("type")
+        event = message(text)
+        kind = event.get("type")
         if kind == "moved":
             now = perf_counter()
-            _check_moved(game, message, seen)
+            _check_moved(game, event, seen)
             if seen % 2 != index and recorder.inside(sent_at[seen]):
                 recorder.opponent.append(now - sent_at[seen])
             seen += 1
-            version = message["version"]
+            version = event["version"]
             if seen < total and seen % 2 == index:
                 await game.send(ws, seen, version)
         elif kind == "move_ok":
             acked += 1
-            recorder.acked(sent_at[int(str(message.get("move_id", "m0"))[1:])])
+            recorder.acked(sent_at[int(str(event.get("move_id", "m0"))[1:])])
         elif kind == "error":
-            raise GameFailed(f"error:{message.get('code')}")
+            raise GameFailed(f"error:{event.get('code')}")
         if seen == total and acked == mine:
-            return
+            return version
     raise GameFailed("closed_by_server")
 
 
-async def _spectator(ws: ClientConnection, game: _Game) -> None:
+async def spectate(ws: ClientConnection, game: Round) -> None:
     script, recorder, sent_at = game.script, game.recorder, game.sent_at
     seen = 0
     async for text in ws:
-        message = _message(text)
-        kind = message.get("type")
+        event = message(text)
+        kind = event.get("type")
         if kind == "moved":
             now = perf_counter()
-            _check_moved(game, message, seen)
+            _check_moved(game, event, seen)
             if recorder.inside(sent_at[seen]):
                 recorder.spectator.append(now - sent_at[seen])
             seen += 1
             if seen == len(script):
                 return
         elif kind == "error":
-            raise GameFailed(f"error:{message.get('code')}")
+            raise GameFailed(f"error:{event.get('code')}")
     raise GameFailed("closed_by_server")
 
 
-async def _join(url: str, role: str, recorder: Recorder, opened: list[ClientConnection]) -> int:
+async def join(url: str, role: str, recorder: Recorder, opened: list[ClientConnection]) -> int:
     """Open a connection to the room, join as ``role``; the version of its ``welcome``."""
     # max_queue=None: keep reading whatever arrives before this connection's reader starts
     # (with 1,000 spectators every join is an event to all); a client that stopped reading
@@ -134,20 +152,20 @@ async def _join(url: str, role: str, recorder: Recorder, opened: list[ClientConn
     recorder.opened_one()
     name = "bench" if role == "spectator" else f"bench-{len(opened)}"
     await ws.send(json.dumps({"type": "join", "as": role, "name": name}))
-    welcome = _message(await ws.recv())
+    welcome = message(await ws.recv())
     if welcome.get("type") != "welcome":
         raise GameFailed(f"join:{welcome.get('code', welcome.get('type'))}")
     return int(welcome.get("version", 0))
 
 
-async def _gated(gate: asyncio.Semaphore, start: Callable[[], Awaitable[T]]) -> T:
+async def gated(gate: asyncio.Semaphore, start: Callable[[], Awaitable[T]]) -> T:
     """``start()`` once the gate lets it (a coroutine made only then is never left
     un-awaited when the game is cancelled while it waits)."""
     async with gate:
         return await start()
 
 
-async def _all(*tasks: Awaitable[T]) -> list[T]:
+async def together(*tasks: Awaitable[T]) -> list[T]:
     """Run side by side; the first failure cancels the rest and is raised."""
     running = [asyncio.ensure_future(task) for task in tasks]
     try:
@@ -158,10 +176,53 @@ async def _all(*tasks: Awaitable[T]) -> list[T]:
         await asyncio.gather(*running, return_exceptions=True)
 
 
-async def _close(ws: ClientConnection, recorder: Recorder) -> None:
+async def close(ws: ClientConnection, recorder: Recorder) -> None:
     with contextlib.suppress(WebSocketException, OSError):
         await ws.close()
     recorder.closed_one()
+
+
+class counting_errors:  # a lower-case name: used as ``with counting_errors(recorder):``
+    """What goes wrong inside is counted in ``recorder`` by kind, never raised (a class, not
+    ``@contextmanager``, so that type checkers know it swallows)."""
+
+    def __init__(self, recorder: Recorder) -> None:
+        self.recorder = recorder
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> bool:
+        if exc is None or not isinstance(exc, Exception):
+            return False
+        if isinstance(exc, TimeoutError):
+            self.recorder.error("timeout")
+        elif isinstance(exc, GameFailed):
+            self.recorder.error(exc.kind)
+        elif isinstance(exc, HttpError):
+            self.recorder.error("http")
+        elif isinstance(exc, InvalidHandshake):
+            self.recorder.error("handshake")
+        elif isinstance(exc, ConnectionClosed):  # the close code says why (4009: too slow)
+            self.recorder.error(f"closed:{exc.rcvd.code}" if exc.rcvd else type(exc).__name__)
+        elif isinstance(exc, WebSocketException | OSError):
+            self.recorder.error(type(exc).__name__)
+        else:
+            return False
+        return True
+
+
+async def join_all(
+    url: str, spectators: int, recorder: Recorder, opened: list[ClientConnection]
+) -> list[int]:
+    """Two players (X, then O) and ``spectators`` (``JOINING`` at a time); the versions of
+    their welcomes, the players' first."""
+    versions = [await join(url, "player", recorder, opened) for _ in range(2)]
+    gate = asyncio.Semaphore(JOINING)
+    joins = [gated(gate, lambda: join(url, "spectator", recorder, opened))
+             for _ in range(spectators)]
+    return versions + await together(*joins)
 
 
 async def play_game(
@@ -184,37 +245,22 @@ async def play_game(
     does for the moves alone between the two."""
     opened: list[ClientConnection] = []
     try:
-        async with asyncio.timeout(timeout):
-            room_id = await http.create_room(rules)
-            url = f"{ws_base}/ws/{room_id}"
-            versions = [await _join(url, "player", recorder, opened) for _ in range(2)]
-            gate = asyncio.Semaphore(JOINING)
-            joins = [_gated(gate, lambda: _join(url, "spectator", recorder, opened))
-                     for _ in range(spectators)]
-            versions += await _all(*joins)
-            game = _Game(script, recorder, think)
-            players, watchers = opened[:2], opened[2:]
-            start = max(versions)  # the last welcome includes every join: never stale
-            if ready is not None:
-                await ready()
-            await _all(
-                *(_seat(ws, game, index, start) for index, ws in enumerate(players)),
-                *(_spectator(ws, game) for ws in watchers),
-            )
-            if finished is not None:
-                await finished()
-        recorder.games += 1
-    except TimeoutError:
-        recorder.error("timeout")
-    except GameFailed as exc:
-        recorder.error(exc.kind)
-    except HttpError:
-        recorder.error("http")
-    except InvalidHandshake:
-        recorder.error("handshake")
-    except ConnectionClosed as exc:  # the close code says why (4009: too slow, ...)
-        recorder.error(f"closed:{exc.rcvd.code}" if exc.rcvd else type(exc).__name__)
-    except (WebSocketException, OSError) as exc:
-        recorder.error(type(exc).__name__)
+        with counting_errors(recorder):
+            async with asyncio.timeout(timeout):
+                room_id = await http.create_room(rules)
+                versions = await join_all(f"{ws_base}/ws/{room_id}", spectators, recorder,
+                                          opened)
+                game = Round(script, recorder, think)
+                players, watchers = opened[:2], opened[2:]
+                start = max(versions)  # the last welcome includes every join: never stale
+                if ready is not None:
+                    await ready()
+                await together(
+                    *(seat(ws, game, index, start) for index, ws in enumerate(players)),
+                    *(spectate(ws, game) for ws in watchers),
+                )
+                if finished is not None:
+                    await finished()
+            recorder.games += 1
     finally:
-        await asyncio.gather(*(_close(ws, recorder) for ws in opened))
+        await asyncio.gather(*(close(ws, recorder) for ws in opened))

@@ -92,8 +92,13 @@ def launch(target: str, config: Config, redis_url: str | None) -> Launched:
         # Presence heartbeats and sweeps are a slow constant background, not per move; INFO
         # commandstats cannot tell them apart, and the idle server's would land in the
         # relay's window: long intervals keep them out of every measured window.
+        # The per-connection flood limit (20 messages/s by default) is for abusive clients;
+        # in rematch mode at think 0 a bench player sends more than that on one connection
+        # (a new room each game never does): a limit far above any bench rate keeps the
+        # bucket's cost and takes out its refusals.
         command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port),
-                   "--log-level", "warning", "--lease-ttl", "3600", "--sweep-interval", "3600"]
+                   "--log-level", "warning", "--lease-ttl", "3600", "--sweep-interval", "3600",
+                   "--rate", "100000", "--burst", "100000"]
     elif target == "relay":
         command = [sys.executable, "-m", "bench.load.relay", "--port", str(port)]
     else:

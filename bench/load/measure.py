@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .parent import run_load
 from .procstat import ProcessTree, load_average
 from .progress import ProgressBar
 from .recorder import merge
 from .redis_probe import commandstats, encodes
 from .report import run_record
-from .worker import LoadPlan, Progress, run_load
+from .worker import LoadPlan, Progress
 
 __all__ = ["Target", "record", "sample"]
 

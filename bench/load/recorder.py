@@ -90,7 +90,10 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
         "unfinished": 0,
         "errors": Counter(), "opened": 0, "peak": 0, "cpu_s": 0.0, "procs": 0,
     }
+    crowds = []
     for result in results:
+        if result.get("crowd"):
+            crowds.append(result["crowd"])
         merged["opponent"].extend(result["opponent"])
         merged["spectator"].extend(result["spectator"])
         merged["errors"].update(result["errors"])
@@ -103,6 +106,12 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
             merged["peak"] = max(merged["peak"], result["peak"])
             merged["procs"] = max(merged["procs"], result.get("procs", 1))
     merged["errors"] = dict(merged["errors"])
+    if crowds:  # crowd mode (bench.load.crowd): spectators joined, deliveries expected/missed
+        merged["crowd"] = {key: sum(c[key] for c in crowds)
+                           for key in ("expected", "missed", "early")}
+        for key in ("watchers", "rooms"):
+            values = [c[key] for c in crowds]
+            merged["crowd"][key] = sum(values) if side_by_side else max(values)
     return merged
 
 

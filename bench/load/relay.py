@@ -7,7 +7,11 @@ fan-out without Redis), but no validation, no room state and no game logic: a ``
 turned into a ``moved`` with the version after the one it names and relayed to every
 connection of the room, and the mover gets a ``move_ok``. It speaks just enough of
 docs/protocol.md (``POST /api/rooms``, ``join``/``welcome``, ``move``/``move_ok``/
-``moved``) for the load generator to drive it exactly as it drives the server. Each
+``moved``, and ``rematch``/``new_game``) for the load generator to drive it exactly as it
+drives the server. A ``rematch`` gets an ``ack``; the second vote of a room (counted with
+one pipelined ``INCR`` in Redis, as the two players may be on two workers; in memory
+without Redis) is answered by a ``new_game`` to the room, numbered after the version the
+vote names, with the marks swapped; nothing is checked, as for moves. Each
 connection still has a bounded queue and a writer task: the least a correct relay does
 so that a slow client slows only itself.
 
@@ -74,6 +78,7 @@ class Relay:
         self.redis_url = redis_url
         self.rooms: dict[str, set[_Peer]] = {}
         self._confirmed: dict[str, asyncio.Future[None]] = {}
+        self._votes: dict[str, int] = {}  # rematch votes per room, without Redis
         self._client: aioredis.Redis | None = None
         self._sub: aioredis.Connection | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -144,8 +149,21 @@ class Relay:
         peers.discard(peer)
         if not peers:
             del self.rooms[room_id]
+            self._votes.pop(room_id, None)
             if self._sub is not None:
                 await self._sub.send_command("UNSUBSCRIBE", room_id, check_health=False)
+
+    async def vote(self, room_id: str) -> bool:
+        """Count a rematch vote; True when it completes a pair (the room's next game)."""
+        if self._client is None:
+            votes = self._votes[room_id] = self._votes.get(room_id, 0) + 1
+        else:
+            key = f"bench-relay:votes:{room_id}"
+            async with self._client.pipeline(transaction=False) as pipe:
+                pipe.incr(key)
+                pipe.expire(key, 3600)
+                votes, _ = await pipe.execute()
+        return int(votes) % 2 == 0
 
     async def publish(self, room_id: str, text: str) -> None:
         if self._client is None:
@@ -179,6 +197,15 @@ def _moved(move: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _new_game(vote: dict[str, Any]) -> dict[str, Any]:
+    """A ``new_game`` after the version the (second) vote names, the two marks swapped."""
+    return {
+        "type": "new_game", "version": int(vote.get("version", 0)) + 1, "game_number": None,
+        "marks": {"X": "O", "O": "X"}, "players": None, "board": None, "ply": 0,
+        "turn": "X", "status": None,
+    }
+
+
 async def _socket(websocket: WebSocket) -> None:
     relay: Relay = websocket.app.state.relay
     room_id = websocket.path_params["room_id"]
@@ -196,7 +223,14 @@ async def _socket(websocket: WebSocket) -> None:
         }))
         while True:
             move = json.loads(await websocket.receive_text())
-            if not isinstance(move, dict) or move.get("type") != "move":
+            if not isinstance(move, dict):
+                continue
+            if move.get("type") == "rematch":
+                peer.put(_dumps({"type": "ack", "ref": move.get("id"), "version": None}))
+                if await relay.vote(room_id):
+                    await relay.publish(room_id, _dumps(_new_game(move)))
+                continue
+            if move.get("type") != "move":
                 continue
             moved = _moved(move)
             peer.put(_dumps({

@@ -13,7 +13,7 @@ from typing import Any
 
 from .recorder import summarize
 
-__all__ = ["compare", "run_record", "table"]
+__all__ = ["compare", "crowd_line", "run_record", "table"]
 
 MIB = 1024 * 1024
 
@@ -46,8 +46,22 @@ def run_record(
     }
     if server is not None and result["moves"]:
         record["server"] = {**server, "cpu_us_per_move": server["cpu_s"] / result["moves"] * 1e6}
+    if result.get("crowd"):
+        record["crowd"] = result["crowd"]
     record.update(extra or {})
     return record
+
+
+def crowd_line(run: dict[str, Any]) -> str:
+    """What a crowd-mode run's spectator figures cover (bench.load.crowd)."""
+    crowd = run["crowd"]
+    asked = run.get("spectators", 0) * crowd["rooms"]
+    return (
+        f"{run['config']} {run['target']}: {crowd['watchers']:,} of {asked:,} spectators "
+        f"({crowd['rooms']} rooms) joined before the warm-up, spread over "
+        f"{run['generator']['procs']} load processes; {crowd['expected']:,} deliveries of "
+        f"moves sent in the window, {crowd['missed']:,} missed"
+    )
 
 
 def _ratio(top: float | None, bottom: float | None) -> float | None:

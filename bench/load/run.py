@@ -29,7 +29,7 @@ from .launch import CONFIGS, Config, Launched, RedisProcess, launch
 from .measure import Target, record, sample
 from .procstat import load_average
 from .redis_probe import probe_game
-from .report import compare, table
+from .report import compare, crowd_line, table
 from .scripts import make_scripts
 from .worker import LoadPlan
 
@@ -42,6 +42,8 @@ class BenchOptions:
     games: int = 100
     spectators: int = 1
     think: float = 0.0
+    next: str = "room"
+    """After a game: a new room (``"room"``) or a rematch in the same one (``"rematch"``)."""
     duration: float = 10.0
     """Measured seconds of each window (there are ``rounds`` windows per target)."""
     warmup: float = 2.0
@@ -78,7 +80,8 @@ def _redis(options: BenchOptions) -> Iterator[str | None]:
 
 def _plan(options: BenchOptions, url: str, spectators: int) -> LoadPlan:
     return LoadPlan(url, options.games, spectators, options.think, options.warmup,
-                    options.duration, options.rules, options.seed, options.procs)
+                    options.duration, options.rules, options.seed, options.procs,
+                    next=options.next)
 
 
 def _interleaved(
@@ -188,6 +191,9 @@ def write_report(report: dict[str, Any], path: Path | None) -> None:
                 if side.get(key) is not None:
                     shown = {k: v for k, v in side[key].items() if k != "runs"}
                     print(f"{name} {target} {key}: {json.dumps(shown)}")
+    for run in report["runs"]:
+        if run.get("crowd"):
+            print(crowd_line(run))
     if path is not None:
         path.write_text(json.dumps(report, indent=2) + "\n")
 

@@ -6,29 +6,49 @@ server. Every process prepares its scripted games, says it is ready, and starts 
 same ``time.monotonic()`` instant chosen by the parent (one clock for the whole machine),
 so the measured windows line up. Each one stops by itself: no new game after the window,
 the games in flight get ``drain`` seconds to finish, then are cancelled.
+
+``next`` says what follows a game: a new room (``"room"``) or a rematch on the same
+connections (``"rematch"``, ``bench.load.series``). In rematch mode with ``procs`` above 1
+and at least ``crowd_from`` spectators a game, the spectators of every room are spread over
+all the processes (``bench.load.crowd``); the rooms are made and every spectator joined
+before the start instant, so the warm-up and the window begin with everyone in.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
+import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from time import perf_counter
 from typing import Any
 
-from .game import play_game
+from .crowd import Crowd, seat_players
+from .game import JOINING, play_game, together
 from .http import HttpPool
-from .recorder import Recorder, merge
-from .scripts import make_scripts
+from .recorder import Recorder
+from .scripts import Script, make_scripts
+from .series import Seated, play_series
 
-__all__ = ["LoadPlan", "Progress", "run_load"]
+__all__ = ["CROWD_FROM", "CrowdShare", "LoadPlan", "Progress", "child_main"]
 
 SCRIPTS = 1000  # distinct pre-played games per process (cycled)
 TICK = 0.25  # seconds between progress updates
+CROWD_FROM = 100
+"""Spectators a game from which rematch mode with several processes spreads them."""
+
+
+@dataclass(frozen=True, slots=True)
+class CrowdShare:
+    """One process's part of the crowd: spectators it joins to every room of the run."""
+
+    each: int
+    gate: int
+    """Its joins at once per room (the processes together: about ``JOINING``)."""
+    timeout: float
+    """Bound on the whole join (the parent waits a little longer)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,6 +63,11 @@ class LoadPlan:
     rules: dict[str, Any]
     seed: int = 1
     procs: int = 1
+    next: str = "room"
+    """After a game: ``"room"`` (a new one) or ``"rematch"`` (the same room and people)."""
+    crowd_from: int = CROWD_FROM
+    crowd: CrowdShare | None = None
+    """Set in a process's share in crowd mode."""
 
     @property
     def game_timeout(self) -> float:
@@ -53,10 +78,24 @@ class LoadPlan:
     def drain(self) -> float:
         return 3.0 + 2 * self.think
 
+    @property
+    def crowded(self) -> bool:
+        """Spread every room's spectators over all the processes (see the module)."""
+        return self.next == "rematch" and self.procs > 1 and self.spectators >= self.crowd_from
+
+    @property
+    def join_timeout(self) -> float:
+        return 60.0 + 0.05 * self.spectators * self.games
+
     def share(self, index: int) -> LoadPlan:
-        """Process ``index``'s part: its games (as even as can be) and its own seed."""
+        """Process ``index``'s part: its games (as even as can be) and its own seed; in crowd
+        mode also its part of every room's spectators."""
         games = self.games // self.procs + (index < self.games % self.procs)
-        return replace(self, games=games, seed=self.seed * 1000 + index, procs=1)
+        crowd = None
+        if self.crowded:
+            each = self.spectators // self.procs + (index < self.spectators % self.procs)
+            crowd = CrowdShare(each, max(1, JOINING // self.procs), self.join_timeout)
+        return replace(self, games=games, seed=self.seed * 1000 + index, procs=1, crowd=crowd)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,34 +109,21 @@ class Progress:
 
 # -- inside a load process ------------------------------------------------------------------
 
-async def _drive(plan: LoadPlan, start: float, counters: Any) -> dict[str, Any]:
+async def _receive(pipe: Connection, timeout: float) -> Any:
+    """The parent's next message, without blocking the loop (connections keep being read)."""
+    if not await asyncio.to_thread(pipe.poll, timeout):
+        raise RuntimeError("the parent process did not answer in time")
+    return pipe.recv()
+
+
+async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, Any]:
     scripts = make_scripts(plan.rules, SCRIPTS, plan.seed)
-    t0 = start + (perf_counter() - time.monotonic())  # the parent's instant, on our clock
-    recorder = Recorder(t0 + plan.warmup, t0 + plan.warmup + plan.duration)
+    recorder = Recorder(math.inf, math.inf)  # the window is set once the start is known
     ws_base = "ws" + plan.base_url.removeprefix("http")
     # Enough keep-alive connections that creating rooms never limits how many games run
     # (with 8, a server whose create takes 50 ms could start only 160 games a second).
     http = HttpPool(plan.base_url, size=min(64, max(1, plan.games)))
     stop = asyncio.Event()
-
-    # Spread the games' starts over one game's length: started together, G games would
-    # move in lock-step (a burst of G moves every think time) and end together (a storm of
-    # departures, rooms and joins), instead of a steady rate of each.
-    spread = plan.think * sum(len(s) for s in scripts) / len(scripts)
-
-    async def driver(slot: int) -> None:
-        await asyncio.sleep(slot * spread / max(1, plan.games))
-        played = slot
-        while not stop.is_set():
-            errors = sum(recorder.errors.values())
-            await play_game(
-                ws_base, http, plan.rules, scripts[played % len(scripts)],
-                spectators=plan.spectators, think=plan.think, recorder=recorder,
-                timeout=plan.game_timeout,
-            )
-            played += plan.games
-            if sum(recorder.errors.values()) > errors:
-                await asyncio.sleep(0.1)  # a failing server must not be hammered in a loop
 
     async def ticker() -> None:
         while True:
@@ -107,8 +133,60 @@ async def _drive(plan: LoadPlan, start: float, counters: Any) -> dict[str, Any]:
             ]
             await asyncio.sleep(TICK)
 
-    await asyncio.sleep(max(0.0, t0 - perf_counter()))
     tick = asyncio.create_task(ticker())
+    seated: list[Seated | None] = []
+    crowd: Crowd | None = None
+    sends: dict[tuple[str, int, int], float] = {}
+    if plan.crowd is not None:  # rooms and players first, then everyone's spectators
+        seated = await together(*(seat_players(ws_base, http, plan.rules, recorder,
+                                               plan.game_timeout) for _ in range(plan.games)))
+        pipe.send(("rooms", [s.room_id for s in seated if s is not None]))
+        rooms = await _receive(pipe, plan.game_timeout + 60)
+        crowd = Crowd(ws_base, recorder)
+        joined = await crowd.join(rooms, plan.crowd.each, gate=plan.crowd.gate,
+                                  timeout=plan.crowd.timeout)
+        pipe.send(("joined", joined))
+    start = await _receive(pipe, plan.crowd.timeout + 120 if plan.crowd else 120)
+    t0 = start + (perf_counter() - time.monotonic())  # the parent's instant, on our clock
+    recorder.start, recorder.end = t0 + plan.warmup, t0 + plan.warmup + plan.duration
+
+    # Spread the games' starts over one game's length: started together, G games would
+    # move in lock-step (a burst of G moves every think time) and end together (a storm of
+    # departures, rooms and joins), instead of a steady rate of each.
+    spread = plan.think * sum(len(s) for s in scripts) / len(scripts)
+
+    async def driver(slot: int) -> None:
+        await asyncio.sleep(slot * spread / max(1, plan.games))
+        played = slot
+
+        def next_script() -> Script:
+            nonlocal played
+            script = scripts[played % len(scripts)]
+            played += plan.games
+            return script
+
+        if plan.crowd is not None:  # the room is seated; its spectators are everywhere
+            room = seated[slot]
+            if room is not None:
+                await play_series(ws_base, http, plan.rules, next_script, spectators=0,
+                                  think=plan.think, recorder=recorder,
+                                  timeout=plan.game_timeout, stop=stop, seated=room,
+                                  sends=sends)
+            return
+        while not stop.is_set():
+            errors = sum(recorder.errors.values())
+            if plan.next == "rematch":
+                await play_series(ws_base, http, plan.rules, next_script,
+                                  spectators=plan.spectators, think=plan.think,
+                                  recorder=recorder, timeout=plan.game_timeout, stop=stop)
+            else:
+                await play_game(ws_base, http, plan.rules, next_script(),
+                                spectators=plan.spectators, think=plan.think,
+                                recorder=recorder, timeout=plan.game_timeout)
+            if sum(recorder.errors.values()) > errors:
+                await asyncio.sleep(0.1)  # a failing server must not be hammered in a loop
+
+    await asyncio.sleep(max(0.0, t0 - perf_counter()))
     drivers = [asyncio.create_task(driver(slot)) for slot in range(plan.games)]
     await asyncio.sleep(max(0.0, recorder.start - perf_counter()))
     cpu = time.process_time()  # this process's own CPU over the window: is it the limit?
@@ -120,83 +198,26 @@ async def _drive(plan: LoadPlan, start: float, counters: Any) -> dict[str, Any]:
     for task in pending:
         task.cancel()
     await asyncio.gather(*pending, return_exceptions=True)
+    crowded: dict[str, Any] = {}
+    if crowd is not None:
+        # Our games are over, not every process's: keep watching until the parent says all
+        # are (bounded: every process's games end within the drain).
+        pipe.send(("done", None))
+        with contextlib.suppress(RuntimeError):
+            await _receive(pipe, plan.drain + 30)
+        await crowd.stop()
+        crowded = {"sends": sends, "arrivals": crowd.arrivals, "watching": crowd.watching}
     tick.cancel()
     await http.close()
-    return recorder.result()
+    return {**recorder.result(), **crowded}
 
 
-def _child(plan: LoadPlan, pipe: Connection, counters: Any) -> None:
+def child_main(plan: LoadPlan, pipe: Connection, counters: Any) -> None:
     with contextlib.suppress(ImportError):
         import uvloop  # the load generator's own CPU is part of what limits a run
 
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
     make_scripts(plan.rules, 1, plan.seed)  # fail here, before "ready", on bad rules
-    pipe.send("ready")
-    start = pipe.recv()
-    pipe.send(asyncio.run(_drive(plan, start, counters)))
+    pipe.send(("ready", None))
+    pipe.send(("result", asyncio.run(_drive(plan, pipe, counters))))
     pipe.close()
-
-
-# -- in the parent --------------------------------------------------------------------------
-
-def run_load(
-    plan: LoadPlan,
-    *,
-    on_tick: Callable[[Progress], None] | None = None,
-    on_window: Callable[[str], None] | None = None,
-) -> dict[str, Any]:
-    """Run ``plan`` in ``plan.procs`` processes; the merged result of all of them.
-
-    ``on_window("start")`` and ``on_window("end")`` are called as the measured window
-    opens and closes (to sample the server's CPU there); ``on_tick`` every quarter second.
-    """
-    context = multiprocessing.get_context("spawn")
-    children = []
-    for index in range(plan.procs):
-        mine, theirs = context.Pipe()
-        counters = context.Array("q", 4, lock=False)
-        process = context.Process(
-            target=_child, args=(plan.share(index), theirs, counters), daemon=True,
-            name=f"bench-load-{index}",
-        )
-        process.start()
-        theirs.close()
-        children.append((process, mine, counters))
-    try:
-        for process, pipe, _ in children:
-            if not pipe.poll(120) or pipe.recv() != "ready":
-                raise RuntimeError(f"load process {process.name} did not get ready")
-        start = time.monotonic() + 0.2
-        for _, pipe, _ in children:
-            pipe.send(start)
-        marks = [(start + plan.warmup, "start"), (start + plan.warmup + plan.duration, "end")]
-        deadline = marks[-1][0] + plan.drain + 60
-        results: dict[int, dict[str, Any]] = {}
-        while len(results) < len(children):
-            now = time.monotonic()
-            if now > deadline:
-                raise RuntimeError("load processes did not finish in time")
-            while marks and now >= marks[0][0]:
-                if on_window is not None:
-                    on_window(marks[0][1])
-                marks.pop(0)
-            if on_tick is not None:
-                totals = [sum(c[2][i] for c in children) for i in range(4)]
-                on_tick(Progress(now - start, *totals))
-            wait = min([TICK, *(when - now for when, _ in marks)])
-            for index, (process, pipe, _) in enumerate(children):
-                if index not in results and pipe.poll(max(0.0, wait) / len(children)):
-                    results[index] = pipe.recv()
-                elif index not in results and not process.is_alive():
-                    raise RuntimeError(f"load process {process.name} died: {process.exitcode}")
-        if on_window is not None:
-            for _, name in marks:
-                on_window(name)
-        return merge(results.values())
-    finally:
-        for process, pipe, _ in children:
-            pipe.close()
-            process.join(5)
-            if process.is_alive():
-                process.kill()
-                process.join(5)

@@ -29,7 +29,7 @@ def _rules(text: str) -> dict[str, Any]:
 
 
 def register(subparsers: Any) -> None:
-    from bench.load import CONFIGS
+    from bench.load import CONFIGS, CROWD_FROM
 
     parser = subparsers.add_parser(
         "bench",
@@ -42,9 +42,17 @@ def register(subparsers: Any) -> None:
         "(default: all)",
     )
     parser.add_argument("--games", "-G", type=int, default=100, help="concurrent games")
-    parser.add_argument("--spectators", "-S", type=int, default=1, help="spectators per game")
+    parser.add_argument("--spectators", "-S", type=int, default=1,
+                        help="spectators per game (with --next rematch, --procs above 1 and "
+                        f"at least {CROWD_FROM} of them, each room's spectators are spread "
+                        "over all the load processes, and every one of them joins before the "
+                        "warm-up starts: the window opens with everyone in)")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a player waits before each move (0: as fast as it can)")
+    parser.add_argument("--next", choices=("room", "rematch"), default="room",
+                        help="after a game: a new room with new connections (room, the "
+                        "default), or a rematch in the same room, the same players and "
+                        "spectators staying (rematch)")
     parser.add_argument("--duration", type=float, default=10.0,
                         help="measured seconds (of each round)")
     parser.add_argument("--warmup", type=float, default=2.0,
@@ -82,7 +90,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     import sys
 
-    from bench.load import CONFIGS, BenchOptions, run_bench, write_report
+    from bench.load import CONFIGS, CROWD_FROM, BenchOptions, run_bench, write_report
 
     configs = tuple(name.strip() for name in args.configs.split(",") if name.strip())
     problems = [f"unknown configuration {name!r}" for name in configs if name not in CONFIGS]
@@ -97,7 +105,8 @@ def run(args: argparse.Namespace) -> int:
             problems.append(f"{flag} must be from 0 to 3600 seconds, got {value}")
     if not 0 < args.duration <= 3600:
         problems.append(f"--duration must be above 0 and at most 3600, got {args.duration}")
-    if args.procs > args.games:
+    crowd = args.next == "rematch" and args.procs > 1 and args.spectators >= CROWD_FROM
+    if args.procs > args.games and not crowd:  # a crowd's process may only watch
         problems.append(f"--procs ({args.procs}) cannot exceed --games ({args.games})")
     if problems:
         for problem in problems:
@@ -105,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = BenchOptions(
         configs=configs, games=args.games, spectators=args.spectators, think=args.think,
-        duration=args.duration, warmup=args.warmup, rounds=args.rounds, procs=args.procs,
-        seed=args.seed,
+        next=args.next, duration=args.duration, warmup=args.warmup, rounds=args.rounds,
+        procs=args.procs, seed=args.seed,
         rules=args.rules, baseline=args.baseline, probe=args.probe, idle=args.idle,
         spectator_cost=args.spectator_cost, url=args.url, server_pid=args.server_pid,
         redis_url=args.redis_url, quiet=args.quiet,

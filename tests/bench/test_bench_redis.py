@@ -79,3 +79,17 @@ def test_the_relay_still_relays_after_idling_past_the_redis_socket_timeout(
         launched.stop()
     assert result["moves"] > 0
     assert result["errors"] == {} and result["unfinished"] == 0
+
+
+def test_rematch_mode_on_redis_with_two_workers(redis_url: str) -> None:
+    """The two players of a room may be on two workers: the server commits both votes in
+    Redis, the relay counts them there (INCR), and the next game is played in the room."""
+    from tests.bench.test_bench_rematch import check_rematch_run
+
+    options = BenchOptions(configs=("redis2",), games=2, spectators=2, next="rematch",
+                           duration=1.0, warmup=0.5, procs=2, probe=False, redis_url=redis_url,
+                           quiet=True)
+    server, relay = run_bench(options)["runs"]
+    for run in (server, relay):
+        check_rematch_run(run, games=2, spectators=2)
+    assert relay["redis_calls_per_move"]["incrby"] > 0  # the votes

@@ -5,12 +5,14 @@ from __future__ import annotations
 import io
 import json
 from array import array
+from dataclasses import replace
 
 import pytest
 
+from bench.load.crowd import deliveries
 from bench.load.progress import ProgressBar
 from bench.load.recorder import Recorder, merge, summarize
-from bench.load.report import compare, run_record, table
+from bench.load.report import compare, crowd_line, run_record, table
 from bench.load.scripts import make_scripts
 from bench.load.worker import LoadPlan, Progress
 from core import Game, Rules
@@ -88,6 +90,52 @@ def test_a_plan_shares_its_games_between_processes() -> None:
     assert all(s.procs == 1 for s in shares)
 
 
+def test_a_crowded_plan_spreads_every_room_s_spectators_over_the_processes() -> None:
+    plan = LoadPlan("http://127.0.0.1:1", 2, 1000, 1.0, 1.0, 2.0, {}, procs=3, next="rematch")
+    assert plan.crowded
+    shares = [plan.share(i) for i in range(3)]
+    assert [s.games for s in shares] == [1, 1, 0]  # the third process only watches
+    crowds = [s.crowd for s in shares]
+    assert all(c is not None for c in crowds)
+    assert [c.each for c in crowds if c] == [334, 333, 333]
+    assert all(c.gate == 16 for c in crowds if c)  # about 50 joins at once a room, in all
+    # the same load in room mode, with one process or with few spectators: no crowd
+    for other in ({"next": "room"}, {"procs": 1}, {"spectators": 99}):
+        assert not replace(plan, **other).crowded  # type: ignore[arg-type]
+        assert replace(plan, **other).share(0).crowd is None  # type: ignore[arg-type]
+
+
+def test_sends_and_arrivals_of_several_processes_join_into_latencies() -> None:
+    owner = {"sends": {("a", 0, 0): 10.0, ("a", 0, 1): 11.0, ("b", 1, 0): 20.0},
+             "arrivals": {("a", 0, 0): array("d", [10.5]), ("a", 0, 1): array("d", [11.25]),
+                          ("a", 9, 9): array("d", [1.0])},  # sent outside the window
+             "watching": {"a": 1, "b": 1}}
+    other = {"sends": {}, "arrivals": {("a", 0, 0): array("d", [10.75, 9.0]),
+                                       ("b", 1, 0): array("d", [20.125])},
+             "watching": {"a": 2, "b": 1}}
+    joined = deliveries([owner, other])
+    assert sorted(joined["spectator"]) == [0.125, 0.25, 0.5, 0.75]
+    assert joined["early"] == 1  # 9.0 arrived before its send at 10.0: counted, not used
+    # a: 2 moves x 3 spectators, b: 1 move x 2 spectators; 4 arrived, 1 too early
+    assert (joined["expected"], joined["missed"]) == (8, 3)
+    assert (joined["watchers"], joined["rooms"]) == (5, 2)
+
+
+def test_crowd_figures_merge_and_print() -> None:
+    first, second = Recorder(0, 1).result(), Recorder(0, 1).result()
+    crowd = {"expected": 10, "missed": 1, "early": 0, "watchers": 4, "rooms": 2}
+    first["crowd"] = second["crowd"] = crowd
+    assert merge([first, second])["crowd"]["expected"] == 20
+    assert merge([first, second], side_by_side=False)["crowd"]["watchers"] == 4
+    merged = merge([first, second], side_by_side=False)
+    run = run_record("server", "redis2", merged, duration=10, server=None,
+                     extra={"spectators": 2})
+    assert crowd_line(run) == (
+        "redis2 server: 4 of 4 spectators (2 rooms) joined before the warm-up, spread over "
+        "1 load processes; 20 deliveries of moves sent in the window, 2 missed"
+    )
+
+
 def _result(moves: int, latency: float) -> dict[str, object]:
     recorder = Recorder(0, 1)
     recorder.moves = moves
@@ -130,9 +178,15 @@ def test_the_progress_bar_draws_only_when_asked() -> None:
     (["--games", "0"], "--games must be at least 1"),
     (["--duration", "0"], "--duration must be above 0"),
     (["--games", "2", "--procs", "3"], "--procs (3) cannot exceed --games (2)"),
+    (["--games", "2", "--procs", "3", "--next", "rematch", "-S", "99"],
+     "--procs (3) cannot exceed --games (2)"),
+    (["--next", "newroom"], "invalid choice: 'newroom'"),
 ])
 def test_bad_flags_are_refused_before_anything_starts(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert main(["bench", *argv]) == 2
+    try:
+        assert main(["bench", *argv]) == 2
+    except SystemExit as exc:  # argparse refuses a bad choice itself
+        assert exc.code == 2
     assert message in capsys.readouterr().err
