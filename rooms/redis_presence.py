@@ -25,6 +25,7 @@ from typing import Any, cast
 
 from redis.asyncio.cluster import RedisCluster
 
+from .redis_batch import LuaScript, redis_calls
 from .redis_cluster import ClusterURL, make_cluster_client, parse_cluster_url
 from .redis_cluster_store import first_contact
 from .redis_connect import RedisClient, RedisOptions, guarded, make_client, split_url, text
@@ -99,7 +100,10 @@ class RedisRegistry:
         self._timeout = timeout
         self._own_client = own_client
         self._renew = client.register_script(RENEW)
-        self._index = client.register_script(INDEX)
+        # Indexing and unindexing follow joins and departures: auto-pipelined
+        # (rooms.redis_batch), so the rooms of a busy worker share round trips.
+        self._calls = redis_calls(client)
+        self._index = LuaScript(INDEX)
         self._claim = client.register_script(CLAIM)
         self._finish = client.register_script(FINISH)
         self.name = "redis-cluster" if isinstance(client, RedisCluster) else "redis"
@@ -123,6 +127,7 @@ class RedisRegistry:
             await self._client.ping()
 
     async def close(self) -> None:
+        await self._calls.aclose()
         if self._own_client:
             await self._client.aclose()
 
@@ -143,11 +148,11 @@ class RedisRegistry:
     async def add_room(self, worker: str, room_id: str) -> bool:
         keys = [self._key(worker, "lease"), self._key(worker, "rooms")]
         async with guarded("presence", self._timeout):
-            return bool(await self._index(keys=keys, args=[room_id, KEEP_MS]))
+            return bool(await self._calls.script(self._index, keys, [room_id, KEEP_MS]))
 
     async def remove_room(self, worker: str, room_id: str) -> None:
         async with guarded("presence", self._timeout):
-            await self._client.srem(self._key(worker, "rooms"), room_id)
+            await self._calls.call("SREM", self._key(worker, "rooms"), room_id)
 
     async def scan(self, cursor: int, count: int) -> tuple[int, list[str]]:
         async with guarded("presence", self._timeout):

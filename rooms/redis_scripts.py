@@ -1,9 +1,11 @@
 """The Lua scripts of the Redis store: each runs atomically in ONE round trip (EVALSHA).
 
 Every script touches only the keys of one room (``KEYS`` share the ``{room_id}`` hash tag,
-see redis_keys), so it runs unchanged on a Redis Cluster. They are sent as redis-py Script
-objects: EVALSHA first, and on ``NOSCRIPT`` (a restarted or flushed Redis forgot them) the
-script is loaded again and the call repeated, transparently.
+see redis_keys), so it runs unchanged on a Redis Cluster. They are sent by SHA1 (EVALSHA),
+auto-pipelined with the worker's other hot commands (rooms.redis_batch), and on
+``NOSCRIPT`` (a restarted or flushed Redis forgot them) the script is loaded again and that
+call repeated, transparently; on a Cluster through redis-py's Script objects, which do the
+same one command at a time.
 
 Versions are compared as numbers and written with ``%d`` so that ``"7"`` never becomes
 ``"7.0"`` through Lua's doubles.

@@ -11,8 +11,13 @@ Expiry: every write sets the room's TTL to ``room_ttl`` (a room nobody touches f
 long is dropped), or to ``finished_ttl`` once its game is over. The store learns "over"
 from the event's ``status`` field (events without one keep the previous state).
 
+Round trips: the hot commands (the commit and create scripts, loads, the log reads, the
+lobby's second step) are auto-pipelined (rooms.redis_batch): the calls of many rooms made
+at once share one round trip, each still one command with its own reply or error.
+
 Redis down or slow: every call raises ``RoomError(unavailable)`` within ``options.timeout``
-seconds (rooms.redis_connect); the pool reconnects on the next call once Redis is back.
+seconds (rooms.redis_connect); the connections reconnect on the next call once Redis is
+back.
 
 Redis restarted WITHOUT its data: the dataset carries an *epoch*, a random id stored under
 ``<prefix>:epoch`` by the first store that finds none (``SET NX``). Each store remembers
@@ -32,6 +37,7 @@ keeps one per hash slot, so a shard that comes back empty is noticed for its own
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -43,6 +49,7 @@ from typing import Any
 from .errors import ErrorCode, RoomError
 from .ids import valid_room_id
 from .jsontext import loads
+from .redis_batch import LuaScript, RedisCalls, redis_calls
 from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text
 from .redis_keys import KeyLayout
 from .redis_lobby import read_lobby
@@ -106,9 +113,12 @@ class RedisStore:
         self._finished_ms = _ms(finished_ttl)
         self._grace = lobby_grace
         self._clock = clock
-        self._create = self._client.register_script(CREATE)
-        self._commit = self._client.register_script(self._commit_source)
-        self._since = self._client.register_script(EVENTS_SINCE)
+        # The hot commands go through auto-pipelining (rooms.redis_batch): concurrent calls
+        # share round trips; a Cluster's keep the plain path.
+        self._calls = redis_calls(self._client)
+        self._create = LuaScript(CREATE)
+        self._commit = LuaScript(self._commit_source)
+        self._since = LuaScript(EVENTS_SINCE)
         self._epochs: dict[str, str] = {}  # epoch key -> the epoch last read there
         self._known: OrderedDict[str, str] = OrderedDict()  # room id -> epoch seen in
         self._remember_max = remember
@@ -118,6 +128,11 @@ class RedisStore:
     @property
     def client(self) -> RedisClient:
         return self._client
+
+    @property
+    def calls(self) -> RedisCalls:
+        """How the hot commands are sent (auto-pipelined on one Redis; rooms.redis_batch)."""
+        return self._calls
 
     @property
     def layout(self) -> KeyLayout:
@@ -139,6 +154,7 @@ class RedisStore:
             await self._confirm_epoch()
 
     async def close(self) -> None:
+        await self._calls.aclose()
         if self._own_client:
             await self._client.aclose()
 
@@ -203,17 +219,17 @@ class RedisStore:
         keys = self._layout.room(room_id)
         now = self._clock()
         async with self._guard("create"):
-            async with self._client.pipeline(transaction=False) as pipe:
-                # The epoch, so the new room is remembered in the dataset it is born in; and
-                # the lobby entry BEFORE the room (see redis_lobby: never a hidden room).
-                fresh, epoch_key = secrets.token_hex(8), self._epoch_key(room_id)
-                pipe.set(epoch_key, fresh, nx=True, get=True)
-                if listed:
-                    pipe.zadd(self._layout.lobby, {room_id: now}, nx=True)
-                replies = await pipe.execute()
+            # The epoch, so the new room is remembered in the dataset it is born in; and the
+            # lobby entry BEFORE the room (see redis_lobby: never a hidden room). Both are
+            # sent together; the room is created only once both succeeded.
+            fresh, epoch_key = secrets.token_hex(8), self._epoch_key(room_id)
+            first = [self._calls.call("SET", epoch_key, fresh, "NX", "GET")]
+            if listed:
+                first.append(self._calls.call("ZADD", self._layout.lobby, "NX", now, room_id))
+            replies = await asyncio.gather(*first)
             self._adopt_epoch(epoch_key, replies[0], fresh)
-            created = await self._create(
-                keys=[keys.room, keys.log], args=[data, int(listed), repr(now), self._idle_ms]
+            created = await self._calls.script(
+                self._create, [keys.room, keys.log], [data, int(listed), repr(now), self._idle_ms]
             )
         if created:
             self._seen(room_id)
@@ -226,7 +242,8 @@ class RedisStore:
             epoch_key = self._epoch_key(room_id)
             if epoch_key not in self._epochs:  # a cluster slot this store never touched
                 await self._confirm_epoch(epoch_key)
-            version, data = await self._client.hmget(self._layout.room(room_id).room, ["v", "d"])
+            room_key = self._layout.room(room_id).room
+            version, data = await self._calls.call("HMGET", room_key, "v", "d")
             if version is None or data is None:
                 await self._check_lost(room_id)
                 return None
@@ -265,7 +282,7 @@ class RedisStore:
             epoch_key = self._epoch_key(room_id)
             if swap and epoch_key not in self._epochs:  # as load does: date this slot first
                 await self._confirm_epoch(epoch_key)
-            reply = await self._commit(keys=[keys.room, keys.log], args=args)
+            reply = await self._calls.script(self._commit, [keys.room, keys.log], args)
         code, created = CommitCode(int(reply[0])), text(reply[1])
         if code is CommitCode.NO_ROOM:
             return Swapped(False)
@@ -285,10 +302,10 @@ class RedisStore:
         try:
             async with self._guard("lobby"):
                 if code is CommitCode.UNLISTED:
-                    await self._client.zrem(self._layout.lobby, room_id)
+                    await self._calls.call("ZREM", self._layout.lobby, room_id)
                 else:
                     score = float(created) if created else self._clock()
-                    await self._client.zadd(self._layout.lobby, {room_id: score}, nx=True)
+                    await self._calls.call("ZADD", self._layout.lobby, "NX", score, room_id)
         except RoomError as exc:
             log.warning("room %s: lobby not updated (read repair will): %s", room_id, exc)
 
@@ -299,7 +316,7 @@ class RedisStore:
             return None
         keys = self._layout.room(room_id)
         async with self._guard("events_since"):
-            texts = await self._since(keys=[keys.room, keys.log], args=[version])
+            texts = await self._calls.script(self._since, [keys.room, keys.log], [version])
         if texts is None:
             return None
         return [text(item) for item in texts]
