@@ -143,11 +143,16 @@ class Game(OffBoardEndings):
             for index in indices:
                 self.play_index(index)
             return
-        players = self.rules.players
+        players, board, placed, size = self.rules.players, self.board, self._placed, len(self.board)
         for index in indices:
-            self._check_index(index)
-            code = len(self._placed) % players + 1
-            self._settle(self._put(index, code), code)
+            if self._outcome is not None or type(index) is not int or not 0 <= index < size:
+                self._check_index(index)  # raises the error play_index would (or lets it be)
+            else:
+                self._placement.check(board, index)
+            code = len(placed) % players + 1
+            line = self._put(index, code)
+            if line is not None or board.is_full or self._live is not None:
+                self._settle(line, code)
 
     def _check_index(self, index: int) -> None:
         if self._outcome is not None:

@@ -51,7 +51,7 @@ class CounterStrategy:
 
     @staticmethod
     def supports(geo: Geometry) -> bool:
-        return all(len(line) <= geo.k for line in geo.lines)
+        return _k_is_the_longest_line(geo)
 
     def __init__(self, geo: Geometry, players: int) -> None:
         if not self.supports(geo):
@@ -80,6 +80,12 @@ class CounterStrategy:
         twin.__dict__.update(self.__dict__)  # the line tables are shared
         twin._counts = self._counts.copy()
         return twin
+
+
+@lru_cache(maxsize=64)
+def _k_is_the_longest_line(geo: Geometry) -> bool:
+    """Asked for every new game (which strategy fits): answered once per shape."""
+    return all(len(line) <= geo.k for line in geo.lines)
 
 
 @lru_cache(maxsize=64)
