@@ -1,4 +1,5 @@
-"""A worker's copies of the rooms it works on: the encoded room and its version, bounded.
+"""A worker's copies of the rooms it works on: the encoded room, its version, and the room
+decoded from it once a command needed it; bounded.
 
 The store is the truth (invariant 4); this is only a guess of it that saves the load
 before a commit. The service handles a command on the cached room and commits with
@@ -9,18 +10,41 @@ and by the bus (rooms.hub hands over the room text of every framed event), so fo
 this worker listens to, the copy is current in the steady state and a command costs one
 round trip.
 
+An entry keeps the decoded ``Room`` next to its text so that a command does not decode
+(and replay the game of) the room it works on: the service's own commits cache the room
+they built; a text that came some other way (the bus, a load) is decoded by the first
+command that needs it, and the room kept. A cached room is never changed: a command works
+on a copy of it (``Room.copy``), and the service hands cached rooms out only to be read.
+
 Offers only move an entry forward: an older version (a bus message that lost a race with
 the worker's own commit) is ignored; what the store answered replaces the entry whatever
-its version. Least recently used entries leave first.
+its version (keeping the decoded room when the text is the one held). Least recently used
+entries leave first.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .store import StoredRoom
 
-__all__ = ["RoomCache"]
+if TYPE_CHECKING:
+    from .room import Room
+
+__all__ = ["CachedRoom", "RoomCache"]
+
+
+@dataclass(slots=True, eq=False)
+class CachedRoom:
+    """A room at ``version`` as the text ``data``; ``room`` is that text decoded, once some
+    command needed it (None until then). Only ``room`` is ever set after creation, and
+    only to the decoding of ``data``."""
+
+    version: int
+    data: str
+    room: Room | None = None
 
 
 class RoomCache:
@@ -28,39 +52,49 @@ class RoomCache:
         if size < 0:
             raise ValueError(f"a cache size cannot be negative: {size!r}")
         self._size = size
-        self._rooms: OrderedDict[str, StoredRoom] = OrderedDict()
+        self._rooms: OrderedDict[str, CachedRoom] = OrderedDict()
         self.hits = 0
         self.misses = 0
         """Lookups that found a copy / none (a refused swap is counted by the service)."""
 
-    def get(self, room_id: str) -> StoredRoom | None:
-        stored = self._rooms.get(room_id)
-        if stored is None:
+    def get(self, room_id: str) -> CachedRoom | None:
+        cached = self._rooms.get(room_id)
+        if cached is None:
             self.misses += 1
             return None
         self.hits += 1
         self._rooms.move_to_end(room_id)
-        return stored
+        return cached
 
-    def offer(self, room_id: str, version: int, data: str) -> StoredRoom | None:
-        """Keep ``data`` as ``room_id`` at ``version`` unless a newer copy is held; the
-        copy now held (None when the cache holds nothing)."""
+    def offer(
+        self, room_id: str, version: int, data: str, room: Room | None = None
+    ) -> CachedRoom | None:
+        """Keep ``data`` (and ``room``, its decoding, when the caller has it) as ``room_id``
+        at ``version`` unless a newer copy is held; the copy now held (None when the cache
+        holds nothing)."""
         if self._size == 0:
             return None
         held = self._rooms.get(room_id)
         if held is not None and held.version >= version:
+            if held.room is None and room is not None and _same(held, version, data):
+                held.room = room  # the bus brought this text before the commit's answer
             return held
-        stored = self._rooms[room_id] = StoredRoom(version, data)
+        cached = self._rooms[room_id] = CachedRoom(version, data, room)
         self._rooms.move_to_end(room_id)
         if len(self._rooms) > self._size:
             self._rooms.popitem(last=False)
-        return stored
+        return cached
 
-    def put(self, room_id: str, stored: StoredRoom) -> None:
+    def put(self, room_id: str, stored: StoredRoom) -> CachedRoom:
         """Keep ``stored``, just read from the store, whatever is held: the store is the
-        truth even when it went back (a Redis restarted from an older snapshot)."""
-        self._rooms.pop(room_id, None)
-        self.offer(room_id, stored.version, stored.data)
+        truth even when it went back (a Redis restarted from an older snapshot). The entry
+        now held (a detached one when the cache holds nothing); it keeps the decoded room
+        of the copy it replaces when that copy had the same text."""
+        held = self._rooms.pop(room_id, None)
+        room = held.room if held is not None and _same(held, stored.version, stored.data) else None
+        return self.offer(room_id, stored.version, stored.data, room) or CachedRoom(
+            stored.version, stored.data, room
+        )
 
     def drop(self, room_id: str) -> None:
         self._rooms.pop(room_id, None)
@@ -70,3 +104,7 @@ class RoomCache:
 
     def __contains__(self, room_id: object) -> bool:
         return room_id in self._rooms
+
+
+def _same(held: CachedRoom, version: int, data: str) -> bool:
+    return held.version == version and held.data == data

@@ -57,6 +57,10 @@ class Clock:
             "deadline": deadline.at if deadline is not None else None,
         }
 
+    def copy(self) -> Clock:
+        """An independent clock in the same state (the time control is immutable: shared)."""
+        return Clock(self.control, self.remaining.copy())
+
     def to_dict(self) -> dict[str, Any]:
         return {"control": self.control.to_dict(), "remaining": dict(self.remaining)}
 

@@ -263,6 +263,17 @@ class Room:
             )
         self.seats.append(Seat(mark, f"Bot ({level})", "", bot=level))
 
+    def copy(self) -> Room:
+        """An independent room in the same state, for a command to change while the room
+        it was copied from stays as it was (rooms.service): no decode, no replay."""
+        twin = object.__new__(Room)
+        twin.__dict__.update(self.__dict__)  # ids, times, rules, settings: immutable values
+        twin.game, twin.seats = self.game.copy(), [seat.copy() for seat in self.seats]
+        twin.spectators, twin.move_times = self.spectators.copy(), self.move_times.copy()
+        twin.clock = self.clock.copy() if self.clock is not None else None
+        twin.offers, twin.games = self.offers.copy(), self.games.copy()  # records never change
+        return twin
+
     # -- views ----------------------------------------------------------------------------
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:

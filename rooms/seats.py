@@ -71,6 +71,12 @@ class Seat:
             "draws": self.draws,
         }
 
+    def copy(self) -> Seat:
+        """An independent seat in the same state (its lists and dicts copied)."""
+        return Seat(self.mark, self.name, self.token_hash, self.connections.copy(),
+                    self.moves.copy(), self.bot, self.away_since, self.left, self.wins,
+                    self.draws)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "mark": self.mark,
@@ -94,13 +100,25 @@ class Seat:
             name=str(data["name"]),
             token_hash=str(data["token_hash"]),
             connections=[str(c) for c in data["connections"]],
-            moves={str(k): int(v) for k, v in data["moves"].items()},
+            moves=_move_versions(data["moves"]),
             bot=str(bot) if bot is not None else None,
             away_since=float(away) if away is not None else None,
             left=bool(data.get("left", False)),
             wins=int(data.get("wins", 0)),
             draws=int(data.get("draws", 0)),
         )
+
+
+def _move_versions(data: dict[Any, Any]) -> dict[str, int]:
+    """``{move_id: version}`` from a stored seat: copied as it is when it already holds
+    only strings and whole numbers (always, for a record this code wrote), else converted
+    (and refused with a ValueError or TypeError when it cannot be)."""
+    if set(map(type, data)) <= _STR and set(map(type, data.values())) <= _INT:
+        return dict(data)
+    return {str(k): int(v) for k, v in data.items()}
+
+
+_STR, _INT = {str}, {int}
 
 
 def find_seat(seats: Sequence[Seat], token: str) -> Seat | None:

@@ -1,15 +1,22 @@
 """The room service: load → handle → compare-and-set commit → publish, the one write path.
 
 Every command goes through ``execute``: take the room (this worker's cached copy, else a
-load from the store), let the sans-I/O room handle the command, and commit the new state
-only if the stored version is still the one handled (the store publishes the event in the
-same step). On a conflict the store's answer carries the current room and the service
-re-validates against it, so two workers racing on one room never both win and nothing is
-lost. A per-room asyncio lock inside the process cuts down conflicts between
-local tasks; it is an optimisation only, the compare-and-set is the guarantee.
+load from the store), let the sans-I/O room handle the command on a copy of it, and
+commit the new state only if the stored version is still the one handled (the store
+publishes the event in the same step). On a conflict the store's answer carries the
+current room and the service re-validates against it, so two workers racing on one room
+never both win and nothing is lost. A per-room asyncio lock inside the process cuts down
+conflicts between local tasks; it is an optimisation only, the compare-and-set is the
+guarantee.
 
 Observers (the worker's timers and bots, rooms.watch) see every room this service loads
 or changes, so whichever worker touches a room notices a deadline that passed there.
+
+The rooms the service hands out (``create``, ``execute``, ``load``, observers) are the
+ones its cache keeps (rooms.cache), so a command neither decodes nor replays the room it
+works on: read them, hold them across awaits, but never change them (``Room.copy`` gives
+one to change). A command changes only its own copy, so a refusal or a lost
+compare-and-set leaves the cached room as it was, and a room once handed out never changes.
 """
 
 from __future__ import annotations
@@ -24,7 +31,7 @@ from typing import Any
 
 from core import GameError, Rules
 
-from .cache import RoomCache
+from .cache import CachedRoom, RoomCache
 from .codec import decode_room, encode_room
 from .commands import Command, Reply
 from .config import RoomSettings
@@ -114,7 +121,7 @@ class RoomService:
                 room.seat_bot(*bot)
             data = encode_room(room)
             if await self.store.create(room.room_id, data, listed=room.listed):
-                self.cache.offer(room.room_id, 0, data)
+                self.cache.offer(room.room_id, 0, data, room)
                 return room
         raise RoomError(ErrorCode.BUSY, "could not find a free room id; try again")
 
@@ -122,47 +129,49 @@ class RoomService:
         """Apply ``command`` to the room through compare-and-set; RoomError when refused.
 
         The room comes from this worker's cache when it holds a copy (rooms.cache), else
-        from the store; ``swap`` commits it, and a refusal hands back the current room for
-        the next attempt, so a stale copy costs one more round trip, never a wrong write.
-        A refusal, or an answer that changes nothing, is given only against the room as
-        the store holds it: on a cached copy it is checked again after a load."""
+        from the store; the command is handled on a copy of it, ``swap`` commits that, and
+        a refusal hands back the current room for the next attempt, so a stale copy costs
+        one more round trip, never a wrong write. A refusal, or an answer that changes
+        nothing, is given only against the room as the store holds it: on a cached copy it
+        is checked again after a load."""
         async with self._locked(room_id):
-            stored = self.cache.get(room_id) if valid_room_id(room_id) else None
-            fresh = False  # whether ``stored`` is what the store answered just now
+            cached = self.cache.get(room_id) if valid_room_id(room_id) else None
+            fresh = False  # whether ``cached`` is what the store answered just now
             for _ in range(self._max_attempts):
-                if stored is None:
-                    stored = await self._load_stored(room_id)
-                    self.cache.put(room_id, stored)
+                if cached is None:
+                    cached = self.cache.put(room_id, await self._load_stored(room_id))
                     fresh = True
-                room = decode_room(stored.data)
+                held = _decoded(cached)
+                room = held.copy()  # ``held`` stays as the store had it, whatever happens
                 try:
                     handled = room.handle(command, self._clock())
                 except RoomError:
                     if not fresh:  # a refusal is only ever judged on the store's room
-                        stored = None
+                        cached = None
                         continue
-                    self._observe(decode_room(stored.data), False)  # it may have seen a deadline
+                    self._observe(held, False)  # it may have seen a deadline
                     raise
                 if handled.event is None:
                     if not fresh:  # so is an answer that changes nothing (a tick not due)
-                        stored = None
+                        cached = None
                         continue
-                    self._observe(room, False)
-                    return Executed(room, handled.reply, None)
+                    self._observe(held, False)
+                    return Executed(held, handled.reply, None)
                 data = encode_room(room)
                 swapped = await self.store.swap(
-                    room_id, stored.version, data, dumps(handled.event), listed=room.listed
+                    room_id, cached.version, data, dumps(handled.event), listed=room.listed
                 )
                 if swapped.committed:
-                    self.cache.offer(room_id, room.version, data)
+                    self.cache.offer(room_id, room.version, data, room)
                     self._observe(room, True)
                     return Executed(room, handled.reply, handled.event)
                 self.conflicts += 1
-                stored, fresh = swapped.current, True  # None: gone or lost; a load says which
-                if stored is None:
+                fresh = True  # the refusal carries the room (None: gone or lost; a load says)
+                if swapped.current is None:
+                    cached = None
                     self.cache.drop(room_id)
                 else:
-                    self.cache.put(room_id, stored)
+                    cached = self.cache.put(room_id, swapped.current)
                 await asyncio.sleep(0)
         raise RoomError(ErrorCode.BUSY, f"room {room_id!r} is changing too fast; try again")
 
@@ -192,10 +201,11 @@ class RoomService:
         return stored
 
     async def load(self, room_id: str) -> Room:
-        """The room as stored now; RoomError(room_not_found) when there is none."""
+        """The room as stored now (read it, never change it: it is the cached one);
+        RoomError(room_not_found) when there is none. A text the cache holds decoded
+        already is not decoded again."""
         stored = await self._load_stored(room_id)
-        self.cache.put(room_id, stored)
-        room = decode_room(stored.data)
+        room = _decoded(self.cache.put(room_id, stored))
         self._observe(room, False)
         return room
 
@@ -223,3 +233,10 @@ class RoomService:
         summaries = [room.summary() for room in rooms if room.listed]
         summaries.sort(key=lambda s: s["status"] != "waiting")  # stable: newest first kept
         return summaries
+
+
+def _decoded(cached: CachedRoom) -> Room:
+    """The room ``cached`` holds, decoded from its text the first time it is needed."""
+    if cached.room is None:
+        cached.room = decode_room(cached.data)
+    return cached.room
