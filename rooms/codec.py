@@ -6,6 +6,10 @@
 ``game_number``, ``games`` (a record without them, from before the lifecycle, decodes with
 their defaults). Decoding replays the game through the engine, so a corrupted record is
 refused with a RoomError (never an impossible room).
+
+A worker decodes a room only when its cache has no decoded copy of it (rooms.cache): the
+first command after another worker's commit, a load. The settings, an immutable value
+most rooms share, are built once per distinct settings, as core.codec does for the rules.
 """
 
 from __future__ import annotations
@@ -52,6 +56,33 @@ def encode_room(room: Room) -> str:
     return dumps(data)
 
 
+_KNOWN_SETTINGS = 256
+_settings_of: dict[tuple[Any, ...], RoomSettings] = {}
+
+
+def _key(data: dict[str, Any]) -> tuple[Any, ...]:
+    """A hashable key for a stored settings dict that tells ``1`` from ``1.0`` and ``true``
+    (TypeError when a value cannot be one)."""
+    return tuple(
+        (name, type(value), _key(value) if isinstance(value, dict) else value)
+        for name, value in data.items()
+    )
+
+
+def _settings(data: dict[str, Any]) -> RoomSettings:
+    try:
+        key = _key(data)
+        found = _settings_of.get(key)
+    except (AttributeError, TypeError):  # not a dict or an unhashable value: no caching
+        return RoomSettings.from_dict(data)
+    if found is None:
+        found = RoomSettings.from_dict(data)
+        if len(_settings_of) >= _KNOWN_SETTINGS:
+            _settings_of.clear()
+        _settings_of[key] = found
+    return found
+
+
 def _time(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
@@ -73,7 +104,7 @@ def decode_room(text: str) -> Room:
             spectators=[str(conn) for conn in data["spectators"]],
             version=int(data["version"]),
             game_version=int(data["game_version"]),
-            settings=RoomSettings.from_dict(data.get("settings") or {}),
+            settings=_settings(data.get("settings") or {}),
         )
         clock = data.get("clock")
         room.clock = Clock.from_dict(clock) if clock is not None else None
@@ -87,7 +118,8 @@ def decode_room(text: str) -> Room:
         room.game_number = int(data.get("game_number", 1))
         room.games = list(data.get("games", []))
         return room
-    except (GameError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (GameError, ValueError, KeyError, TypeError, AttributeError, RoomError) as exc:
+        # RoomError: stored settings out of range; the store's fault, not the client's
         raise RoomError(
             ErrorCode.INTERNAL_ERROR, f"stored room cannot be decoded: {exc}"
         ) from exc

@@ -32,6 +32,10 @@ def test_round_trip_keeps_everything_but_tokens_in_the_clear() -> None:
         lambda d: d["game"].update(moves=[0, 0]),  # the same cell twice: the engine refuses
         lambda d: d["game"].update(moves=[99]),
         lambda d: d.update(version="three"),
+        lambda d: d["seats"][0]["moves"].update(m="x"),  # a move id's version not a number
+        lambda d: d["seats"][0].update(moves=["m"]),
+        lambda d: d["settings"].update(abandon_grace=-1),
+        lambda d: d["settings"].update(abandon_grace=[30]),
     ],
 )
 def test_corrupted_records_are_refused(mutate) -> None:  # type: ignore[no-untyped-def]
@@ -46,3 +50,24 @@ def test_corrupted_records_are_refused(mutate) -> None:  # type: ignore[no-untyp
 def test_not_json_is_refused() -> None:
     with pytest.raises(RoomError):
         decode_room("{not json")
+
+
+def test_settings_are_decoded_once_and_a_bad_one_is_refused_every_time() -> None:
+    room, _ = seated()
+    text = encode_room(room)
+    assert decode_room(text).settings is decode_room(text).settings  # immutable: shared
+    data = json.loads(text)
+    data["settings"]["leave_grace"] = 0
+    for _ in range(2):
+        with pytest.raises(RoomError) as info:
+            decode_room(json.dumps(data))
+        assert info.value.code is ErrorCode.INTERNAL_ERROR
+    data["settings"]["leave_grace"] = 7  # a whole number where a float was: the same value
+    assert decode_room(json.dumps(data)).settings.leave_grace == 7.0
+
+
+def test_seat_move_versions_written_by_older_code_still_decode() -> None:
+    room, _ = seated()
+    data = json.loads(encode_room(room))
+    data["seats"][0]["moves"] = {"m1": 3.0, "m2": "4"}
+    assert decode_room(json.dumps(data)).seats[0].moves == {"m1": 3, "m2": 4}
