@@ -1,0 +1,178 @@
+"""Room service benchmark: CPU time per command through ``RoomService(MemoryStore)``.
+
+    .venv/bin/python -m bench.rooms [--rounds N] [--json]
+
+Each figure is the process's CPU time (``time.process_time``) per command, the best of
+``--rounds`` rounds, so other work on a shared machine does not inflate it:
+
+- *moves*: the moves of scripted games (3×3, and 15×15 k=5 with 120 moves and no line),
+  each a ``PlayMove`` executed by the service on a room whose two seats are taken: handle,
+  encode, compare-and-set in the memory store (which keeps the encoded text, as Redis
+  does), publish;
+- *join+leave*: a spectator joins and leaves again (two commands), on a room in the middle
+  of its game (3×3 after 4 moves; 15×15 after 120);
+- *cold*: the same moves with a cache that holds nothing (``RoomCache(size=0)``), so
+  every command loads the text and decodes it: the path of a worker whose copy another
+  worker's commit made stale (rooms.cache);
+- the codec alone: ``decode_room`` and ``encode_room`` of the 15×15 room after 120 moves,
+  and ``Room.copy`` where it exists.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import platform
+import random
+import sys
+from collections.abc import Callable, Coroutine
+from time import process_time
+from typing import Any
+
+from core import Game, MoveRequest, Rules
+from rooms import Join, Leave, MemoryStore, PlayMove, Role, RoomService, decode_room, encode_room
+from rooms.cache import RoomCache
+
+__all__ = ["main", "measure"]
+
+SMALL = Rules()
+LARGE = Rules(rows=15, cols=15, k=5)
+LONG_GAME = 120  # moves of the scripted 15×15 game (about what long games reach)
+
+# A 3×3 game that fills the board without a line: nine moves, a draw.
+DRAW_3X3 = [(0, 0), (1, 1), (2, 2), (0, 2), (2, 0), (1, 0), (1, 2), (2, 1), (0, 1)]
+
+
+def _long_game(rules: Rules, length: int, seed: int = 8) -> list[tuple[int, int]]:
+    """``length`` random moves that complete no line (seeded, so every run plays it)."""
+    rng = random.Random(seed)
+    while True:
+        game = Game(rules)
+        while game.outcome is None and game.ply < length:
+            game.play_index(rng.choice(game.legal_indices()))
+        if game.outcome is None:
+            return [(move.row, move.col) for move in game.history]
+
+
+async def _seated(service: RoomService, rules: Rules) -> str:
+    room = await service.create(rules, public=False)
+    await service.execute(room.room_id, Join("x", Role.PLAYER, "X"))
+    await service.execute(room.room_id, Join("o", Role.PLAYER, "O"))
+    return room.room_id
+
+
+async def _play(service: RoomService, room_id: str, moves: list[tuple[int, int]]) -> float:
+    """CPU seconds spent executing ``moves`` (alternating X and O) on a seated room."""
+    version = 2
+    started = process_time()
+    for ply, (row, col) in enumerate(moves):
+        conn = "xo"[ply % 2]
+        command = PlayMove(conn, MoveRequest(col=col, row=row), version, f"{conn}{ply}")
+        version = (await service.execute(room_id, command)).room.version
+    return process_time() - started
+
+
+async def _moves(rules: Rules, moves: list[tuple[int, int]], games: int, cache: int) -> float:
+    """µs per move command over ``games`` fresh rooms."""
+    service = RoomService(MemoryStore(), cache=RoomCache(size=cache))
+    spent = 0.0
+    for _ in range(games):
+        spent += await _play(service, await _seated(service, rules), moves)
+    return spent / (games * len(moves)) * 1e6
+
+
+async def _joins(rules: Rules, moves: list[tuple[int, int]], spectators: int) -> float:
+    """µs per command for ``spectators`` joins and as many leaves, mid-game."""
+    service = RoomService(MemoryStore())
+    room_id = await _seated(service, rules)
+    await _play(service, room_id, moves)
+    started = process_time()
+    for index in range(spectators):
+        await service.execute(room_id, Join(f"s{index}", Role.SPECTATOR))
+    for index in range(spectators):
+        await service.execute(room_id, Leave(f"s{index}"))
+    return (process_time() - started) / (2 * spectators) * 1e6
+
+
+async def _codec(rules: Rules, moves: list[tuple[int, int]], times: int) -> dict[str, float]:
+    """µs per decode_room / encode_room / Room.copy of a room after ``moves``."""
+    service = RoomService(MemoryStore())
+    room_id = await _seated(service, rules)
+    await _play(service, room_id, moves)
+    room = await service.load(room_id)
+    text = encode_room(room)
+    found: dict[str, float] = {}
+    started = process_time()
+    for _ in range(times):
+        decode_room(text)
+    found["decode_room"] = (process_time() - started) / times * 1e6
+    started = process_time()
+    for _ in range(times):
+        encode_room(room)
+    found["encode_room"] = (process_time() - started) / times * 1e6
+    copy = getattr(room, "copy", None)
+    if copy is not None:
+        started = process_time()
+        for _ in range(times):
+            copy()
+        found["Room.copy"] = (process_time() - started) / times * 1e6
+    return found
+
+
+def _best(rounds: int, run: Callable[[], Coroutine[Any, Any, Any]]) -> Any:
+    """The smallest figure(s) of ``rounds`` runs (a dict: the smallest of each key)."""
+    results: list[Any] = []
+    for _ in range(rounds):
+        gc.collect()
+        results.append(asyncio.run(run()))
+    if isinstance(results[0], dict):
+        return {key: min(result[key] for result in results) for key in results[0]}
+    return min(results)
+
+
+def measure(rounds: int = 5) -> dict[str, Any]:
+    long_game = _long_game(LARGE, LONG_GAME)
+    return {
+        "moves 3×3 (µs/command)": _best(rounds, lambda: _moves(SMALL, DRAW_3X3, 200, 4096)),
+        "moves 15×15 k=5, 120 moves (µs/command)": _best(
+            rounds, lambda: _moves(LARGE, long_game, 10, 4096)
+        ),
+        "join+leave 3×3 (µs/command)": _best(rounds, lambda: _joins(SMALL, DRAW_3X3[:4], 300)),
+        "join+leave 15×15 at 120 moves (µs/command)": _best(
+            rounds, lambda: _joins(LARGE, long_game, 300)
+        ),
+        "cold moves 3×3 (µs/command)": _best(rounds, lambda: _moves(SMALL, DRAW_3X3, 100, 0)),
+        "cold moves 15×15 k=5 (µs/command)": _best(
+            rounds, lambda: _moves(LARGE, long_game, 4, 0)
+        ),
+        "15×15 room at 120 moves (µs each)": _best(
+            rounds, lambda: _codec(LARGE, long_game, 300)
+        ),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.rooms", description=__doc__)
+    parser.add_argument("--rounds", type=int, default=5, help="best of this many rounds")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    args = parser.parse_args(argv)
+    results = measure(args.rounds)
+    if args.json:
+        print(json.dumps({"python": platform.python_version(), "results": results}, indent=2))
+        return 0
+    print(f"Room service CPU time per command, best of {args.rounds} "
+          f"(Python {platform.python_version()})")
+    for name, value in results.items():
+        if isinstance(value, dict):
+            print(f"  {name}")
+            for key, figure in value.items():
+                print(f"    {key:<36} {figure:9.1f}")
+        else:
+            print(f"  {name:<44} {value:7.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
