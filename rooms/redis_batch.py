@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import math
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -47,6 +48,7 @@ from redis.asyncio.client import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 __all__ = ["AutoPipeline", "DirectCalls", "LuaScript", "RedisCalls", "redis_calls"]
 
@@ -204,15 +206,22 @@ class AutoPipeline:
         await connection.send_packed_command(
             connection.pack_commands([pending.args for pending in sending])
         )
-        for pending in sending:  # every reply is read, wanted or not: the socket stays in step
-            try:
-                reply = await connection.read_response()
-            except ResponseError as error:
-                if not pending.future.done():
-                    pending.future.set_exception(error)
-            else:
-                if not pending.future.done():
-                    pending.future.set_result(reply)
+        # The socket timeout bounds the batch's replies as a whole: one timer per batch,
+        # not one per reply (``math.inf``: redis-py's own read sets none).
+        try:
+            async with asyncio.timeout(connection.socket_timeout):
+                for pending in sending:  # every reply is read, wanted or not: in step
+                    try:
+                        reply = await connection.read_response(timeout=math.inf)
+                    except ResponseError as error:
+                        if not pending.future.done():
+                            pending.future.set_exception(error)
+                    else:
+                        if not pending.future.done():
+                            pending.future.set_result(reply)
+        except TimeoutError:  # asyncio's; redis-py made socket errors ConnectionErrors
+            await connection.disconnect(nowait=True)  # replies may still come: never reuse
+            raise RedisTimeoutError("Timeout reading from Redis") from None
 
 
 class DirectCalls:

@@ -13,9 +13,8 @@ query parameter is redis-py's.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from dataclasses import dataclass
+from types import TracebackType
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
@@ -123,28 +122,47 @@ def unavailable(what: str, reason: str) -> RoomError:
     )
 
 
-@asynccontextmanager
-async def guarded(what: str, timeout: float) -> AsyncIterator[None]:
+class guarded:  # lower case: used as ``async with guarded(...)``, as the function it was
     """Run the block under ``timeout`` seconds; Redis failures become typed RoomErrors.
 
-    RoomErrors raised inside pass through untouched.
+    RoomErrors raised inside pass through untouched. A class rather than an
+    ``@asynccontextmanager`` generator: every store call enters one, and the generator's
+    machinery cost about as much CPU as the deadline itself.
     """
-    try:
-        async with asyncio.timeout(timeout):
-            yield
-    except TimeoutError:  # the overall deadline (asyncio's, a builtin TimeoutError)
-        raise unavailable(what, f"no answer within {timeout:g}s") from None
-    except (rx.ConnectionError, rx.TimeoutError, OSError) as exc:
-        raise unavailable(what, str(exc) or type(exc).__name__) from None
-    except (rx.ClusterError, rx.RedisClusterException) as exc:
-        # A cluster that cannot be reached, has a slot nobody serves, or kept redirecting:
-        # a failover or resharding in progress, not a bug (RedisClusterException is not
-        # even a RedisError).
-        raise unavailable(what, str(exc) or type(exc).__name__) from None
-    except rx.ResponseError as exc:
-        message = str(exc)
-        if isinstance(exc, _TRANSIENT_ERRORS) or message.split(" ", 1)[0] in _TRANSIENT_REPLIES:
-            raise unavailable(what, message) from None
-        raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis refused {what}: {message}") from exc
-    except rx.RedisError as exc:
-        raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis failed {what}: {exc}") from exc
+
+    __slots__ = ("_deadline", "_timeout", "_what")
+
+    def __init__(self, what: str, timeout: float) -> None:
+        self._what = what
+        self._timeout = timeout
+        self._deadline = asyncio.timeout(timeout)
+
+    async def __aenter__(self) -> None:
+        await self._deadline.__aenter__()
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        what = self._what
+        try:
+            await self._deadline.__aexit__(kind, exc, tb)
+        except TimeoutError:  # the overall deadline (asyncio's, a builtin TimeoutError)
+            raise unavailable(what, f"no answer within {self._timeout:g}s") from None
+        if exc is None or isinstance(exc, RoomError) or not isinstance(exc, Exception):
+            return
+        if isinstance(exc, rx.ConnectionError | rx.TimeoutError | OSError):
+            raise unavailable(what, str(exc) or type(exc).__name__) from None
+        if isinstance(exc, rx.ClusterError | rx.RedisClusterException):
+            # A cluster that cannot be reached, has a slot nobody serves, or kept
+            # redirecting: a failover or resharding in progress, not a bug
+            # (RedisClusterException is not even a RedisError).
+            raise unavailable(what, str(exc) or type(exc).__name__) from None
+        if isinstance(exc, rx.ResponseError):
+            message = str(exc)
+            if isinstance(exc, _TRANSIENT_ERRORS) or (
+                message.split(" ", 1)[0] in _TRANSIENT_REPLIES
+            ):
+                raise unavailable(what, message) from None
+            raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis refused {what}: {message}") from exc
+        if isinstance(exc, rx.RedisError):
+            raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis failed {what}: {exc}") from exc
