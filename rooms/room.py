@@ -50,19 +50,10 @@ __all__ = ["Handled", "Room", "Status"]
 
 class Room:
     def __init__(
-        self,
-        room_id: str,
-        rules: Rules,
-        *,
-        public: bool,
-        created: float,
-        game: Game | None = None,
-        seats: list[Seat] | None = None,
-        spectators: list[str] | None = None,
-        version: int = 0,
-        game_version: int = 0,
-        updated: float | None = None,
-        settings: RoomSettings | None = None,
+        self, room_id: str, rules: Rules, *, public: bool, created: float,
+        game: Game | None = None, seats: list[Seat] | None = None,
+        spectators: list[str] | None = None, version: int = 0, game_version: int = 0,
+        updated: float | None = None, settings: RoomSettings | None = None,
     ) -> None:
         self.room_id = room_id
         self.rules = rules
