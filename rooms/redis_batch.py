@@ -68,9 +68,13 @@ class LuaScript:
 
     source: str
     sha: str = field(init=False)
+    evalsha: tuple[bytes, bytes] = field(init=False, repr=False)
+    """``EVALSHA <sha>``, encoded once."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sha", hashlib.sha1(self.source.encode()).hexdigest())
+        sha = hashlib.sha1(self.source.encode()).hexdigest()
+        object.__setattr__(self, "sha", sha)
+        object.__setattr__(self, "evalsha", (b"EVALSHA", sha.encode()))
 
 
 class RedisCalls(Protocol):
@@ -118,7 +122,7 @@ class AutoPipeline:
         return await self._submit(args)
 
     async def script(self, script: LuaScript, keys: Sequence[str], args: Sequence[Arg]) -> Any:
-        command = ("EVALSHA", script.sha, len(keys), *keys, *args)
+        command = (*script.evalsha, len(keys), *keys, *args)
         try:
             return await self._submit(command)
         except NoScriptError:
