@@ -34,6 +34,7 @@ from rooms import (
 
 from .analysis_api import analysis_routes
 from .bots import BotPool
+from .collector import tune_collector
 from .http import error_response, routes
 from .redact import install_redaction
 from .settings import Settings
@@ -75,6 +76,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await registry.open()
             await presence.start()
             sweeper.start()
+            if settings.tune_gc:
+                tune_collector()
             yield
         finally:
             await sweeper.close()

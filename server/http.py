@@ -6,6 +6,7 @@ Every error body is ``{"code", "message"}`` with a stable code (plus ``field`` f
 
 from __future__ import annotations
 
+import gc
 import os
 from typing import Any
 
@@ -182,12 +183,19 @@ async def readyz(request: Request) -> Response:
 
 async def stats(request: Request) -> Response:
     """This worker's counters, for tictactoe bench and operators: the messages it encoded by
-    type (one per event whatever the receivers) and the commits it lost to another writer.
-    Per process: with several workers each answers for itself (``pid`` says which)."""
+    type (one per event whatever the receivers), the commits it lost to another writer, and
+    its garbage collector (server.collector). Per process: with several workers each
+    answers for itself (``pid`` says which)."""
     state = app_state(request.app)
-    return JSONResponse(
-        {"pid": os.getpid(), "encodes": dict(ENCODES), "conflicts": state.service.conflicts}
-    )
+    collector = {
+        "frozen": gc.get_freeze_count(),
+        "threshold": list(gc.get_threshold()),
+        "collections": [generation["collections"] for generation in gc.get_stats()],
+    }
+    return JSONResponse({
+        "pid": os.getpid(), "encodes": dict(ENCODES), "conflicts": state.service.conflicts,
+        "gc": collector,
+    })
 
 
 async def api_not_found(request: Request) -> Response:

@@ -71,6 +71,10 @@ class Settings:
     renews it: how long a dead worker's connections still look connected, at most."""
     sweep_interval: float = 5.0
     """Seconds between two looks of this worker for dead workers to clean up after."""
+    tune_gc: bool = False
+    """Freeze the startup heap and make full garbage collections rare (server.collector):
+    shorter pauses for a worker holding many connections. ``tictactoe serve`` turns it on;
+    it is process-wide, so an app built inside another program leaves it off."""
 
     def __post_init__(self) -> None:
         _positive_int(self, "port", high=65535, low=0)

@@ -103,3 +103,47 @@ def test_serve_prints_the_url_and_answers() -> None:
                 raise
     assert process.returncode == 130  # Ctrl-C: a clean shutdown, the conventional status
     assert "Traceback" not in errors
+
+
+def _stats_of_serve(*flags: str, env: dict[str, str] | None = None) -> dict[str, object]:
+    """GET /api/stats from a real ``tictactoe serve`` started with ``flags``."""
+    port = free_port()
+    with subprocess.Popen(
+        [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level",
+         "warning", *flags],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        env={**os.environ, **(env or {})},
+    ) as process:
+        try:
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    response = httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=5)
+                    break
+                except httpx.TransportError:
+                    assert time.monotonic() < deadline, "the server never answered"
+                    time.sleep(0.05)
+        finally:
+            process.send_signal(signal.SIGINT)
+            try:
+                process.communicate(timeout=30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                raise
+    assert response.status_code == 200
+    body = response.json()
+    assert isinstance(body, dict)
+    return body
+
+
+def test_serve_tunes_the_garbage_collector_unless_told_not_to() -> None:
+    tuned = _stats_of_serve()["gc"]
+    assert isinstance(tuned, dict)
+    assert tuned["frozen"] > 10_000  # the startup heap: modules, classes, functions
+    assert tuned["threshold"][2] == 100
+    assert len(tuned["collections"]) == 3
+    for untuned in (_stats_of_serve("--no-tune-gc")["gc"],
+                    _stats_of_serve(env={"TICTACTOE_TUNE_GC": "0"})["gc"]):
+        assert isinstance(untuned, dict)
+        assert untuned["frozen"] == 0
+        assert untuned["threshold"] == [700, 10, 10]  # CPython's defaults
