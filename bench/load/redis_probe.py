@@ -10,8 +10,10 @@ are left out and what remains is the steady state of a move:
   the presence client (``<prefix>-presence``: heartbeats and sweeps, on their own clock,
   not per move) is counted apart.
   The probe's own ``ECHO`` markers bracket the game in that same stream, so nothing from
-  before or after leaks in. The move path sends no pipelines, so each command is one round
-  trip. (``INFO commandstats`` also counts commands run inside scripts, so it cannot tell
+  before or after leaks in. Each command a move needs is counted as one round trip: the
+  server's auto-pipelining (rooms.redis_batch) may send a move's command together with
+  other moves' commands, never split one command, so the count is an upper bound on the
+  round trips a move waits for. (``INFO commandstats`` also counts commands run inside scripts, so it cannot tell
   round trips from script work; ``commandstats`` here is for whole-run totals.)
 - **encodes per event**: ``GET /api/stats`` of every worker before and after; a ``moved``
   should be encoded once, however many connections receive it.
