@@ -13,8 +13,9 @@ are left out and what remains is the steady state of a move:
   before or after leaks in. Each command a move needs is counted as one round trip: the
   server's auto-pipelining (rooms.redis_batch) may send a move's command together with
   other moves' commands, never split one command, so the count is an upper bound on the
-  round trips a move waits for. (``INFO commandstats`` also counts commands run inside scripts, so it cannot tell
-  round trips from script work; ``commandstats`` here is for whole-run totals.)
+  round trips a move waits for. (``INFO commandstats`` also counts commands run inside
+  scripts, so it cannot tell round trips from script work; ``commandstats`` here is for
+  whole-run totals.)
 - **encodes per event**: ``GET /api/stats`` of every worker before and after; a ``moved``
   should be encoded once, however many connections receive it.
 """
