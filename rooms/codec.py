@@ -1,11 +1,18 @@
 """A room to JSON text and back: what every store keeps, memory and Redis alike.
 
-``{"format": 1, "room_id", "public", "created", "updated", "version", "game_version",
+``{"format": 2, "room_id", "public", "created", "updated", "version", "game_version",
 "game": <core.codec>, "seats": [...], "spectators": [...]}`` and the lifecycle: ``settings``,
 ``clock``, ``turn_started``, ``started_at``, ``ended_at``, ``move_times``, ``offers``,
-``game_number``, ``games`` (a record without them, from before the lifecycle, decodes with
-their defaults). Decoding replays the game through the engine, so a corrupted record is
-refused with a RoomError (never an impossible room).
+``game_number`` (a record without them, from before the lifecycle, decodes with their
+defaults). Decoding replays the game through the engine, so a corrupted record is refused
+with a RoomError (never an impossible room).
+
+The earlier games of the room (rooms.archive) follow that JSON object as a second part,
+after a newline (which compact JSON never contains): ``<room>\n[<record>,...]``, the
+archive's text written and read back as is, parsed only when someone reads the records,
+so a room in a long rematch series costs about what a new room costs. A room without
+earlier games is the object alone, one JSON text. Format 1 kept the records inline as
+``"games"``; it still decodes.
 
 A worker decodes a room only when its cache has no decoded copy of it (rooms.cache): the
 first command after another worker's commit, a load. The settings, an immutable value
@@ -18,6 +25,7 @@ from typing import Any
 
 from core import GameError, decode, encode
 
+from .archive import EMPTY, Archive
 from .clock import Clock
 from .config import RoomSettings
 from .errors import ErrorCode, RoomError
@@ -28,7 +36,9 @@ from .seats import Seat
 
 __all__ = ["FORMAT", "decode_room", "encode_room"]
 
-FORMAT = 1
+FORMAT = 2
+_INLINE_GAMES = 1
+"""The format that kept the archive inline, as the object's ``"games"``."""
 
 
 def encode_room(room: Room) -> str:
@@ -51,9 +61,10 @@ def encode_room(room: Room) -> str:
         "move_times": list(room.move_times),
         "offers": room.offers.to_dict(),
         "game_number": room.game_number,
-        "games": room.games,
     }
-    return dumps(data)
+    if not room.games:
+        return dumps(data)
+    return f"{dumps(data)}\n{room.games.text}"
 
 
 _KNOWN_SETTINGS = 256
@@ -89,9 +100,11 @@ def _time(value: object) -> float | None:
 
 def decode_room(text: str) -> Room:
     try:
-        data: Any = loads(text)
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            raise ValueError(f"not a stored room (format {FORMAT})")
+        head, _, games = text.partition("\n")
+        data: Any = loads(head)
+        stored_as = data.get("format") if isinstance(data, dict) else None
+        if stored_as not in (FORMAT, _INLINE_GAMES):
+            raise ValueError(f"not a stored room (format {FORMAT} or {_INLINE_GAMES})")
         game = decode(data["game"])
         room = Room(
             str(data["room_id"]),
@@ -116,7 +129,12 @@ def decode_room(text: str) -> Room:
             room.move_times = [room.updated] * game.ply  # a record from before move times
         room.offers = Offers.from_dict(data.get("offers") or {})
         room.game_number = int(data.get("game_number", 1))
-        room.games = list(data.get("games", []))
+        if stored_as == _INLINE_GAMES:
+            room.games = Archive.of(data.get("games", []))
+        elif games:
+            room.games = Archive.stored(games)
+        else:
+            room.games = EMPTY
         return room
     except (GameError, ValueError, KeyError, TypeError, AttributeError, RoomError) as exc:
         # RoomError: stored settings out of range; the store's fault, not the client's

@@ -21,6 +21,7 @@ from .offers import Offers
 from .record import archive
 
 if TYPE_CHECKING:
+    from .archive import Archive
     from .room import Room
 
 __all__ = ["KEEP_GAMES", "rematch"]
@@ -37,21 +38,20 @@ def rematch(room: Room, command: Rematch, now: float) -> Handled:
         )
     if len(room.seats) < room.rules.players:
         raise RoomError(ErrorCode.NOT_STARTED, "this room never started; nothing to rematch")
-    votes = room.offers.rematch
-    if seat.mark in votes:
+    if seat.mark in room.offers.rematch:
         raise RoomError(ErrorCode.OFFER_PENDING, f"{seat.mark} already asked for a rematch")
-    votes.append(seat.mark)
-    for other in room.seats:
-        if other.bot is not None and other.mark not in votes:
-            votes.append(other.mark)
+    votes = [*room.offers.rematch, seat.mark]
+    votes += [s.mark for s in room.seats if s.bot is not None and s.mark not in votes]
     if len(votes) < room.rules.players:
+        room.offers.rematch = votes
         return room.changed(events.offered(room.bump(now), "rematch", seat.mark), now)
-    return _new_game(room, now)
+    # before any change: reading a corrupted stored archive refuses the command
+    games = room.games.appended(archive(room), KEEP_GAMES)
+    return _new_game(room, games, now)
 
 
-def _new_game(room: Room, now: float) -> Handled:
-    room.games.append(archive(room))
-    del room.games[:-KEEP_GAMES]
+def _new_game(room: Room, games: Archive, now: float) -> Handled:
+    room.games = games
     count = len(room.seats)
     rotated = room.seats[1:] + room.seats[:1]  # whoever was second now moves first
     marks: dict[str, str] = {}

@@ -20,6 +20,7 @@ from typing import Any
 from core import Game, GameError, Rules
 
 from . import endings, events, moves, offers, rematch, seating, views
+from .archive import EMPTY, Archive
 from .clock import Clock, Deadline
 from .commands import (
     Abort,
@@ -76,8 +77,7 @@ class Room:
         self.move_times: list[float] = []
         self.offers = Offers()
         self.game_number = 1
-        self.games: list[dict[str, Any]] = []
-        """The earlier finished games of this room (records, oldest first)."""
+        self.games: Archive = EMPTY  # the earlier finished games (records, oldest first)
 
     # -- state ----------------------------------------------------------------------------
 
@@ -262,7 +262,7 @@ class Room:
         twin.game, twin.seats = self.game.copy(), [seat.copy() for seat in self.seats]
         twin.spectators, twin.move_times = self.spectators.copy(), self.move_times.copy()
         twin.clock = self.clock.copy() if self.clock is not None else None
-        twin.offers, twin.games = self.offers.copy(), self.games.copy()  # records never change
+        twin.offers = self.offers.copy()  # the games (an Archive) never change: shared
         return twin
 
     # -- views ----------------------------------------------------------------------------

@@ -24,7 +24,7 @@ from rooms import (
 from rooms.config import TimeControl
 
 SHARED = {"room_id", "rules", "public", "created", "updated", "version", "game_version",
-          "settings", "turn_started", "started_at", "ended_at", "game_number"}
+          "settings", "turn_started", "started_at", "ended_at", "game_number", "games"}
 """What a copy may share with its room: immutable values (everything else is copied)."""
 
 
