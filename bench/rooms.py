@@ -14,8 +14,12 @@ Each figure is the process's CPU time (``time.process_time``) per command, the b
 - *cold*: the same moves with a cache that holds nothing (``RoomCache(size=0)``), so
   every command loads the text and decodes it: the path of a worker whose copy another
   worker's commit made stale (rooms.cache);
+- *series*: a rematch series in a 3×3 room that already holds ``KEEP_GAMES`` (50) archived
+  games (about 33 KB of records): more 9-move games, each followed by both rematch votes
+  (the second archives the game), per command; warm, and cold (``RoomCache(size=0)``);
 - the codec alone: ``decode_room`` and ``encode_room`` of the 15×15 room after 120 moves,
-  and ``Room.copy`` where it exists.
+  of a 3×3 room mid-game with no archived games and with 50, and ``Room.copy`` where it
+  exists.
 """
 
 from __future__ import annotations
@@ -32,8 +36,19 @@ from time import process_time
 from typing import Any
 
 from core import Game, MoveRequest, Rules
-from rooms import Join, Leave, MemoryStore, PlayMove, Role, RoomService, decode_room, encode_room
+from rooms import (
+    Join,
+    Leave,
+    MemoryStore,
+    PlayMove,
+    Rematch,
+    Role,
+    RoomService,
+    decode_room,
+    encode_room,
+)
 from rooms.cache import RoomCache
+from rooms.rematch import KEEP_GAMES
 
 __all__ = ["main", "measure"]
 
@@ -96,12 +111,53 @@ async def _joins(rules: Rules, moves: list[tuple[int, int]], spectators: int) ->
     return (process_time() - started) / (2 * spectators) * 1e6
 
 
-async def _codec(rules: Rules, moves: list[tuple[int, int]], times: int) -> dict[str, float]:
-    """µs per decode_room / encode_room / Room.copy of a room after ``moves``."""
+async def _series(service: RoomService, room_id: str, games: int) -> tuple[float, int]:
+    """CPU seconds and commands to play ``games`` 3×3 draws in a seated room, each followed
+    by both rematch votes (the seats' marks rotate after each game)."""
+    spent, commands = 0.0, 0
+    for _ in range(games):
+        room = await service.load(room_id)
+        first = room.seat_by_mark("X")
+        assert first is not None
+        conns = ("x", "o") if "x" in first.connections else ("o", "x")
+        started = process_time()
+        version = room.version
+        for ply, (row, col) in enumerate(DRAW_3X3):
+            conn = conns[ply % 2]
+            command = PlayMove(conn, MoveRequest(col=col, row=row), version, f"{conn}{ply}")
+            version = (await service.execute(room_id, command)).room.version
+        for conn in conns:
+            await service.execute(room_id, Rematch(conn))
+        spent += process_time() - started
+        commands += len(DRAW_3X3) + len(conns)
+    return spent, commands
+
+
+async def _archived(service: RoomService) -> str:
+    """A seated 3×3 room holding KEEP_GAMES archived games, in its first moves."""
+    room_id = await _seated(service, SMALL)
+    await _series(service, room_id, KEEP_GAMES)
+    return room_id
+
+
+async def _long_series(games: int, cache: int) -> float:
+    """µs per command of ``games`` more games in a room that holds KEEP_GAMES already."""
+    service = RoomService(MemoryStore(), cache=RoomCache(size=cache))
+    spent, commands = await _series(service, await _archived(service), games)
+    return spent / commands * 1e6
+
+
+async def _codec(rules: Rules, moves: list[tuple[int, int]], times: int,
+                 archived: bool = False) -> dict[str, float]:
+    """µs per decode_room / encode_room / Room.copy of a room after ``moves`` (in a room
+    that holds KEEP_GAMES archived games when ``archived``)."""
     service = RoomService(MemoryStore())
-    room_id = await _seated(service, rules)
-    await _play(service, room_id, moves)
+    room_id = await (_archived(service) if archived else _seated(service, rules))
     room = await service.load(room_id)
+    for ply, (row, col) in enumerate(moves):
+        conn = next(s for s in room.seats if s.mark == "XO"[ply % 2]).connections[0]
+        command = PlayMove(conn, MoveRequest(col=col, row=row), room.version, f"{conn}{ply}")
+        room = (await service.execute(room_id, command)).room
     text = encode_room(room)
     found: dict[str, float] = {}
     started = process_time()
@@ -147,8 +203,20 @@ def measure(rounds: int = 5) -> dict[str, Any]:
         "cold moves 15×15 k=5 (µs/command)": _best(
             rounds, lambda: _moves(LARGE, long_game, 4, 0)
         ),
+        f"series 3×3 at {KEEP_GAMES} archived games (µs/command)": _best(
+            rounds, lambda: _long_series(20, 4096)
+        ),
+        f"cold series 3×3 at {KEEP_GAMES} archived games (µs/command)": _best(
+            rounds, lambda: _long_series(10, 0)
+        ),
         "15×15 room at 120 moves (µs each)": _best(
             rounds, lambda: _codec(LARGE, long_game, 300)
+        ),
+        "3×3 room at 4 moves, no archived games (µs each)": _best(
+            rounds, lambda: _codec(SMALL, DRAW_3X3[:4], 1000)
+        ),
+        f"3×3 room at 4 moves, {KEEP_GAMES} archived games (µs each)": _best(
+            rounds, lambda: _codec(SMALL, DRAW_3X3[:4], 1000, archived=True)
         ),
     }
 
@@ -168,9 +236,9 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(value, dict):
             print(f"  {name}")
             for key, figure in value.items():
-                print(f"    {key:<36} {figure:9.1f}")
+                print(f"    {key:<44} {figure:9.1f}")
         else:
-            print(f"  {name:<44} {value:7.1f}")
+            print(f"  {name:<52} {value:7.1f}")
     return 0
 
 
