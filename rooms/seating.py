@@ -59,6 +59,10 @@ def _check_new_connection(room: Room, conn: str) -> None:
 
 def join(room: Room, command: Join, now: float) -> Handled:
     _check_new_connection(room, command.conn)
+    # The welcome shows the earlier games: a corrupted archive refuses the join before it
+    # commits (internal_error), not after. The parse is kept by the archive (shared by the
+    # room's copies), so the welcome does not parse it again.
+    room.games.records  # noqa: B018
     if command.role is Role.SPECTATOR:
         if command.token is not None:
             raise RoomError(ErrorCode.BAD_MESSAGE, "spectators do not send a token")

@@ -175,6 +175,9 @@ def test_a_corrupted_archive_is_refused_when_read_and_changes_nothing(games: str
         assert info.value.code is ErrorCode.INTERNAL_ERROR
     x = room.seat_by_mark("X").connections[0]  # type: ignore[union-attr]
     o = room.seat_by_mark("O").connections[0]  # type: ignore[union-attr]
+    for role in (Role.SPECTATOR, Role.PLAYER):  # a welcome would show it: refused first
+        joining = refused_at(room, Join(f"new-{role}", role), T0 + 19)
+        assert joining.code is ErrorCode.INTERNAL_ERROR
     play(room, x, 1, 1, T0 + 20)  # the game goes on: nothing reads the archive
     at(room, Resign(o), T0 + 21)
     at(room, Rematch(x), T0 + 22)
@@ -198,8 +201,9 @@ async def test_moves_in_a_room_full_of_games_never_parse_its_archive(parses) -> 
             conn = held.seat_by_mark(held.game.turn).connections[0]  # type: ignore[union-attr]
             request = MoveRequest(col=col, row=row)
             await service.execute(room.room_id, PlayMove(conn, request, held.version, f"m{ply}"))
-        await service.execute(room.room_id, Join("s", Role.SPECTATOR))
         assert parses() == before, f"cache size {size}"
+        await service.execute(room.room_id, Join("s", Role.SPECTATOR))  # its welcome shows them
+        assert parses() > before, f"cache size {size}: a join checks the archive first"
         assert (await service.load(room.room_id)).game.is_over
         stored = await store.load(room.room_id)
         assert stored is not None and stored.data.endswith(room.games.text)
