@@ -1,8 +1,10 @@
 """The worker's fan-out: one bus subscription per room that has local listeners.
 
 A listener (one per connection, a ``Feed``) is attached before its connection reads the
-room, so it sees every event published afterwards (subscribe first, then read). The pump
-decodes each event's version once per worker and hands the same text to every listener.
+room, so it sees every event published afterwards (subscribe first, then read). The bus
+hands each message to the hub as it arrives (``Subscription.listen``: no task per room);
+the hub decodes each event's version once per worker and hands the same text to every
+listener.
 Listeners must not block: they queue, and a slow one is dropped by its own connection.
 
 Chat lines travel on the same channel but are not events (no version): the hub hands each
@@ -19,7 +21,7 @@ logged, to the listeners.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import functools
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -51,7 +53,6 @@ class _Channel:
     listeners: set[Listener] = field(default_factory=set)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     subscription: Subscription | None = None
-    pump: asyncio.Task[None] | None = None
 
 
 class Hub:
@@ -81,9 +82,7 @@ class Hub:
                 del self._channels[room_id]
                 channel.ready.set()  # wake any waiter; it finds the channel gone
                 raise
-            channel.pump = asyncio.create_task(
-                self._pump(room_id, channel, channel.subscription), name=f"hub:{room_id}"
-            )
+            channel.subscription.listen(functools.partial(self._on_message, room_id, channel))
             channel.ready.set()
             return
         channel.listeners.add(listener)
@@ -101,34 +100,35 @@ class Hub:
             await self._stop(channel)
 
     async def _stop(self, channel: _Channel) -> None:
-        if channel.pump is not None:
-            channel.pump.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await channel.pump
         if channel.subscription is not None:
             await channel.subscription.close()
 
-    async def _pump(self, room_id: str, channel: _Channel, subscription: Subscription) -> None:
-        while True:
-            text = await subscription.get()
-            if text.startswith(FRAME):
-                self._framed(room_id, channel, text)
-                continue
-            try:
-                data = loads(text)
-            except ValueError:
-                data = None
-            if not isinstance(data, dict):
-                log.warning("room %s: ignoring a bus message that is not an object", room_id)
-                continue
-            version = data.get("version")
-            if isinstance(version, int) and not isinstance(version, bool):
-                self._deliver(room_id, channel, version, text)
-                self._noted(room_id, data)
-            elif data.get("type") == "chat" and isinstance(data.get("channel"), str):
-                self._chat(room_id, channel, data["channel"], text)
-            else:
-                log.warning("room %s: ignoring a bus message that is not an event", room_id)
+    def _on_message(self, room_id: str, channel: _Channel, text: str) -> None:
+        """One message of the room's channel, handed over by the bus as it arrives."""
+        try:
+            self._dispatch(room_id, channel, text)
+        except Exception:  # the bus's reader serves every room: never let one break it
+            log.exception("room %s: a bus message could not be handled", room_id)
+
+    def _dispatch(self, room_id: str, channel: _Channel, text: str) -> None:
+        if text.startswith(FRAME):
+            self._framed(room_id, channel, text)
+            return
+        try:
+            data = loads(text)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            log.warning("room %s: ignoring a bus message that is not an object", room_id)
+            return
+        version = data.get("version")
+        if isinstance(version, int) and not isinstance(version, bool):
+            self._deliver(room_id, channel, version, text)
+            self._noted(room_id, data)
+        elif data.get("type") == "chat" and isinstance(data.get("channel"), str):
+            self._chat(room_id, channel, data["channel"], text)
+        else:
+            log.warning("room %s: ignoring a bus message that is not an event", room_id)
 
     def _framed(self, room_id: str, channel: _Channel, message: str) -> None:
         """An event with the room text after it (rooms.store.framed): the text goes to the

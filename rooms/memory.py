@@ -9,6 +9,7 @@ bus is a hint, and receivers repair gaps from the store.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections import deque
@@ -26,9 +27,27 @@ class MemorySubscription(BufferedSubscription):
     def __init__(self, bus: MemoryBus, room_id: str, buffer: int) -> None:
         super().__init__(room_id, buffer)
         self._bus = bus
+        self._scheduled = 0
 
     async def close(self) -> None:
         self._bus._remove(self)
+
+    def _offer(self, message: str) -> None:
+        # The memory store publishes inside its commit: a listener gets the message on the
+        # next loop turn, after the committing command's own reply (as over Redis), and no
+        # more than ``buffer`` wait for their turn (the bus stays bounded; a gap is repaired).
+        if self._listener is None:
+            super()._offer(message)
+        elif self._scheduled >= self._queue.maxsize:
+            self.dropped += 1
+        else:
+            self._scheduled += 1
+            asyncio.get_running_loop().call_soon(self._hand, message)
+
+    def _hand(self, message: str) -> None:
+        self._scheduled -= 1
+        if self._listener is not None:
+            self._listener(message)
 
 
 class MemoryBus:
