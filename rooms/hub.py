@@ -150,7 +150,13 @@ class Hub:
                 self._noted(room_id, parsed)
 
     def _deliver(self, room_id: str, channel: _Channel, version: int, text: str) -> None:
-        for listener in tuple(channel.listeners):
+        # The players first: each frame queued starts its connection's writer in turn, so
+        # in a room watched by a crowd the opponent's frame is not sent after a thousand
+        # spectators' (the crowd must not slow the game down).
+        listeners = tuple(channel.listeners)
+        if len(listeners) > 2:
+            listeners = tuple(sorted(listeners, key=_watching))
+        for listener in listeners:
             try:
                 listener.deliver(version, text)
             except Exception:  # one broken listener must not starve the others
@@ -176,3 +182,8 @@ class Hub:
         channels, self._channels = list(self._channels.values()), {}
         for channel in channels:
             await self._stop(channel)
+
+
+def _watching(listener: Listener) -> bool:
+    """False for a player's connection (sorted first), True for anyone else's."""
+    return getattr(listener, "audience", None) != "players"

@@ -122,3 +122,30 @@ async def test_send_state_is_never_older_than_what_was_sent() -> None:
     state = inbox.messages[-1]
     assert state["type"] == "state" and state["ref"] == "s1" and state["version"] == 3
     await hub.close()
+
+
+async def test_the_players_get_each_event_before_a_crowd_of_spectators() -> None:
+    """Frames go out in the order the hub hands them over: the players' first, whenever
+    they attached, so a crowd watching does not delay the game."""
+    _, service, hub, room_id = await setup()
+    arrivals: list[str] = []
+
+    class Recorder:
+        def __init__(self, name: str, audience: str | None) -> None:
+            self.name, self.audience = name, audience
+
+        def deliver(self, version: int, text: str) -> None:
+            arrivals.append(self.name)
+
+    crowd = [Recorder(f"spectator{i}", "spectators") for i in range(20)]
+    for listener in (*crowd[:10], Recorder("x", "players"), *crowd[10:],
+                     Recorder("o", "players"), Recorder("joining", None)):
+        await hub.attach(room_id, listener)
+    await join_many(service, room_id, 1)
+    for _ in range(200):
+        if len(arrivals) == 23:
+            break
+        await asyncio.sleep(0.005)
+    assert sorted(arrivals[:2]) == ["o", "x"] and len(arrivals) == 23
+    assert set(arrivals[2:]) == {r.name for r in crowd} | {"joining"}
+    await hub.close()
