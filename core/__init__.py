@@ -20,6 +20,7 @@ from .errors import (
 )
 from .game import Game, GameListener
 from .geometry import Geometry, geometry
+from .interned import BuiltOnce, typed_key
 from .move import Move, MoveRequest, parse_move
 from .outcome import EndReason, Outcome
 from .round_robin import (
@@ -46,6 +47,7 @@ from .tournament import (
 from .wins import WIN_STRATEGIES, ConnectStrategy, CounterStrategy, scan
 
 __all__ = [
+    "BuiltOnce",
     "EMPTY",
     "MARKS",
     "WIN_STRATEGIES",
@@ -90,4 +92,5 @@ __all__ = [
     "parse_move",
     "scan",
     "schedule",
+    "typed_key",
 ]

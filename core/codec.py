@@ -19,6 +19,7 @@ from typing import Any, cast
 
 from .errors import GameError
 from .game import Game
+from .interned import BuiltOnce
 from .outcome import Outcome
 from .rules import Rules
 
@@ -28,25 +29,11 @@ FORMAT = 1
 
 _KNOWN_RULES = 256
 """How many distinct rules each of the two caches below keeps (a handful in practice)."""
-_rules_of: dict[tuple[tuple[str, type, Any], ...], Rules] = {}
 _dicts_of: dict[Rules, dict[str, Any]] = {}
 
 
-def _rules_from(data: Any) -> Rules:
-    """``Rules.from_dict(data)``, built once per distinct rules. The key holds each value's
-    type, so ``true`` never passes for ``1`` nor ``3.0`` for ``3``; only valid rules are
-    kept (a refusal is raised again on every call)."""
-    try:
-        key = tuple((name, type(value), value) for name, value in data.items())
-        found = _rules_of.get(key)
-    except (AttributeError, TypeError):  # not a mapping, or unhashable values: no caching
-        return Rules.from_dict(data)
-    if found is None:
-        found = Rules.from_dict(data)
-        if len(_rules_of) >= _KNOWN_RULES:
-            _rules_of.clear()
-        _rules_of[key] = found
-    return found
+_rules_from = BuiltOnce(Rules.from_dict, limit=_KNOWN_RULES)
+"""``Rules.from_dict(data)``, built once per distinct rules (core.interned)."""
 
 
 def _rules_dict(rules: Rules) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core import GameError, decode, encode
+from core import BuiltOnce, GameError, decode, encode
 
 from .archive import EMPTY, Archive
 from .clock import Clock
@@ -67,31 +67,8 @@ def encode_room(room: Room) -> str:
     return f"{dumps(data)}\n{room.games.text}"
 
 
-_KNOWN_SETTINGS = 256
-_settings_of: dict[tuple[Any, ...], RoomSettings] = {}
-
-
-def _key(data: dict[str, Any]) -> tuple[Any, ...]:
-    """A hashable key for a stored settings dict that tells ``1`` from ``1.0`` and ``true``
-    (TypeError when a value cannot be one)."""
-    return tuple(
-        (name, type(value), _key(value) if isinstance(value, dict) else value)
-        for name, value in data.items()
-    )
-
-
-def _settings(data: dict[str, Any]) -> RoomSettings:
-    try:
-        key = _key(data)
-        found = _settings_of.get(key)
-    except (AttributeError, TypeError):  # not a dict or an unhashable value: no caching
-        return RoomSettings.from_dict(data)
-    if found is None:
-        found = RoomSettings.from_dict(data)
-        if len(_settings_of) >= _KNOWN_SETTINGS:
-            _settings_of.clear()
-        _settings_of[key] = found
-    return found
+_settings = BuiltOnce(RoomSettings.from_dict)
+"""Room settings built once per distinct stored settings (core.interned)."""
 
 
 def _time(value: object) -> float | None:

@@ -72,6 +72,17 @@ def free_port() -> int:
         return port
 
 
+def first_answer(port: int, path: str) -> httpx.Response:
+    """GET ``path`` on the server starting at ``port``, once it answers (30 s at most)."""
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            return httpx.get(f"http://127.0.0.1:{port}{path}", timeout=5)
+        except httpx.TransportError:
+            assert time.monotonic() < deadline, "the server never answered"
+            time.sleep(0.05)
+
+
 def test_serve_prints_the_url_and_answers() -> None:
     port = free_port()
     with subprocess.Popen(
@@ -83,14 +94,7 @@ def test_serve_prints_the_url_and_answers() -> None:
             assert process.stdout is not None
             line = process.stdout.readline()
             assert f"serving on http://127.0.0.1:{port}" in line and "memory://" in line
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    response = httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=5)
-                    break
-                except httpx.TransportError:
-                    assert time.monotonic() < deadline, "the server never answered"
-                    time.sleep(0.05)
+            response = first_answer(port, "/healthz")
             assert response.json() == {"status": "ok"}
             created = httpx.post(f"http://127.0.0.1:{port}/api/rooms", json={}, timeout=5)
             assert created.status_code == 201
@@ -115,14 +119,7 @@ def _stats_of_serve(*flags: str, env: dict[str, str] | None = None) -> dict[str,
         env={**os.environ, **(env or {})},
     ) as process:
         try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    response = httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=5)
-                    break
-                except httpx.TransportError:
-                    assert time.monotonic() < deadline, "the server never answered"
-                    time.sleep(0.05)
+            response = first_answer(port, "/api/stats")
         finally:
             process.send_signal(signal.SIGINT)
             try:
