@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 
-from tests.chaos.fleet import ROOT, WAIT, ServerProcess
+from tests.chaos.fleet import ROOT, WAIT, LocalProcess, ServerProcess
 from tests.support.redis_server import free_port
 
 __all__ = ["HAPROXY", "LoadBalancer"]
@@ -42,7 +42,7 @@ def local_config(port: int, servers: list[ServerProcess]) -> str:
     return text.replace(bind, f"    bind 127.0.0.1:{port}\n").replace(template, lines)
 
 
-class LoadBalancer:
+class LoadBalancer(LocalProcess):
     """Answers like a server (``url``, ``ws``, ``alive``), so clients can use either."""
 
     def __init__(self, servers: list[ServerProcess], directory: Path) -> None:
@@ -59,17 +59,6 @@ class LoadBalancer:
 
     def __repr__(self) -> str:
         return f"<haproxy :{self.port} pid {self.process.pid}>"
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws(self, room_id: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{room_id}"
-
-    @property
-    def alive(self) -> bool:
-        return self.process.poll() is None
 
     def wait_ready(self) -> None:
         """Until a request through it reaches a ready server (its checks have run)."""

@@ -22,7 +22,9 @@ import httpx
 
 from tests.support.redis_server import free_port
 
-__all__ = ["WAIT", "Endpoint", "Fleet", "ServerProcess", "create_room", "snapshot"]
+__all__ = [
+    "WAIT", "Endpoint", "Fleet", "LocalProcess", "ServerProcess", "create_room", "snapshot",
+]
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30.0
@@ -42,7 +44,25 @@ class Endpoint(Protocol):
     def alive(self) -> bool: ...
 
 
-class ServerProcess:
+class LocalProcess:
+    """A process serving on a loopback ``port``: its URLs, and whether it still runs."""
+
+    port: int
+    process: subprocess.Popen[bytes]
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def ws(self, room_id: str) -> str:
+        return f"ws://127.0.0.1:{self.port}/ws/{room_id}"
+
+    @property
+    def alive(self) -> bool:
+        return self.process.poll() is None
+
+
+class ServerProcess(LocalProcess):
     def __init__(self, store_url: str, log_dir: Path, *flags: str) -> None:
         self.port = free_port()
         self.log_path = log_dir / f"serve-{self.port}.log"
@@ -57,17 +77,6 @@ class ServerProcess:
 
     def __repr__(self) -> str:
         return f"<serve :{self.port} pid {self.process.pid}>"
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws(self, room_id: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{room_id}"
-
-    @property
-    def alive(self) -> bool:
-        return self.process.poll() is None
 
     def log_tail(self, lines: int = 20) -> str:
         with contextlib.suppress(OSError):

@@ -5,7 +5,6 @@ waits are bounded and nothing asserts on how long anything took."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
@@ -27,16 +26,6 @@ pytestmark = pytest.mark.redis
 
 FAST = RedisOptions(timeout=1.0, socket_timeout=0.5, connect_timeout=0.5)
 BOUND = 15.0  # a safety net so a hang fails the test instead of stalling the suite
-
-
-@pytest.fixture
-async def makers() -> AsyncIterator[list[BackendMaker]]:
-    made: list[BackendMaker] = []
-    try:
-        yield made
-    finally:
-        for maker in made:
-            await maker.close()
 
 
 def maker_for(server: RedisServer, makers: list[BackendMaker]) -> BackendMaker:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -26,16 +26,6 @@ pytestmark = pytest.mark.redis
 
 T = TypeVar("T")
 BOUND = 20.0  # a safety net against hangs, never a measurement
-
-
-@pytest.fixture
-async def makers() -> AsyncIterator[list[BackendMaker]]:
-    made: list[BackendMaker] = []
-    try:
-        yield made
-    finally:
-        for maker in made:
-            await maker.close()
 
 
 def maker_on(cluster: LocalCluster, makers: list[BackendMaker]) -> BackendMaker:

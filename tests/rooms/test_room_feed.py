@@ -149,3 +149,21 @@ async def test_the_players_get_each_event_before_a_crowd_of_spectators() -> None
     assert sorted(arrivals[:2]) == ["o", "x"] and len(arrivals) == 23
     assert set(arrivals[2:]) == {r.name for r in crowd} | {"joining"}
     await hub.close()
+
+
+async def test_a_listener_gets_what_was_queued_first_then_each_message_in_order() -> None:
+    bus = MemoryBus(buffer=8)
+    subscription = await bus.subscribe("r")
+    bus.deliver("r", "one")
+    bus.deliver("r", "two")  # queued: nobody listens yet
+    heard: list[str] = []
+    subscription.listen(heard.append)
+    assert heard == ["one", "two"]
+    bus.deliver("r", "three")  # the memory bus hands it over on the next loop turn
+    assert heard == ["one", "two"]
+    await asyncio.sleep(0)
+    assert heard == ["one", "two", "three"]
+    await subscription.close()
+    bus.deliver("r", "four")
+    await asyncio.sleep(0)
+    assert heard == ["one", "two", "three"] and subscription.dropped == 0
