@@ -24,9 +24,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from collections.abc import Callable
+from contextlib import AbstractAsyncContextManager, nullcontext
+from dataclasses import dataclass, field
 from typing import Any
 
 from core import GameError, Rules
@@ -58,10 +58,39 @@ class Executed:
     event: dict[str, Any] | None
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class _LocalLock:
-    lock: asyncio.Lock
+    """A room's lock in this process, held for one command by ``async with``; ``users``
+    counts the commands holding or waiting for it, and the last one out takes it off
+    ``locks`` (so the table holds only rooms in use). A class rather than an
+    ``@asynccontextmanager`` generator: every command takes one, and this costs less."""
+
+    locks: dict[str, _LocalLock]
+    room_id: str
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     users: int = 0
+
+    async def __aenter__(self) -> None:
+        self.users += 1  # before the wait: the entry stays while someone waits for it
+        try:
+            await self.lock.acquire()
+        except BaseException:  # cancelled while waiting: never held, so only counted out
+            self._leave()
+            raise
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.lock.release()
+        self._leave()
+
+    def _leave(self) -> None:
+        self.users -= 1
+        if self.users == 0:
+            del self.locks[self.room_id]
+
+
+_UNLOCKED: AbstractAsyncContextManager[None] = nullcontext()
+"""What ``_locked`` gives without local locks (a nullcontext can be entered any number of
+times, by any number of tasks at once)."""
 
 
 class RoomService:
@@ -175,22 +204,16 @@ class RoomService:
                 await asyncio.sleep(0)
         raise RoomError(ErrorCode.BUSY, f"room {room_id!r} is changing too fast; try again")
 
-    @asynccontextmanager
-    async def _locked(self, room_id: str) -> AsyncIterator[None]:
+    def _locked(self, room_id: str) -> AbstractAsyncContextManager[None]:
+        """The room's local lock, to hold with ``async with`` (nothing to hold without
+        local locks). The entry is made here and counted when entered: nothing runs in
+        between, so no other task can see it uncounted and take it off the table."""
         if not self._local_locks:
-            yield
-            return
+            return _UNLOCKED
         entry = self._locks.get(room_id)
         if entry is None:
-            entry = self._locks[room_id] = _LocalLock(asyncio.Lock())
-        entry.users += 1
-        try:
-            async with entry.lock:
-                yield
-        finally:
-            entry.users -= 1
-            if entry.users == 0:
-                del self._locks[room_id]
+            entry = self._locks[room_id] = _LocalLock(self._locks, room_id)
+        return entry
 
     # -- reads ----------------------------------------------------------------------------
 
