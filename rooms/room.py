@@ -105,7 +105,17 @@ class Room:
         return None
 
     def seat_by_mark(self, mark: str) -> Seat | None:
-        return next((seat for seat in self.seats if seat.mark == mark), None)
+        for seat in self.seats:
+            if seat.mark == mark:
+                return seat
+        return None
+
+    def has_bot(self) -> bool:
+        """Whether a bot holds a seat (most rooms: no)."""
+        for seat in self.seats:  # noqa: SIM110 (asked per command: a loop costs less than any())
+            if seat.bot is not None:
+                return True
+        return False
 
     def own_moves(self, mark: str) -> int:
         """How many moves ``mark`` has on the board in the current game."""
@@ -122,22 +132,25 @@ class Room:
 
     def bot_to_move(self) -> Seat | None:
         """The bot seat whose move the room waits for, if any."""
-        if self.status is not Status.PLAYING:
-            return None
+        if not self.has_bot() or self.status is not Status.PLAYING:
+            return None  # checked first: most rooms have no bot, and this is asked often
         seat = self.seat_by_mark(self.game.turn)
         return seat if seat is not None and seat.bot is not None else None
 
     def due(self) -> float | None:
         """When the server must act by itself next: a flag or first-move deadline, or an
-        overdue bot move (its budget and grace passed without it landing)."""
-        times: list[float] = []
+        overdue bot move (its budget and grace passed without it landing); the earlier.
+
+        Asked after every change and again by the watch (rooms.watch), so the common room
+        (no clock, no bot) answers None after two cheap checks: ``deadline`` is None at
+        once without a clock, and ``bot_to_move`` without a bot seat."""
         deadline = self.deadline()
-        if deadline is not None:
-            times.append(deadline.at)
-        if self.bot_to_move() is not None and self.turn_started is not None:
+        due = deadline.at if deadline is not None else None
+        if self.turn_started is not None and self.bot_to_move() is not None:
             settings = self.settings
-            times.append(self.turn_started + settings.bot_budget + settings.bot_grace)
-        return min(times, default=None)
+            overdue = self.turn_started + settings.bot_budget + settings.bot_grace
+            due = overdue if due is None else min(due, overdue)
+        return due
 
     # -- the one entry point --------------------------------------------------------------
 
