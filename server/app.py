@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Mount, WebSocketRoute
@@ -36,6 +36,7 @@ from .analysis_api import analysis_routes
 from .bots import BotPool
 from .collector import tune_collector
 from .http import error_response, routes
+from .raw_send import RawSend
 from .redact import install_redaction
 from .settings import Settings
 from .state import AppState, app_state
@@ -60,7 +61,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     hub = Hub(backend.bus, service.cache)  # bus messages keep the service's room copies current
     bots = BotPool(settings.bot_pool, settings.bot_workers)
     watch = Watch(service, think=bots.think)
-    hub.on_event = lambda room_id, event: watch.noted(room_id, _due(event))
+    hub.on_due = watch.noted  # the due of each event, parsed only when not null
     registry = presence_registry(settings.store_url)
     presence = Presence(registry, service, ttl=settings.lease_ttl)
     sweeper = Sweeper(registry, service, presence, interval=settings.sweep_interval)
@@ -98,14 +99,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=all_routes,
         lifespan=lifespan,
         exception_handlers={HTTPException: _http_error},
+        middleware=[Middleware(RawSend)],  # frames skip Starlette's send wrappers
     )
     app.state.tictactoe = state
     return app
-
-
-def _due(event: dict[str, Any]) -> float | None:
-    due = event.get("due")
-    return float(due) if isinstance(due, int | float) and not isinstance(due, bool) else None
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -1,14 +1,22 @@
-"""One WebSocket's outgoing side: a bounded queue drained by a writer task.
+"""One WebSocket's outgoing side: frames written at once when the socket takes them, else
+a bounded queue drained by a writer task.
 
 ``send`` never waits: it queues the text (encoded once for everyone) or, when the queue is
 full because the client does not read, marks the connection for closing with 4009. Nobody
 else ever waits for this client (invariant 8). ``end`` marks the connection for closing,
 with ``close_code`` saying why, and calls ``on_end`` (the session stops reading).
 
+A frame is written on the sender's own turn when nothing is queued before it: the ASGI
+send of a socket that is not paused completes without suspending (uvicorn hands the frame
+to the transport's buffer), so ``send`` drives it by hand, with no task and no loop turn
+per frame. Only when it does suspend (the transport paused writing: the client reads
+slowly) does the rest go to the writer task, which finishes that send and then drains the
+queue in order; later frames queue behind it, so the order is always the order of
+``send``.
+
 Memory matters here, since a worker holds thousands of mostly idle connections: the queue
-is a plain list, and the writer task exists only while there is something to send (it
-is started by the first ``send`` after a quiet spell and ends when the queue is empty), so
-an idle connection holds no task, no queue object and no waiting future of its own.
+is a plain list, and the writer task exists only while the socket makes it wait, so an
+idle connection holds no task, no queue object and no waiting future of its own.
 """
 
 from __future__ import annotations
@@ -16,29 +24,36 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine, Generator
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rooms import new_connection_id
 
 from .close_codes import CloseCode
+from .raw_send import frame_sender
 
 __all__ = ["Connection"]
 
 log = logging.getLogger("tictactoe.server")
 
+_GONE = (WebSocketDisconnect, OSError, RuntimeError)
+"""What a send raises when the peer went away (uvicorn's ClientDisconnected is an OSError;
+a send after the close frame is a RuntimeError)."""
+
 
 class Connection:
     __slots__ = (
-        "_pending", "_size", "_writer", "close_code", "close_reason", "ended", "id", "on_end",
-        "sent", "websocket",
+        "_pending", "_send_frame", "_size", "_writer", "close_code", "close_reason", "ended",
+        "id", "on_end", "sent", "websocket",
     )
 
     def __init__(self, websocket: WebSocket, *, queue_size: int, conn_id: str | None = None
                  ) -> None:
         self.id = conn_id if conn_id is not None else new_connection_id()
         self.websocket = websocket
+        self._send_frame = frame_sender(websocket)
         self._size = queue_size
         self._pending: list[str] = []  # queued, not yet handed to the socket
         self._writer: asyncio.Task[None] | None = None
@@ -50,16 +65,37 @@ class Connection:
         self.sent = 0
 
     def send(self, text: str) -> bool:
-        """Queue ``text`` for this client; False (and the connection ends) when it is too slow."""
+        """Send ``text`` to this client, at once or after what is queued; False (and the
+        connection ends) when it is too slow."""
         if self.ended:
             return False
+        if self._writer is None:  # nothing queued: hand it to the socket now
+            return self._send_now(text)
         if len(self._pending) >= self._size:
             log.info("connection %s: send queue full, dropping a slow client", self.id)
             self.end(CloseCode.TOO_SLOW, "send queue overflow: the client does not read")
             return False
         self._pending.append(text)
-        if self._writer is None:
-            self._writer = asyncio.create_task(self._write(), name=f"writer:{self.id}")
+        return True
+
+    def _send_now(self, text: str) -> bool:
+        sending = self._send_frame(text)
+        try:
+            waiting = sending.send(None)
+        except StopIteration:
+            self.sent += 1
+            return True
+        except _GONE:
+            self.end(None, "the peer went away")
+            return False
+        except Exception:  # a bug must not wedge the connection: drop it, loudly
+            log.exception("connection %s: could not send a message", self.id)
+            self.end(CloseCode.INTERNAL_ERROR, "internal error")
+            return False
+        # The socket makes us wait: the writer finishes this send, then the queue.
+        self._writer = asyncio.create_task(
+            self._write(_Resumed(sending, waiting)), name=f"writer:{self.id}"
+        )
         return True
 
     def end(self, code: int | None, reason: str = "") -> None:
@@ -72,13 +108,13 @@ class Connection:
         if self.on_end is not None:
             self.on_end()
 
-    async def _write(self) -> None:
+    async def _write(self, first: _Resumed) -> None:
         try:
-            while self._pending:
-                text = self._pending.pop(0)  # short lists: the bound is a few hundred
+            sending: Any = first
+            while True:
                 try:
-                    await self.websocket.send_text(text)
-                except (WebSocketDisconnect, OSError, RuntimeError):
+                    await sending
+                except _GONE:
                     self._pending.clear()
                     self.end(None, "the peer went away")
                     return
@@ -88,6 +124,9 @@ class Connection:
                     self.end(CloseCode.INTERNAL_ERROR, "internal error")
                     return
                 self.sent += 1
+                if not self._pending:
+                    return
+                sending = self._send_frame(self._pending.pop(0))  # short: a few hundred
         finally:
             self._writer = None
 
@@ -109,3 +148,33 @@ class Connection:
             return
         with contextlib.suppress(TimeoutError, WebSocketDisconnect, OSError, RuntimeError):
             await asyncio.wait_for(self.websocket.close(code, self.close_reason[:120]), timeout)
+
+
+class _Resumed:
+    """Awaiting it finishes a coroutine that was started by hand and suspended on
+    ``waiting``: the same hand-over as ``yield from``, which an ``async def`` cannot use."""
+
+    __slots__ = ("_coroutine", "_waiting")
+
+    def __init__(self, coroutine: Coroutine[Any, Any, None], waiting: object) -> None:
+        self._coroutine = coroutine
+        self._waiting = waiting
+
+    def __await__(self) -> Generator[Any, None, None]:
+        coroutine, waiting = self._coroutine, self._waiting
+        while True:
+            try:
+                yield waiting  # the task waits on what the coroutine waits on
+            except GeneratorExit:
+                coroutine.close()
+                raise
+            except BaseException as exc:  # a cancel: the coroutine gets it where it waits
+                try:
+                    waiting = coroutine.throw(exc)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    waiting = coroutine.send(None)
+                except StopIteration:
+                    return

@@ -1,12 +1,15 @@
 """A connection's outgoing side costs nothing while idle: no writer task, no queue object.
 
-Counted, not timed: the tasks alive before, during and after a burst of sends; the order
-and bound of the queue (invariant 8) and the flush before the close frame stay as before.
+Counted, not timed: frames the socket takes at once are written on the sender's turn with
+no task; a socket that makes the sender wait gets a writer task for as long as it does;
+the order and bound of the queue (invariant 8) and the flush before the close frame stay
+as before.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 from server.close_codes import CloseCode
@@ -45,16 +48,64 @@ async def test_an_idle_connection_holds_no_task() -> None:
     before = len(asyncio.all_tasks())
     conns = [make() for _ in range(50)]
     assert len(asyncio.all_tasks()) == before  # nothing to send: no writer
-    for conn, _ in conns:
+    for conn, socket in conns:
         assert conn.send("a") and conn.send("b")
-    assert len(asyncio.all_tasks()) == before + 50  # one writer each while sending
-    await settle()
-    assert len(asyncio.all_tasks()) == before  # drained: the writers ended
-    assert all(socket.sent == ["a", "b"] for _, socket in conns)
+        assert socket.sent == ["a", "b"]  # the socket took them at once: no loop turn
+    assert len(asyncio.all_tasks()) == before  # and no task either
     conn, socket = conns[0]
-    assert conn.send("c")  # a new burst starts a new writer, in order
+    assert conn.send("c")
+    assert socket.sent == ["a", "b", "c"] and conn.sent == 3
+
+
+async def test_a_socket_that_makes_the_sender_wait_gets_a_writer_and_the_order_holds() -> None:
+    conn, socket = make(queue_size=8)
+    socket.gate = asyncio.Event()
+    before = len(asyncio.all_tasks())
+    assert conn.send("a")  # the socket waits: a writer takes over this send
+    assert len(asyncio.all_tasks()) == before + 1
+    assert conn.send("b") and conn.send("c")  # queued behind it, in order
+    await settle()
+    assert socket.sent == [] and conn.sent == 0
+    socket.gate.set()
     await settle()
     assert socket.sent == ["a", "b", "c"] and conn.sent == 3
+    assert len(asyncio.all_tasks()) == before  # drained: the writer ended
+    socket.gate = None
+    assert conn.send("d") and socket.sent[-1] == "d"  # at once again
+    assert len(asyncio.all_tasks()) == before
+
+
+class GoneSocket(FakeSocket):
+    """The peer went away: every send fails as uvicorn's does (an OSError)."""
+
+    async def send_text(self, text: str) -> None:
+        if self.gate is not None:
+            await self.gate.wait()
+        raise OSError("client disconnected")
+
+
+async def test_a_send_to_a_peer_that_went_away_ends_the_connection_without_a_close_code(
+) -> None:
+    for gated in (False, True):
+        socket = GoneSocket()
+        websocket: Any = socket
+        conn = Connection(websocket, queue_size=4, conn_id="w.c")
+        if gated:
+            socket.gate = asyncio.Event()
+        ended: list[bool] = []
+        conn.on_end = functools.partial(ended.append, True)
+        result = conn.send("a")
+        if gated:  # the failure comes in the writer, after the wait
+            assert result and not conn.ended
+            conn.send("b")
+            socket.gate.set()  # type: ignore[union-attr]
+            await settle()
+        else:
+            assert not result
+        assert conn.ended and conn.close_code is None and ended == [True]
+        assert not conn.send("after") and conn.sent == 0
+        await conn.close(0.05)
+        assert socket.closed is None  # nobody to send a close frame to
 
 
 async def test_a_client_that_does_not_read_is_dropped_and_nobody_waits() -> None:
@@ -81,3 +132,31 @@ async def test_close_flushes_what_is_queued_before_the_close_frame() -> None:
     await conn.close(1.0)
     assert socket.sent == ["x", "y", "z"] and socket.closed == (CloseCode.NORMAL, "left")
     assert len(asyncio.all_tasks()) == 1  # only the test's own task is left
+
+
+async def test_frames_go_to_the_servers_own_send_when_the_scope_carries_it() -> None:
+    from server.raw_send import SCOPE_KEY, RawSend, frame_sender
+
+    messages: list[dict[str, Any]] = []
+
+    async def server_send(message: dict[str, Any]) -> None:
+        messages.append(message)
+
+    seen: dict[str, Any] = {}
+
+    async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        seen.update(scope)
+
+    await RawSend(app)({"type": "websocket"}, None, server_send)  # type: ignore[arg-type]
+    assert seen[SCOPE_KEY] is server_send
+    http: dict[str, Any] = {"type": "http"}
+    await RawSend(app)(http, None, server_send)  # type: ignore[arg-type]
+    assert SCOPE_KEY not in http  # HTTP responses keep Starlette's own send
+
+    scoped: Any = FakeSocket()
+    scoped.scope = {SCOPE_KEY: server_send}
+    conn = Connection(scoped, queue_size=4, conn_id="w.c")
+    assert conn.send("hello") and messages == [{"type": "websocket.send", "text": "hello"}]
+    assert scoped.sent == []  # not through send_text
+    plain = FakeSocket()
+    assert frame_sender(plain).__self__ is plain  # type: ignore[attr-defined]
