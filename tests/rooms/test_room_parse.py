@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from unittest import mock
 
 import pytest
 from hypothesis import given, settings
@@ -80,6 +81,8 @@ def test_claims_and_chat() -> None:
         ({"type": "dance"}, ErrorCode.UNKNOWN_TYPE),
         ({"type": "claim"}, ErrorCode.BAD_MESSAGE),
         ({"type": "claim", "result": "lose"}, ErrorCode.BAD_MESSAGE),
+        ({"type": "claim", "result": []}, ErrorCode.BAD_MESSAGE),
+        ({"type": "join", "as": ["player"]}, ErrorCode.BAD_MESSAGE),
         ({"type": "claim", "result": "win", "mark": "Z"}, ErrorCode.BAD_MESSAGE),
         ({"type": "chat"}, ErrorCode.BAD_MESSAGE),
         ({"type": "chat", "text": "   "}, ErrorCode.BAD_MESSAGE),
@@ -175,3 +178,51 @@ def test_any_text_parses_or_is_refused_with_a_sendable_error(text: str) -> None:
         exc.message.encode("utf-8")
         if exc.ref is not None:
             exc.ref.encode("utf-8")
+
+
+def _outcome(text: str) -> object:
+    try:
+        return parse_message(text, max_bytes=4096)
+    except RoomError as exc:
+        return (exc.code, exc.message, exc.ref)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"type": "move", "row": 1, "col": 2, "version": 3, "move_id": "m"}',
+        '{"type": "join", "as": "player", "name": "Ada", "last_version": 4, "id": "j"}',
+        '{"type": "move", "row": 0, "col": 0, "version": 123456789012345678901234567890,'
+        ' "move_id": "m"}',
+        '{"type": "move", "row": 18446744073709551616, "col": 0, "version": 1, "move_id": "m"}',
+        '{"type": "move", "row": 1e400, "col": 0, "version": 1, "move_id": "m"}',
+        '{"type": "move", "row": NaN, "col": 0, "version": 1, "move_id": "m"}',
+        '{"type": "join", "as": "player", "name": [123456789012345678901234567890]}',
+        '{"type": "join", "as": "player", "last_version": 2.0}',
+        '{"type": "ping", "id": {"nested": 99999999999999999999999}}',
+        '{"type": "chat", "text": "a\\ud800"}',
+    ],
+)
+def test_every_text_parses_as_with_the_standard_library_alone(
+    text: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """orjson reads the common message; what it reads differently (integers past 64 bits
+    become floats) is read by the json module, so answers and error messages stay the same."""
+    fast = _outcome(text)
+    monkeypatch.setattr("rooms.parse.loads", json.loads)
+    assert fast == _outcome(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(
+    st.sampled_from(["type", "as", "name", "token", "row", "col", "version", "move_id", "id",
+                     "last_version", "text", "result", "mark"]),
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
+    | st.sampled_from(["move", "join", "ping", "chat", "claim", "player", "X"])
+    | st.lists(st.integers(), max_size=2),
+    max_size=7,
+).map(json.dumps))
+def test_any_message_parses_as_with_the_standard_library_alone(text: str) -> None:
+    fast = _outcome(text)
+    with mock.patch("rooms.parse.loads", json.loads):
+        assert fast == _outcome(text)
