@@ -76,8 +76,8 @@ class Game(OffBoardEndings):
     @property
     def history(self) -> tuple[Move, ...]:
         """The moves played, in order (a loaded position's marks are not moves)."""
-        coords = self.rules.coords
-        return tuple(Move(*coords(i)) for i in self._placed[self._setup :])
+        moves = self._geo.moves
+        return tuple(moves[i] for i in self._placed[self._setup :])
 
     @property
     def history_indices(self) -> tuple[int, ...]:
@@ -97,8 +97,8 @@ class Game(OffBoardEndings):
         return [] if self._outcome is not None else self._placement.legal(self.board)
 
     def legal_moves(self) -> list[Move]:
-        coords = self.rules.coords
-        return [Move(*coords(i)) for i in self.legal_indices()]
+        moves = self._geo.moves
+        return [moves[i] for i in self.legal_indices()]
 
     # -- moves ----------------------------------------------------------------------------
 
@@ -185,8 +185,8 @@ class Game(OffBoardEndings):
     def _settle(self, line: tuple[int, ...] | None, code: int) -> None:
         """The outcome after a mark of ``code`` was put (completing ``line``, if any)."""
         if line is not None:
-            coords = self.rules.coords
-            cells = tuple(Move(*coords(c)) for c in line)
+            moves = self._geo.moves
+            cells = tuple(moves[c] for c in line)
             self._outcome = self._scoring.line_completed(code, cells)
         elif self.board.is_full:
             self._outcome = Outcome(EndReason.BOARD_FULL)
@@ -198,7 +198,7 @@ class Game(OffBoardEndings):
         """Put ``code`` on a validated ``index`` and settle the outcome; ``move`` names it."""
         self._settle(self._put(index, code), code)
         if move is None:
-            move = Move(*self.rules.coords(index))
+            move = self._geo.moves[index]
         if self._listeners:
             mark = MARKS[code - 1]
             for listener in self._listeners:
@@ -225,7 +225,7 @@ class Game(OffBoardEndings):
             self._live.undo(index, code)
         self._outcome = None
         self._ended_by_move = False
-        move = Move(*self.rules.coords(index))
+        move = self._geo.moves[index]
         for listener in self._listeners:
             listener.on_undo(self, move, MARKS[code - 1])
         return move

@@ -8,6 +8,7 @@ from __future__ import annotations
 from functools import lru_cache
 from itertools import product
 
+from .move import Move
 from .rules import Rules
 
 __all__ = ["Geometry", "geometry"]
@@ -33,6 +34,12 @@ class Geometry:
     def __init__(self, layers: int, rows: int, cols: int, k: int) -> None:
         self.layers, self.rows, self.cols, self.k = layers, rows, cols, k
         self.cells = layers * rows * cols
+        self.moves = tuple(
+            Move(row, col, layer)
+            for layer, row, col in product(range(layers), range(rows), range(cols))
+        )
+        """The cell of each index as a Move (index order: layer, row, col), built once per
+        shape: a game names every cell it plays, takes back or reports with these."""
         self.directions = _directions(layers > 1)
         self.lines = self._maximal_lines()
         self.windows = tuple(

@@ -8,7 +8,7 @@ import pytest
 from engine_helpers import PROPERTY_SETTINGS, VARIANTS, naive_windows, small_rules
 from hypothesis import given
 
-from core import Rules, geometry
+from core import Move, Rules, geometry
 
 
 def _formula_2d(rows: int, cols: int, k: int) -> int:
@@ -90,3 +90,13 @@ def test_windows_by_cell() -> None:
 def test_geometry_is_shared_per_shape() -> None:
     assert geometry(Rules(misere=True)) is geometry(Rules())
     assert geometry(Rules(rows=4, cols=4, k=3)) is not geometry(Rules(rows=4, cols=4, k=4))
+
+
+@pytest.mark.parametrize(
+    "rules", [Rules(), Rules(rows=6, cols=7, k=4, gravity=True), Rules(rows=4, cols=4, layers=4)]
+)
+def test_moves_name_every_cell_in_index_order(rules: Rules) -> None:
+    moves = geometry(rules).moves
+    assert len(moves) == rules.cells
+    assert all(moves[i] == Move(*rules.coords(i)) for i in range(rules.cells))
+    assert all(rules.index(m.row, m.col, m.layer) == i for i, m in enumerate(moves))
