@@ -8,11 +8,14 @@ defaults). Decoding replays the game through the engine, so a corrupted record i
 with a RoomError (never an impossible room).
 
 The earlier games of the room (rooms.archive) follow that JSON object as a second part,
-after a newline (which compact JSON never contains): ``<room>\n[<record>,...]``, the
-archive's text written and read back as is, parsed only when someone reads the records,
-so a room in a long rematch series costs about what a new room costs. A room without
-earlier games is the object alone, one JSON text. Format 1 kept the records inline as
-``"games"``; it still decodes.
+after a newline: ``<room>\n[<record>,\n<record>\n]``, the archive's text (one record per
+line) written and read back as is, parsed only when someone reads the records, so a room
+in a long rematch series costs about what a new room costs. The object is compact JSON,
+which never contains a raw newline, so the first newline is where the two parts meet
+(the archive's own newlines come after it). A room without earlier games is the object
+alone, one JSON text. Format 1 kept the records inline as ``"games"``; it still decodes.
+An archive of format 2 written on one line (plain commas, before one record per line)
+reads too (rooms.archive).
 
 A worker decodes a room only when its cache has no decoded copy of it (rooms.cache): the
 first command after another worker's commit, a load. The settings, an immutable value

@@ -45,7 +45,9 @@ def rematch(room: Room, command: Rematch, now: float) -> Handled:
     if len(votes) < room.rules.players:
         room.offers.rematch = votes
         return room.changed(events.offered(room.bump(now), "rematch", seat.mark), now)
-    # before any change: reading a corrupted stored archive refuses the command
+    # Before any change: the game is spliced into the archive's text without parsing it;
+    # only an archive stored with plain commas (before one record per line) is parsed, once,
+    # and refuses the command if corrupted (rooms.archive).
     games = room.games.appended(archive(room), KEEP_GAMES)
     return _new_game(room, games, now)
 
