@@ -9,6 +9,9 @@ Each figure is the process's CPU time (``time.process_time``) per command, the b
   each a ``PlayMove`` executed by the service on a room whose two seats are taken: handle,
   encode, compare-and-set in the memory store (which keeps the encoded text, as Redis
   does), publish;
+- *as a worker*: the 3×3 moves with what a worker adds around ``execute``: each arrives
+  as a text frame (``parse_message``), the worker's watch (rooms.watch) observes every
+  room the service changes, and the ``move_ok`` answer is encoded;
 - *join+leave*: a spectator joins and leaves again (two commands), on a room in the middle
   of its game (3×3 after 4 moves; 15×15 after 120);
 - *cold*: the same moves with a cache that holds nothing (``RoomCache(size=0)``), so
@@ -40,15 +43,21 @@ from rooms import (
     Join,
     Leave,
     MemoryStore,
+    MoveMessage,
+    MoveReply,
     PlayMove,
     Rematch,
     Role,
     RoomService,
     decode_room,
+    dumps,
     encode_room,
+    move_ok_message,
+    parse_message,
 )
 from rooms.cache import RoomCache
 from rooms.rematch import KEEP_GAMES
+from rooms.watch import Watch
 
 __all__ = ["main", "measure"]
 
@@ -95,6 +104,32 @@ async def _moves(rules: Rules, moves: list[tuple[int, int]], games: int, cache: 
     spent = 0.0
     for _ in range(games):
         spent += await _play(service, await _seated(service, rules), moves)
+    return spent / (games * len(moves)) * 1e6
+
+
+async def _worker_moves(moves: list[tuple[int, int]], games: int) -> float:
+    """µs per move command as a worker runs it: the frame parsed, the command executed by a
+    service its watch observes, the answer encoded (the socket and the bus left out)."""
+    service = RoomService(MemoryStore())
+    watch = Watch(service)
+    frames = [
+        json.dumps({"type": "move", "row": row, "col": col, "version": 2 + ply,
+                    "move_id": f"{'xo'[ply % 2]}{ply}"})
+        for ply, (row, col) in enumerate(moves)
+    ]
+    spent = 0.0
+    for _ in range(games):
+        room_id = await _seated(service, SMALL)
+        started = process_time()
+        for ply, frame in enumerate(frames):
+            message = parse_message(frame, max_bytes=4096)
+            assert isinstance(message, MoveMessage)
+            command = PlayMove("xo"[ply % 2], message.request, message.version, message.move_id)
+            executed = await service.execute(room_id, command)
+            assert isinstance(executed.reply, MoveReply)
+            dumps(move_ok_message(executed.reply))
+        spent += process_time() - started
+    await watch.close()
     return spent / (games * len(moves)) * 1e6
 
 
@@ -194,6 +229,9 @@ def measure(rounds: int = 5) -> dict[str, Any]:
         "moves 3×3 (µs/command)": _best(rounds, lambda: _moves(SMALL, DRAW_3X3, 200, 4096)),
         "moves 15×15 k=5, 120 moves (µs/command)": _best(
             rounds, lambda: _moves(LARGE, long_game, 10, 4096)
+        ),
+        "moves 3×3 as a worker: parsed, watched (µs/command)": _best(
+            rounds, lambda: _worker_moves(DRAW_3X3, 200)
         ),
         "join+leave 3×3 (µs/command)": _best(rounds, lambda: _joins(SMALL, DRAW_3X3[:4], 300)),
         "join+leave 15×15 at 120 moves (µs/command)": _best(

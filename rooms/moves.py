@@ -62,8 +62,9 @@ def play(room: Room, seat: Seat, request: MoveRequest, move_id: str, now: float)
     if deadline is not None and deadline.mark == seat.mark and now >= deadline.at:
         what = "first-move limit" if deadline.first_move else "time"
         raise RoomError(ErrorCode.OUT_OF_TIME, f"{seat.mark}'s {what} ran out")
+    game = room.game
     try:
-        landed = room.game.play(request, mark=seat.mark)
+        landed = game.play(request, mark=seat.mark)
     except GameError as exc:
         raise from_game_error(exc) from exc
     if room.clock is not None and deadline is not None and not deadline.first_move:
@@ -72,15 +73,16 @@ def play(room: Room, seat: Seat, request: MoveRequest, move_id: str, now: float)
     room.move_times.append(now)
     room.turn_started = now
     room.offers.on_move(seat.mark)
-    if room.game.is_over:
+    outcome = game.outcome
+    if outcome is not None:
         room.ended(now)
     version = room.bump(now)
     room.game_version = version
     seat.moves[move_id] = version
     event = events.moved(
-        version, seat.mark, landed, ply=room.game.ply, turn=room.turn,
-        status=room.status.value, outcome=room.game.outcome, at=now,
+        version, seat.mark, landed, ply=game.ply, turn=room.turn,
+        status=room.status.value, outcome=outcome, at=now,
     )
-    if room.game.is_over:
+    if outcome is not None:
         event["players"] = room.players()
     return Handled(room.with_state(event, now), MoveReply(move_id, version, duplicate=False))
