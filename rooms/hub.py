@@ -9,8 +9,10 @@ Listeners must not block: they queue, and a slow one is dropped by its own conne
 
 Chat lines travel on the same channel but are not events (no version): the hub hands each
 one only to the listeners of its audience (``players`` or ``spectators``), so a spectator's
-connection never even queues a players' line. ``on_event`` (the worker's watch) hears the
-``due`` of every event, so timers follow rooms changed by other workers too.
+connection never even queues a players' line. ``on_due`` (the worker's watch) hears the
+``due`` of every event, so timers follow rooms changed by other workers too; a framed
+event's ``due`` is read without parsing the event when it is ``null``, as it almost always
+is (``due_of``).
 
 A commit through ``Store.swap`` on a network store publishes the event framed with the new
 room text (rooms.store.framed): the hub hands the room text to the worker's cache (so the
@@ -32,7 +34,7 @@ from .cache import RoomCache
 from .jsontext import loads
 from .store import FRAME, unframe
 
-__all__ = ["ChatListener", "Hub", "Listener"]
+__all__ = ["ChatListener", "Hub", "Listener", "due_of", "event_due"]
 
 log = logging.getLogger("tictactoe.rooms")
 
@@ -60,7 +62,8 @@ class Hub:
         self._bus = bus
         self._cache = cache
         self._channels: dict[str, _Channel] = {}
-        self.on_event: Callable[[str, dict[str, Any]], None] | None = None
+        self.on_due: Callable[[str, float | None], None] | None = None
+        """Called with the ``due`` of every event (``event_due``) the room's channel carries."""
 
     async def publish(self, room_id: str, text: str) -> None:
         """Send a message that is not an event (a chat line) to the room's listeners."""
@@ -124,7 +127,8 @@ class Hub:
         version = data.get("version")
         if isinstance(version, int) and not isinstance(version, bool):
             self._deliver(room_id, channel, version, text)
-            self._noted(room_id, data)
+            if self.on_due is not None:
+                self._noted(room_id, event_due(data))
         elif data.get("type") == "chat" and isinstance(data.get("channel"), str):
             self._chat(room_id, channel, data["channel"], text)
         else:
@@ -141,13 +145,12 @@ class Hub:
         if self._cache is not None:
             self._cache.offer(room_id, version, data)
         self._deliver(room_id, channel, version, event)
-        if self.on_event is not None:
+        if self.on_due is not None:
             try:
-                parsed = loads(event)
+                due = due_of(event)
             except ValueError:
                 return
-            if isinstance(parsed, dict):
-                self._noted(room_id, parsed)
+            self._noted(room_id, due)
 
     def _deliver(self, room_id: str, channel: _Channel, version: int, text: str) -> None:
         # The players first: each frame queued starts its connection's writer in turn, so
@@ -170,11 +173,11 @@ class Hub:
                 except Exception:
                     log.exception("room %s: a listener failed", room_id)
 
-    def _noted(self, room_id: str, event: dict[str, Any]) -> None:
-        if self.on_event is None:
+    def _noted(self, room_id: str, due: float | None) -> None:
+        if self.on_due is None:
             return
         try:
-            self.on_event(room_id, event)
+            self.on_due(room_id, due)
         except Exception:
             log.exception("room %s: the event hook failed", room_id)
 
@@ -187,3 +190,29 @@ class Hub:
 def _watching(listener: Listener) -> bool:
     """False for a player's connection (sorted first), True for anyone else's."""
     return getattr(listener, "audience", None) != "players"
+
+
+def event_due(event: dict[str, Any]) -> float | None:
+    """When the server must act by itself on the room next (the event's ``due``), if ever."""
+    due = event.get("due")
+    return float(due) if isinstance(due, int | float) and not isinstance(due, bool) else None
+
+
+_NULL_DUE_LAST = ',"due":null}'
+
+
+def due_of(event: str) -> float | None:
+    """``event_due`` of an event's compact JSON text (as rooms.jsontext writes it), parsing
+    the text only when its ``due`` is not ``null``; ValueError if it is not a JSON object.
+
+    Room.handle adds ``due`` to every event last, almost always ``null``: the text then
+    ends with ``,"due":null}``. In a JSON object's text that ending is its last member (the
+    final brace closes the top-level object, and a quote after a comma opens a key: a quote
+    inside a string is escaped), and of keys given twice the last one counts: ``due`` is
+    None. A "due" anywhere else (a nested key, a player's name) changes nothing."""
+    if event.endswith(_NULL_DUE_LAST) and event.startswith("{"):
+        return None
+    parsed = loads(event)
+    if not isinstance(parsed, dict):
+        raise ValueError("not a JSON object")
+    return event_due(parsed)

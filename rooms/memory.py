@@ -172,7 +172,8 @@ class MemoryStore:
             return None if entry is None else StoredRoom(entry.version, entry.data.decode())
 
     async def commit(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
+        finished: bool | None = None,  # one ttl for every room here
     ) -> bool:
         self._check_open()
         with self._lock:
@@ -195,7 +196,8 @@ class MemoryStore:
             return True
 
     async def swap(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
+        finished: bool | None = None,
     ) -> Swapped:
         """``commit``, then on a refusal the current room. One process: this store's own
         service is the only writer in production and caches what it commits, so the bus

@@ -6,13 +6,15 @@ the channel, so every event published afterwards reaches it (subscribe first, th
 invariant 4). The confirmations are matched by counting outstanding ``SUBSCRIBE``s per
 channel, so an unsubscribe racing a resubscribe cannot mark a channel live too early.
 
-One task reads the connection. When it breaks (Redis restarted, a reset) or goes silent
-(no reply to a PING within ``health_timeout``: a frozen Redis), the task reconnects with a
-bounded backoff and subscribes every channel again. Pub/sub is at-most-once, so whatever
-was published meanwhile is gone from the bus: after each channel's new confirmation the
-bus re-delivers the room's latest logged event, read from the store's log. A listener
-that missed anything sees a version gap in it and re-reads the store (rooms.feed); one
-that missed nothing drops it as already seen. Subscription buffers are bounded and drop
+One task reads the connection, with no timer per message: a health watch re-armed about
+once per ``health_interval`` PINGs it when quiet (rooms.redis_health). When it breaks
+(Redis restarted, a reset) or goes silent (no reply, PINGs included, for
+``health_timeout``: a frozen Redis), the task reconnects with a bounded backoff and
+subscribes every channel again. Pub/sub is at-most-once, so whatever was published
+meanwhile is gone from the bus: after each channel's new confirmation the bus re-delivers
+the room's latest logged event, read from the store's log. A listener that missed
+anything sees a version gap in it and re-reads the store (rooms.feed); one that missed
+nothing drops it as already seen. Subscription buffers are bounded and drop
 on overflow, like the memory bus: receivers repair gaps.
 
 The command and reply names are class attributes, and ``_lost``/``_other`` are hooks, so
@@ -25,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -34,6 +37,7 @@ from redis.asyncio.connection import AbstractConnection
 from .bus import BufferedSubscription
 from .errors import ErrorCode, RoomError
 from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text, unavailable
+from .redis_health import HealthWatch
 from .redis_keys import KeyLayout
 
 __all__ = ["RedisBus", "RedisSubscription", "stop_task"]
@@ -47,9 +51,9 @@ _CHUNK = 256  # channels per SUBSCRIBE command when resubscribing
 async def stop_task(task: asyncio.Task[None]) -> None:
     """Cancel ``task`` and wait until it ends, cancelling again if need be.
 
-    Once is not always enough: a cancel that lands just as redis-py's read timeout expires
-    is swallowed (the read returns None as if it had timed out), and the reader would read
-    on. The loops also stop on ``_closing``, so this ends within a health interval."""
+    Once is not always enough: a cancel that lands just as a redis-py timeout expires can
+    be swallowed (a read with a timeout returns None as if it had timed out), and the task
+    would carry on. The loops also stop on ``_closing``."""
     for _ in range(100):
         task.cancel()
         done, _ = await asyncio.wait({task}, timeout=0.1)
@@ -247,18 +251,21 @@ class RedisBus:
             delay = min(delay * 2, 1.0)
 
     async def _read(self, conn: AbstractConnection) -> None:
-        loop = asyncio.get_running_loop()
-        heard = loop.time()
-        while not self._closing:
-            reply = await conn.read_response(timeout=self._health_interval)
-            now = loop.time()
-            if reply is None:  # quiet: make Redis prove it is alive
-                if now - heard >= self._health_timeout:
-                    raise rx.TimeoutError(f"no reply from Redis for {now - heard:.1f}s")
-                await conn.send_command("PING", check_health=False)
-                continue
-            heard = now
-            self._dispatch(reply)
+        """Hand over every reply until the connection breaks or goes silent.
+
+        No deadline per read (a timer armed and cancelled per message): the health watch
+        (rooms.redis_health) PINGs a quiet connection and, after ``health_timeout`` of
+        silence, cancels the read and raises TimeoutError: the caller reconnects."""
+        clock = asyncio.get_running_loop().time
+        async with HealthWatch(
+            interval=self._health_interval, timeout=self._health_timeout,
+            ping=lambda: self._send("PING"),
+        ) as watch:
+            while not self._closing:
+                # math.inf: no timer at all (None would mean the socket timeout)
+                reply = await conn.read_response(timeout=math.inf)
+                watch.heard = clock()
+                self._dispatch(reply)
 
     def _dispatch(self, reply: Any) -> None:
         if not isinstance(reply, list) or len(reply) < 2:

@@ -115,7 +115,7 @@ class RedisClusterStore(RedisStore):
 
     def epoch_of(self, room_id: str) -> str | None:
         """The epoch this store last read for ``room_id``'s slot (None if never)."""
-        return self._epochs.get(self._epoch_key(room_id))
+        return self._epochs.current.get(self._epoch_key(room_id))
 
     async def open(self) -> None:
         """Learn the topology and check that every master answers."""

@@ -8,8 +8,9 @@ and publishes the event. The lobby is a sorted set kept consistent by ordering a
 repair (rooms.redis_lobby), since a Cluster forbids cross-slot scripts.
 
 Expiry: every write sets the room's TTL to ``room_ttl`` (a room nobody touches for that
-long is dropped), or to ``finished_ttl`` once its game is over. The store learns "over"
-from the event's ``status`` field (events without one keep the previous state).
+long is dropped), or to ``finished_ttl`` once its game is over. The caller says whether
+it is over (``finished``), or the store reads the event's ``status`` field (events
+without one keep the previous state).
 
 Round trips: the hot commands (the commit and create scripts, loads, the log reads, the
 lobby's second step) are auto-pipelined (rooms.redis_batch): the calls of many rooms made
@@ -19,20 +20,10 @@ Redis down or slow: every call raises ``RoomError(unavailable)`` within ``option
 seconds (rooms.redis_connect); the connections reconnect on the next call once Redis is
 back.
 
-Redis restarted WITHOUT its data: the dataset carries an *epoch*, a random id stored under
-``<prefix>:epoch`` by the first store that finds none (``SET NX``). Each store remembers
-the epoch it works in and, for the rooms it has seen, the epoch it saw them in. When a
-room it knows is missing, it reads the epoch again: a different (or absent) epoch means
-Redis lost its data, and ``load`` raises ``RoomError(room_not_found, "... was lost ...")``
-instead of returning None; a missing room in an unchanged epoch simply expired. Nothing
-ever recreates a lost room: the commit script refuses a room that does not exist, so a
-game is never silently reset to an empty board. ``ping`` (readiness) also rereads the
-epoch and logs the loss. Limits: a worker can report as lost only rooms it had seen; an
-RDB-only Redis can come back with OLDER data under the same epoch (run Redis with
-``appendonly yes``); a live ``FLUSHALL`` is only noticed when the epoch is reread.
-The epoch is kept per epoch key (``_epoch_key``): one key for one Redis; a Cluster store
-keeps one per hash slot, so a shard that comes back empty is noticed for its own rooms
-(rooms.redis_cluster_store).
+Redis restarted WITHOUT its data: the dataset's *epoch* (rooms.redis_epoch) tells a room
+Redis lost (``load`` raises ``RoomError(room_not_found, "... was lost ...")``) from one
+that expired (None); nothing ever recreates a lost room. The epoch is kept per epoch key
+(``_epoch_key``): one for one Redis, one per hash slot on a Cluster.
 """
 
 from __future__ import annotations
@@ -41,16 +32,15 @@ import asyncio
 import logging
 import secrets
 import time
-from collections import OrderedDict
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Any
 
 from .errors import ErrorCode, RoomError
 from .ids import valid_room_id
 from .jsontext import loads
 from .redis_batch import LuaScript, RedisCalls, redis_calls
 from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text
+from .redis_epoch import Epochs
 from .redis_keys import KeyLayout
 from .redis_lobby import read_lobby
 from .redis_scripts import COMMIT, CREATE, EVENTS_SINCE, CommitCode
@@ -63,8 +53,11 @@ log = logging.getLogger("tictactoe.rooms")
 DAY = 24 * 3600.0
 
 
-def _finished_flag(event: str) -> bytes:
-    """``1``/``0`` when the event says whether the game is over, else empty (keep)."""
+def _finished_flag(event: str, finished: bool | None) -> bytes:
+    """``1``/``0`` as the caller says whether the game is over, else as the event's status
+    says; empty (keep the stored flag) for an event without one."""
+    if finished is not None:
+        return b"1" if finished else b"0"
     try:
         status = loads(event).get("status")
     except (ValueError, AttributeError):
@@ -124,11 +117,7 @@ class RedisStore:
         self._create = LuaScript(CREATE)
         self._commit = LuaScript(self._commit_source)
         self._since = LuaScript(EVENTS_SINCE)
-        self._epochs: dict[str, str] = {}  # epoch key -> the epoch last read there
-        self._known: OrderedDict[str, str] = OrderedDict()  # room id -> epoch seen in
-        self._remember_max = remember
-        self.losses = 0
-        """How many times this store found that Redis had lost its data."""
+        self._epochs = Epochs(self._client, self._epoch_key, remember=remember)
 
     @property
     def client(self) -> RedisClient:
@@ -146,7 +135,12 @@ class RedisStore:
     @property
     def epoch(self) -> str | None:
         """The dataset's epoch under the global epoch key (None before ``open``)."""
-        return self._epochs.get(self._layout.epoch)
+        return self._epochs.current.get(self._layout.epoch)
+
+    @property
+    def losses(self) -> int:
+        """How many times this store found that Redis had lost its data."""
+        return self._epochs.losses
 
     def _guard(self, what: str) -> AbstractAsyncContextManager[None]:
         return guarded(what, self.options.timeout)
@@ -156,7 +150,7 @@ class RedisStore:
     async def open(self) -> None:
         """Connect and learn the dataset's epoch; RoomError(unavailable) if Redis is down."""
         async with self._guard("open"):
-            await self._confirm_epoch()
+            await self._epochs.confirm(self._layout.epoch)
 
     async def close(self) -> None:
         await self._calls.aclose()
@@ -166,55 +160,13 @@ class RedisStore:
     async def ping(self) -> None:
         async with self._guard("ping"):
             await self._client.ping()
-            await self._confirm_epoch()
+            await self._epochs.confirm(self._layout.epoch)
 
     # -- the epoch ------------------------------------------------------------------------
 
     def _epoch_key(self, room_id: str) -> str:
         """The epoch key that dates ``room_id``'s data: one for the whole of one Redis."""
         return self._layout.epoch
-
-    async def _confirm_epoch(self, key: str | None = None) -> str:
-        """The epoch under ``key`` (created if absent); records a loss when it changed."""
-        key = key or self._layout.epoch
-        fresh = secrets.token_hex(8)
-        old = await self._client.set(key, fresh, nx=True, get=True)
-        return self._adopt_epoch(key, old, fresh)
-
-    def _adopt_epoch(self, key: str, old: Any, fresh: str) -> str:
-        """The reply of ``SET key fresh NX GET``: the epoch now in force under ``key``."""
-        current = fresh if old is None else text(old)
-        known = self._epochs.get(key)
-        if known is not None and current != known:
-            self.losses += 1
-            log.error(
-                "Redis lost its data (%s %s is now %s): it restarted without persistence "
-                "or was flushed; rooms from before are gone", key, known, current,
-            )
-        self._epochs[key] = current
-        return current
-
-    def _seen(self, room_id: str) -> None:
-        epoch = self._epochs.get(self._epoch_key(room_id))
-        if epoch is None:
-            return
-        self._known[room_id] = epoch
-        self._known.move_to_end(room_id)
-        while len(self._known) > self._remember_max:
-            self._known.popitem(last=False)
-
-    async def _check_lost(self, room_id: str) -> None:
-        """Called inside a guard when ``room_id`` is missing: raise if Redis lost it."""
-        seen_in = self._known.pop(room_id, None)
-        if seen_in is None:
-            return
-        if await self._confirm_epoch(self._epoch_key(room_id)) != seen_in:
-            self._known[room_id] = seen_in  # keep saying so, not "no such room" next time
-            raise RoomError(
-                ErrorCode.ROOM_NOT_FOUND,
-                f"room {room_id!r} was lost: the room store (Redis) restarted without its "
-                "data; start a new room",
-            )
 
     # -- the Store protocol ---------------------------------------------------------------
 
@@ -232,12 +184,12 @@ class RedisStore:
             if listed:
                 first.append(self._calls.call("ZADD", self._layout.lobby, "NX", now, room_id))
             replies = await asyncio.gather(*first)
-            self._adopt_epoch(epoch_key, replies[0], fresh)
+            self._epochs.adopt(epoch_key, replies[0], fresh)
             created = await self._calls.script(
                 self._create, [keys.room, keys.log], [data, int(listed), repr(now), self._idle_ms]
             )
         if created:
-            self._seen(room_id)
+            self._epochs.seen(room_id)
         return bool(created)
 
     async def load(self, room_id: str) -> StoredRoom | None:
@@ -245,34 +197,37 @@ class RedisStore:
             return None
         async with self._guard("load"):
             epoch_key = self._epoch_key(room_id)
-            if epoch_key not in self._epochs:  # a cluster slot this store never touched
-                await self._confirm_epoch(epoch_key)
+            if epoch_key not in self._epochs.current:  # a cluster slot never touched
+                await self._epochs.confirm(epoch_key)
             room_key = self._layout.room(room_id).room
             version, data = await self._calls.call("HMGET", room_key, "v", "d")
             if version is None or data is None:
-                await self._check_lost(room_id)
+                await self._epochs.check_lost(room_id)
                 return None
-        self._seen(room_id)
+        self._epochs.seen(room_id)
         return StoredRoom(int(version), text(data))
 
     async def commit(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
+        finished: bool | None = None,
     ) -> bool:
         return (await self._commit_script(
-            room_id, expected, data, event, listed=listed, swap=False
+            room_id, expected, data, event, listed=listed, swap=False, finished=finished
         )).committed
 
     async def swap(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
+        finished: bool | None = None,
     ) -> Swapped:
         """The same script as ``commit`` in its swap mode: ONE round trip whether it lands
         or not (a refusal brings back the stored version and text)."""
         return await self._commit_script(
-            room_id, expected, data, event, listed=listed, swap=True
+            room_id, expected, data, event, listed=listed, swap=True, finished=finished
         )
 
     async def _commit_script(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool, swap: bool
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool, swap: bool,
+        finished: bool | None,
     ) -> Swapped:
         if isinstance(expected, bool) or not isinstance(expected, int) or expected < 0:
             raise RoomError(ErrorCode.BAD_MESSAGE, f"not a version: {expected!r:.40}")
@@ -280,13 +235,13 @@ class RedisStore:
             return Swapped(False)
         keys = self._layout.room(room_id)
         args: list[str | int | bytes] = [
-            expected, data, event, b"1" if listed else b"0", _finished_flag(event),
+            expected, data, event, b"1" if listed else b"0", _finished_flag(event, finished),
             *self._commit_limits, keys.channel, b"1" if swap else b"",
         ]
         async with self._guard("commit"):
             epoch_key = self._epoch_key(room_id)
-            if swap and epoch_key not in self._epochs:  # as load does: date this slot first
-                await self._confirm_epoch(epoch_key)
+            if swap and epoch_key not in self._epochs.current:  # as load: date the slot
+                await self._epochs.confirm(epoch_key)
             reply = await self._calls.script(self._commit, [keys.room, keys.log], args)
         code, created = CommitCode(int(reply[0])), text(reply[1])
         if code is CommitCode.NO_ROOM:
@@ -294,9 +249,9 @@ class RedisStore:
         if code is CommitCode.MOVED:
             if len(reply) < 4 or reply[3] is None:
                 return Swapped(False)
-            self._seen(room_id)
+            self._epochs.seen(room_id)
             return Swapped(False, StoredRoom(int(reply[2]), text(reply[3])))
-        self._seen(room_id)
+        self._epochs.seen(room_id)
         if code is not CommitCode.DONE:
             await self._relist(room_id, code, created)
         return Swapped(True)

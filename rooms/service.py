@@ -188,7 +188,8 @@ class RoomService:
                     return Executed(held, handled.reply, None)
                 data = encode_room(room)
                 swapped = await self.store.swap(
-                    room_id, cached.version, data, dumps(handled.event), listed=room.listed
+                    room_id, cached.version, data, dumps(handled.event), listed=room.listed,
+                    finished=room.game.is_over,
                 )
                 if swapped.committed:
                     self.cache.offer(room_id, room.version, data, room)

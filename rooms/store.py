@@ -87,14 +87,18 @@ class Store(Protocol):
         """The room's current text and version, or None when there is no such room."""
 
     async def commit(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
+        finished: bool | None = None,
     ) -> bool:
         """Atomically: if the stored version is ``expected``, write ``data`` as version
         ``expected + 1``, append ``event`` to the bounded log, update the listing and publish
-        ``event``; True. Otherwise change nothing and return False."""
+        ``event``; True. Otherwise change nothing and return False. ``finished``: whether
+        the room's game is over now (a store may keep finished rooms for a shorter time);
+        None lets the store read it from the event's ``status``, if it has one."""
 
     async def swap(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
+        finished: bool | None = None,
     ) -> Swapped:
         """``commit``, answering a refusal with the current room (see the module's doc). A
         network store publishes ``framed(expected + 1, event, data)`` instead of the bare

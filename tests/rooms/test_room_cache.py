@@ -61,9 +61,10 @@ class Counted:
         return await self.inner.load(room_id)
 
     async def swap(self, room_id: str, expected: int, data: str, event: str, *,
-                   listed: bool) -> Swapped:
+                   listed: bool, finished: bool | None = None) -> Swapped:
         self.calls["swap"] += 1
-        return await self.inner.swap(room_id, expected, data, event, listed=listed)
+        return await self.inner.swap(room_id, expected, data, event, listed=listed,
+                                     finished=finished)
 
 
 # -- pure pieces ---------------------------------------------------------------------------
@@ -123,8 +124,8 @@ async def test_the_hub_hands_listeners_the_bare_event_and_the_cache_the_room() -
     bus, cache = MemoryBus(), RoomCache()
     hub = Hub(bus, cache)
     got: list[tuple[int, str]] = []
-    heard: list[dict[str, Any]] = []
-    hub.on_event = lambda room_id, data: heard.append(data)
+    heard: list[float | None] = []
+    hub.on_due = lambda room_id, due: heard.append(due)
 
     class Listener:
         def deliver(self, version: int, text: str) -> None:
@@ -139,7 +140,7 @@ async def test_the_hub_hands_listeners_the_bare_event_and_the_cache_the_room() -
             break
         await asyncio.sleep(0.005)
     assert got == [(1, event(1)), (3, event(3))]
-    assert [data["version"] for data in heard] == [1, 3]
+    assert heard == [None, None]  # both events heard (neither has a due)
     assert held(cache.get("room")) == StoredRoom(1, "room at 1")
     await hub.close()
 
