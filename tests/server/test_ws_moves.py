@@ -33,6 +33,7 @@ async def test_the_same_move_id_twice_is_applied_once(
     await o.until("moved", version=first["version"])
     ok = await o.move(0, 0)
     assert ok["type"] == "move_ok"
+    await o.until("moved", version=ok["version"])  # its own move's event follows the reply
     assert [e["type"] for e in o.events].count("moved") == 2  # nobody saw a second X move
 
 
