@@ -41,8 +41,9 @@ class LiveWindows:
 
     def copy(self) -> LiveWindows:
         """An independent twin for a copied game; the window table is shared."""
+        state = self.__dict__.copy()
+        state["_counts"] = self._counts.copy()
+        state["_owners"] = self._owners.copy()
         twin = object.__new__(LiveWindows)
-        twin.__dict__.update(self.__dict__)
-        twin._counts = self._counts.copy()
-        twin._owners = self._owners.copy()
+        twin.__dict__ = state  # one dict copied, not filled key by key: a copy per command
         return twin

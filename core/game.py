@@ -286,14 +286,15 @@ class Game(OffBoardEndings):
         the history and the stateful strategies' counters are copied (O(cells + plies)),
         the rules, geometry and stateless strategies shared. Listeners watch one game and
         are not copied."""
+        state = self.__dict__.copy()  # what is immutable or stateless is shared...
+        state["board"] = self.board.copy()  # ... and what a move changes is copied
+        state["_placement"] = self._placement.copy()
+        state["_wins"] = self._wins.copy()
+        state["_live"] = self._live.copy() if self._live is not None else None
+        state["_placed"] = self._placed.copy()
+        state["_listeners"] = []
         twin = object.__new__(type(self))
-        twin.__dict__.update(self.__dict__)  # what is immutable or stateless is shared...
-        twin.board = self.board.copy()  # ... and what a move changes is copied
-        twin._placement = self._placement.copy()
-        twin._wins = self._wins.copy()
-        twin._live = self._live.copy() if self._live is not None else None
-        twin._placed = self._placed.copy()
-        twin._listeners = []
+        twin.__dict__ = state  # one dict copied, not filled key by key: a copy per command
         return twin
 
     def __repr__(self) -> str:

@@ -155,9 +155,10 @@ class GravityPlacement:
         self._heights[self._stack_of[index]] -= 1
 
     def copy(self) -> GravityPlacement:
+        state = self.__dict__.copy()  # the rules and the cell tables are shared
+        state["_heights"] = self._heights.copy()
         twin = object.__new__(GravityPlacement)
-        twin.__dict__.update(self.__dict__)  # the rules and the cell tables are shared
-        twin._heights = self._heights.copy()
+        twin.__dict__ = state  # one dict copied, not filled key by key: a copy per command
         return twin
 
 

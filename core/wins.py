@@ -76,9 +76,10 @@ class CounterStrategy:
             counts[line * stride + code] -= 1
 
     def copy(self) -> CounterStrategy:
+        state = self.__dict__.copy()  # the line tables are shared
+        state["_counts"] = self._counts.copy()
         twin = object.__new__(CounterStrategy)
-        twin.__dict__.update(self.__dict__)  # the line tables are shared
-        twin._counts = self._counts.copy()
+        twin.__dict__ = state  # one dict copied, not filled key by key: a copy per command
         return twin
 
 

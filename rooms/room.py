@@ -270,12 +270,15 @@ class Room:
     def copy(self) -> Room:
         """An independent room in the same state, for a command to change while the room
         it was copied from stays as it was (rooms.service): no decode, no replay."""
+        state = self.__dict__.copy()  # ids, times, rules, settings: immutable values, shared
+        state["game"] = self.game.copy()
+        state["seats"] = list(map(Seat.copy, self.seats))
+        state["spectators"] = self.spectators.copy()
+        state["move_times"] = self.move_times.copy()
+        state["clock"] = self.clock.copy() if self.clock is not None else None
+        state["offers"] = self.offers.copy()  # the games (an Archive) never change: shared
         twin = object.__new__(Room)
-        twin.__dict__.update(self.__dict__)  # ids, times, rules, settings: immutable values
-        twin.game, twin.seats = self.game.copy(), [seat.copy() for seat in self.seats]
-        twin.spectators, twin.move_times = self.spectators.copy(), self.move_times.copy()
-        twin.clock = self.clock.copy() if self.clock is not None else None
-        twin.offers = self.offers.copy()  # the games (an Archive) never change: shared
+        twin.__dict__ = state  # one dict copied, not filled key by key: a copy per command
         return twin
 
     # -- views ----------------------------------------------------------------------------
