@@ -18,9 +18,13 @@ class Status(StrEnum):
     FINISHED = "finished"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Handled:
-    """What a command did: the event of the change (None: nothing changed) and the reply."""
+    """What a command did: the event of the change (None: nothing changed) and the reply.
+
+    Read-only by convention, not frozen: one is built per command, a frozen dataclass's
+    ``__init__`` costs about three times a plain one's, and the event is a dict anyway
+    (neither hashable nor immutable)."""
 
     event: dict[str, Any] | None
     reply: Reply

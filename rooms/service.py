@@ -49,9 +49,11 @@ Observer = Callable[["Room", bool], None]
 """Called with a room as loaded or changed here, and whether this service just changed it."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Executed:
-    """The room after the command (committed, or unchanged), the reply, and the event."""
+    """The room after the command (committed, or unchanged), the reply, and the event.
+
+    Read-only by convention, not frozen: one is built per command (see rooms.handled)."""
 
     room: Room
     reply: Reply
