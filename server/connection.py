@@ -32,7 +32,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from rooms import new_connection_id
 
 from .close_codes import CloseCode
-from .raw_send import frame_sender
+from .raw_send import server_send, text_frame
 
 __all__ = ["Connection"]
 
@@ -45,7 +45,7 @@ a send after the close frame is a RuntimeError)."""
 
 class Connection:
     __slots__ = (
-        "_pending", "_send_frame", "_size", "_writer", "close_code", "close_reason", "ended",
+        "_pending", "_raw_send", "_size", "_writer", "close_code", "close_reason", "ended",
         "id", "on_end", "sent", "websocket",
     )
 
@@ -53,7 +53,7 @@ class Connection:
                  ) -> None:
         self.id = conn_id if conn_id is not None else new_connection_id()
         self.websocket = websocket
-        self._send_frame = frame_sender(websocket)
+        self._raw_send = server_send(websocket)  # None: through Starlette's send_text
         self._size = queue_size
         self._pending: list[str] = []  # queued, not yet handed to the socket
         self._writer: asyncio.Task[None] | None = None
@@ -78,8 +78,12 @@ class Connection:
         self._pending.append(text)
         return True
 
+    def _frame(self, text: str) -> Coroutine[Any, Any, None]:
+        raw = self._raw_send
+        return text_frame(raw, text) if raw is not None else self.websocket.send_text(text)
+
     def _send_now(self, text: str) -> bool:
-        sending = self._send_frame(text)
+        sending = self._frame(text)
         try:
             waiting = sending.send(None)
         except StopIteration:
@@ -126,7 +130,7 @@ class Connection:
                 self.sent += 1
                 if not self._pending:
                     return
-                sending = self._send_frame(self._pending.pop(0))  # short: a few hundred
+                sending = self._frame(self._pending.pop(0))  # short: a few hundred
         finally:
             self._writer = None
 

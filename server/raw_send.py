@@ -5,18 +5,17 @@ Every frame a worker writes used to pass through ``WebSocket.send_text``,
 three coroutines per frame that check nothing a connection past its ``accept`` needs (the
 state checks guard the handshake and the close, which still go through Starlette).
 ``RawSend``, the outermost middleware, keeps the server's ``send`` in the scope;
-``frame_sender`` sends text frames with it, or with ``send_text`` when there is none (a
-test's stand-in socket).
+``server_send`` finds it there and ``text_frame`` sends a text frame with it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Coroutine
+from collections.abc import Coroutine
 from typing import Any, cast
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-__all__ = ["RawSend", "frame_sender"]
+__all__ = ["RawSend", "server_send", "text_frame"]
 
 SCOPE_KEY = "tictactoe.raw_send"
 
@@ -33,16 +32,14 @@ class RawSend:
         await self.app(scope, receive, send)
 
 
-def frame_sender(websocket: Any) -> Callable[[str], Coroutine[Any, Any, None]]:
-    """A function that sends one text frame on ``websocket`` (a coroutine to await)."""
+def server_send(websocket: Any) -> Send | None:
+    """The server's own ``send`` for ``websocket`` (None without ``RawSend``: a test's
+    stand-in socket, whose ``send_text`` is used instead)."""
     scope = getattr(websocket, "scope", None)
-    raw: Send | None = scope.get(SCOPE_KEY) if isinstance(scope, dict) else None
-    if raw is None:
-        send_text: Callable[[str], Coroutine[Any, Any, None]] = websocket.send_text
-        return send_text
+    return scope.get(SCOPE_KEY) if isinstance(scope, dict) else None
 
-    def send_text_frame(text: str) -> Coroutine[Any, Any, None]:
-        # ASGI servers' send is an ``async def`` (uvicorn's is): a coroutine to drive
-        return cast(Coroutine[Any, Any, None], raw({"type": "websocket.send", "text": text}))
 
-    return send_text_frame
+def text_frame(send: Send, text: str) -> Coroutine[Any, Any, None]:
+    """Send one text frame with the server's ``send`` (a coroutine to drive or await)."""
+    # ASGI servers' send is an ``async def`` (uvicorn's is): a coroutine
+    return cast(Coroutine[Any, Any, None], send({"type": "websocket.send", "text": text}))

@@ -135,11 +135,11 @@ async def test_close_flushes_what_is_queued_before_the_close_frame() -> None:
 
 
 async def test_frames_go_to_the_servers_own_send_when_the_scope_carries_it() -> None:
-    from server.raw_send import SCOPE_KEY, RawSend, frame_sender
+    from server.raw_send import SCOPE_KEY, RawSend, server_send
 
     messages: list[dict[str, Any]] = []
 
-    async def server_send(message: dict[str, Any]) -> None:
+    async def asgi_send(message: dict[str, Any]) -> None:
         messages.append(message)
 
     seen: dict[str, Any] = {}
@@ -147,16 +147,17 @@ async def test_frames_go_to_the_servers_own_send_when_the_scope_carries_it() -> 
     async def app(scope: dict[str, Any], receive: Any, send: Any) -> None:
         seen.update(scope)
 
-    await RawSend(app)({"type": "websocket"}, None, server_send)  # type: ignore[arg-type]
-    assert seen[SCOPE_KEY] is server_send
+    await RawSend(app)({"type": "websocket"}, None, asgi_send)  # type: ignore[arg-type]
+    assert seen[SCOPE_KEY] is asgi_send
     http: dict[str, Any] = {"type": "http"}
-    await RawSend(app)(http, None, server_send)  # type: ignore[arg-type]
+    await RawSend(app)(http, None, asgi_send)  # type: ignore[arg-type]
     assert SCOPE_KEY not in http  # HTTP responses keep Starlette's own send
 
     scoped: Any = FakeSocket()
-    scoped.scope = {SCOPE_KEY: server_send}
+    scoped.scope = {SCOPE_KEY: asgi_send}
     conn = Connection(scoped, queue_size=4, conn_id="w.c")
     assert conn.send("hello") and messages == [{"type": "websocket.send", "text": "hello"}]
     assert scoped.sent == []  # not through send_text
     plain = FakeSocket()
-    assert frame_sender(plain).__self__ is plain  # type: ignore[attr-defined]
+    assert server_send(plain) is None  # a stand-in socket: its own send_text
+    assert server_send(scoped) is asgi_send
