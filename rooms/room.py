@@ -105,10 +105,7 @@ class Room:
         return None
 
     def seat_by_mark(self, mark: str) -> Seat | None:
-        for seat in self.seats:
-            if seat.mark == mark:
-                return seat
-        return None
+        return next((seat for seat in self.seats if seat.mark == mark), None)
 
     def has_bot(self) -> bool:
         """Whether a bot holds a seat (most rooms: no)."""
@@ -139,11 +136,8 @@ class Room:
 
     def due(self) -> float | None:
         """When the server must act by itself next: a flag or first-move deadline, or an
-        overdue bot move (its budget and grace passed without it landing); the earlier.
-
-        Asked after every change and again by the watch (rooms.watch), so the common room
-        (no clock, no bot) answers None after two cheap checks: ``deadline`` is None at
-        once without a clock, and ``bot_to_move`` without a bot seat."""
+        overdue bot move (its budget and grace passed without it landing), the earlier.
+        Asked per change, twice: without a clock or a bot seat, two cheap checks say None."""
         deadline = self.deadline()
         due = deadline.at if deadline is not None else None
         if self.turn_started is not None and self.bot_to_move() is not None:
@@ -271,10 +265,8 @@ class Room:
         """An independent room in the same state, for a command to change while the room
         it was copied from stays as it was (rooms.service): no decode, no replay."""
         state = self.__dict__.copy()  # ids, times, rules, settings: immutable values, shared
-        state["game"] = self.game.copy()
-        state["seats"] = list(map(Seat.copy, self.seats))
-        state["spectators"] = self.spectators.copy()
-        state["move_times"] = self.move_times.copy()
+        state["game"], state["seats"] = self.game.copy(), list(map(Seat.copy, self.seats))
+        state["spectators"], state["move_times"] = self.spectators.copy(), self.move_times.copy()
         state["clock"] = self.clock.copy() if self.clock is not None else None
         state["offers"] = self.offers.copy()  # the games (an Archive) never change: shared
         twin = object.__new__(Room)
