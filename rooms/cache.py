@@ -16,6 +16,13 @@ they built; a text that came some other way (the bus, a load) is decoded by the 
 command that needs it, and the room kept. A cached room is never changed: a command works
 on a copy of it (``Room.copy``), and the service hands cached rooms out only to be read.
 
+A bus message may leave the room's archive out (rooms.store.framed_head: a commit that
+did not change it), tagged with the room's game number, which names the archive within
+the room (it changes exactly when the archive does, rooms.rematch). ``offer_head`` puts the
+held copy's archive back only when that copy is of the same game (its game number read
+from its room, or off its text, rooms.codec.game_number_of); in any doubt the entry is
+dropped, so the next command loads the room: one more round trip, never a wrong room.
+
 Offers only move an entry forward: an older version (a bus message that lost a race with
 the worker's own commit) is ignored; what the store answered replaces the entry whatever
 its version (keeping the decoded room when the text is the one held). Least recently used
@@ -28,6 +35,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .codec import game_number_of
 from .store import StoredRoom
 
 if TYPE_CHECKING:
@@ -85,6 +93,24 @@ class RoomCache:
             self._rooms.popitem(last=False)
         return cached
 
+    def offer_head(
+        self, room_id: str, version: int, head: str, game_number: int
+    ) -> CachedRoom | None:
+        """``offer`` of a room text given without its archive, which is the unchanged one
+        of game ``game_number``: rebuilt from the held copy when that copy is of the same
+        game and has an archive; otherwise the held copy (older than ``version``) is
+        dropped. The copy now held (None when none)."""
+        if self._size == 0:
+            return None
+        held = self._rooms.get(room_id)
+        if held is None or held.version >= version:
+            return held
+        archive = _archive_of(held, game_number)
+        if archive is None:
+            del self._rooms[room_id]  # a copy we cannot bring forward: the next command loads
+            return None
+        return self.offer(room_id, version, f"{head}\n{archive}")
+
     def put(self, room_id: str, stored: StoredRoom) -> CachedRoom:
         """Keep ``stored``, just read from the store, whatever is held: the store is the
         truth even when it went back (a Redis restarted from an older snapshot). The entry
@@ -108,3 +134,17 @@ class RoomCache:
 
 def _same(held: CachedRoom, version: int, data: str) -> bool:
     return held.version == version and held.data == data
+
+
+def _archive_of(held: CachedRoom, game_number: int) -> str | None:
+    """The archive text of ``held`` if it is of game ``game_number`` and not empty, else
+    None. The decoded room knows both whatever its text's format; a text not decoded yet
+    tells its game number only in format 2, whose archive is the part after the newline."""
+    if held.room is not None:
+        if held.room.game_number != game_number or not held.room.games:
+            return None
+        return held.room.games.text
+    if game_number_of(held.data) != game_number:
+        return None
+    cut = held.data.find("\n")
+    return held.data[cut + 1 :] if cut >= 0 else None

@@ -17,6 +17,11 @@ alone, one JSON text. Format 1 kept the records inline as ``"games"``; it still 
 An archive of format 2 written on one line (plain commas, before one record per line)
 reads too (rooms.archive).
 
+``game_number`` is written last, so ``game_number_of`` reads it off the end of the object
+without parsing it: the Redis store and the workers' caches use it to name the archive a
+room text carries (it changes exactly when the archive does: a new game, rooms.rematch), so
+a bus message can leave an unchanged archive out (rooms.store, rooms.cache).
+
 A worker decodes a room only when its cache has no decoded copy of it (rooms.cache): the
 first command after another worker's commit, a load. The settings, an immutable value
 most rooms share, are built once per distinct settings, as core.codec does for the rules.
@@ -37,7 +42,7 @@ from .offers import Offers
 from .room import Room
 from .seats import Seat
 
-__all__ = ["FORMAT", "decode_room", "encode_room"]
+__all__ = ["FORMAT", "decode_room", "encode_room", "game_number_of"]
 
 FORMAT = 2
 _INLINE_GAMES = 1
@@ -63,11 +68,38 @@ def encode_room(room: Room) -> str:
         "ended_at": room.ended_at,
         "move_times": list(room.move_times),
         "offers": room.offers.to_dict(),
-        "game_number": room.game_number,
+        "game_number": room.game_number,  # last: game_number_of reads it off the end
     }
     if not room.games:
         return dumps(data)
     return f"{dumps(data)}\n{room.games.text}"
+
+
+_FORMAT_START = f'{{"format":{FORMAT},'
+_GAME_NUMBER = ',"game_number":'
+
+
+def game_number_of(text: str) -> int | None:
+    """The ``game_number`` of a format-2 room text (or of its first part alone), read off
+    the end of the room's object without parsing it; None when the text does not start
+    and end as ``encode_room`` writes them (then nobody can tell: callers treat it as
+    unknown).
+
+    The object ends with ``,"game_number":<digits>}``: the final brace closes the
+    top-level object, a quote after a comma opens a key (a quote inside a string is
+    escaped), so that is the object's last member, the one decoding reads."""
+    end = text.find("\n")
+    if end < 0:
+        end = len(text)
+    if not text.startswith(_FORMAT_START) or not text.endswith("}", 0, end):
+        return None
+    at = text.rfind(_GAME_NUMBER, 0, end)
+    if at < 0:
+        return None
+    digits = text[at + len(_GAME_NUMBER) : end - 1]
+    if not (digits.isascii() and digits.isdigit()) or len(digits) > 18:
+        return None
+    return int(digits)
 
 
 _settings = BuiltOnce(RoomSettings.from_dict)

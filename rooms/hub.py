@@ -17,7 +17,10 @@ is (``due_of``).
 A commit through ``Store.swap`` on a network store publishes the event framed with the new
 room text (rooms.store.framed): the hub hands the room text to the worker's cache (so the
 next command on the room needs no load, rooms.cache) and only the event, byte for byte as
-logged, to the listeners.
+logged, to the listeners. When the commit did not change the room's archive of earlier
+games, the frame carries the room without it, tagged with its game number
+(rooms.store.framed_head): the cache puts back the archive of the copy it holds of that
+game, or drops its copy (``RoomCache.offer_head``).
 """
 
 from __future__ import annotations
@@ -141,9 +144,12 @@ class Hub:
         if parts is None:
             log.warning("room %s: ignoring a malformed framed bus message", room_id)
             return
-        version, event, data = parts
+        version, event = parts.version, parts.event
         if self._cache is not None:
-            self._cache.offer(room_id, version, data)
+            if parts.archive_of is None:
+                self._cache.offer(room_id, version, parts.data)
+            else:
+                self._cache.offer_head(room_id, version, parts.data, parts.archive_of)
         self._deliver(room_id, channel, version, event)
         if self.on_due is not None:
             try:

@@ -174,6 +174,7 @@ class MemoryStore:
     async def commit(
         self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
         finished: bool | None = None,  # one ttl for every room here
+        archive_unchanged: bool = False,  # the whole text is kept: nothing to save
     ) -> bool:
         self._check_open()
         with self._lock:
@@ -197,7 +198,7 @@ class MemoryStore:
 
     async def swap(
         self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
-        finished: bool | None = None,
+        finished: bool | None = None, archive_unchanged: bool = False,
     ) -> Swapped:
         """``commit``, then on a refusal the current room. One process: this store's own
         service is the only writer in production and caches what it commits, so the bus

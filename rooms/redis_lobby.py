@@ -37,7 +37,9 @@ SWEEP = 8
 async def _fetch(
     client: RedisClient, layout: KeyLayout, room_ids: Sequence[str]
 ) -> list[list[Any]]:
-    """``[version, data, listed]`` of each room in one round trip (a pipeline)."""
+    """``[version, data, listed]`` of each room in one round trip (a pipeline). ``data`` is
+    the field ``d``: the room without its archive of earlier games, which the listing does
+    not show and so never reads (rooms.redis_archive)."""
     async with client.pipeline(transaction=False) as pipe:
         for room_id in room_ids:
             pipe.hmget(layout.room(room_id).room, ["v", "d", "l"])

@@ -9,6 +9,13 @@ same one command at a time.
 
 Versions are compared as numbers and written with ``%d`` so that ``"7"`` never becomes
 ``"7.0"`` through Lua's doubles.
+
+A room's hash keeps its text in two fields (rooms.redis_archive): ``d``, the room's JSON
+object, and ``g``, its archive (the text after the first newline; absent when empty). The
+commit writes ``g`` only when the archive changed; told to keep it, it publishes the room
+without it (rooms.store.framed_head). ``d`` holding a newline is a room written whole, by
+CREATE or by a worker before ``g``: its own archive wins over any ``g``, and the first commit
+that keeps the archive moves it into ``g``.
 """
 
 from __future__ import annotations
@@ -21,6 +28,7 @@ __all__ = ["COMMIT", "COMMIT_SHARDED", "CREATE", "EVENTS_SINCE", "CommitCode"]
 class CommitCode(IntEnum):
     """What the commit script did; the lobby's second step depends on it."""
 
+    NO_ARCHIVE = -2  # told to keep the archive, but none is stored apart: nothing written
     NO_ROOM = -1
     MOVED = 0  # the stored version is not the expected one: nothing written
     DONE = 1  # committed, the listing did not change
@@ -41,10 +49,12 @@ return 1
 
 COMMIT = """
 -- KEYS: room, log.
--- ARGV: expected, data, event, listed (1/0), finished (1/0, or '' to keep), log size,
---       idle ttl (ms), finished ttl (ms), channel, swap (1, or '' for a plain commit)
--- A swap answers a refusal with the stored version and room text, and publishes the
--- event framed with the room text (rooms.store.framed) for the workers' caches.
+-- ARGV: expected, head, event, listed (1/0), finished (1/0, or '' to keep), log size,
+--       idle ttl (ms), finished ttl (ms), channel, swap (1, or '' for a plain commit),
+--       archive (the text after the head's newline, '' for none), keep (a game number:
+--       the stored archive is the room's, unchanged; '' to write ARGV[11])
+-- A swap answers a refusal with the stored version and the room's two fields, and
+-- publishes the event framed with the room (rooms.store.framed / framed_head).
 local room, log = KEYS[1], KEYS[2]
 local now = redis.call('HMGET', room, 'v', 'l', 'f', 'c')
 if not now[1] then
@@ -54,9 +64,24 @@ local expected = tonumber(ARGV[1])
 local swap = ARGV[10] == '1'
 if tonumber(now[1]) ~= expected then
   if swap then
-    return {0, '', now[1], redis.call('HGET', room, 'd')}
+    local stored = redis.call('HMGET', room, 'd', 'g')
+    return {0, '', now[1], stored[1], stored[2]}
   end
   return {0, ''}
+end
+local archive, keep = ARGV[11] or '', ARGV[12] or ''  -- absent: written whole, as before
+if keep ~= '' then
+  local whole = redis.call('HGET', room, 'd') or ''
+  local cut = string.find(whole, '\\n', 1, true)
+  if cut then
+    redis.call('HSET', room, 'g', string.sub(whole, cut + 1))
+  elseif redis.call('HEXISTS', room, 'g') == 0 then
+    return {-2, ''}
+  end
+elseif archive ~= '' then
+  redis.call('HSET', room, 'g', archive)
+else
+  redis.call('HDEL', room, 'g')
 end
 local finished = ARGV[5]
 if finished == '' then
@@ -74,7 +99,14 @@ redis.call('PEXPIRE', room, ttl)
 redis.call('PEXPIRE', log, ttl)
 local message = ARGV[3]
 if swap then
-  message = '#' .. string.format('%d', expected + 1) .. '\\n' .. ARGV[3] .. '\\n' .. ARGV[2]
+  local tag = string.format('%d', expected + 1)
+  local text = ARGV[2]
+  if keep ~= '' then
+    tag = tag .. '/' .. keep
+  elseif archive ~= '' then
+    text = text .. '\\n' .. archive
+  end
+  message = '#' .. tag .. '\\n' .. ARGV[3] .. '\\n' .. text
 end
 redis.call('PUBLISH', ARGV[9], message)
 local code = 1

@@ -12,6 +12,9 @@ long is dropped), or to ``finished_ttl`` once its game is over. The caller says 
 it is over (``finished``), or the store reads the event's ``status`` field (events
 without one keep the previous state).
 
+A room's text is kept in two hash fields, its JSON object and its archive of earlier
+games, and a commit that did not change the archive leaves it out (rooms.redis_archive).
+
 Round trips: the hot commands (the commit and create scripts, loads, the log reads, the
 lobby's second step) are auto-pipelined (rooms.redis_batch): the calls of many rooms made
 at once share one round trip, each still one command with its own reply or error.
@@ -38,6 +41,7 @@ from contextlib import AbstractAsyncContextManager
 from .errors import ErrorCode, RoomError
 from .ids import valid_room_id
 from .jsontext import loads
+from .redis_archive import commit_parts, whole
 from .redis_batch import LuaScript, RedisCalls, redis_calls
 from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text
 from .redis_epoch import Epochs
@@ -200,49 +204,55 @@ class RedisStore:
             if epoch_key not in self._epochs.current:  # a cluster slot never touched
                 await self._epochs.confirm(epoch_key)
             room_key = self._layout.room(room_id).room
-            version, data = await self._calls.call("HMGET", room_key, "v", "d")
-            if version is None or data is None:
+            version, head, archive = await self._calls.call("HMGET", room_key, "v", "d", "g")
+            if version is None or head is None:
                 await self._epochs.check_lost(room_id)
                 return None
         self._epochs.seen(room_id)
-        return StoredRoom(int(version), text(data))
+        return StoredRoom(int(version), whole(head, archive))
 
     async def commit(
         self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
-        finished: bool | None = None,
+        finished: bool | None = None, archive_unchanged: bool = False,
     ) -> bool:
         return (await self._commit_script(
-            room_id, expected, data, event, listed=listed, swap=False, finished=finished
+            room_id, expected, data, event, listed=listed, swap=False, finished=finished,
+            archive_unchanged=archive_unchanged,
         )).committed
 
     async def swap(
         self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
-        finished: bool | None = None,
+        finished: bool | None = None, archive_unchanged: bool = False,
     ) -> Swapped:
         """The same script as ``commit`` in its swap mode: ONE round trip whether it lands
         or not (a refusal brings back the stored version and text)."""
         return await self._commit_script(
-            room_id, expected, data, event, listed=listed, swap=True, finished=finished
+            room_id, expected, data, event, listed=listed, swap=True, finished=finished,
+            archive_unchanged=archive_unchanged,
         )
 
     async def _commit_script(
         self, room_id: str, expected: int, data: str, event: str, *, listed: bool, swap: bool,
-        finished: bool | None,
+        finished: bool | None, archive_unchanged: bool,
     ) -> Swapped:
         if isinstance(expected, bool) or not isinstance(expected, int) or expected < 0:
             raise RoomError(ErrorCode.BAD_MESSAGE, f"not a version: {expected!r:.40}")
         if not valid_room_id(room_id):
             return Swapped(False)
         keys = self._layout.room(room_id)
+        head, archive, keep = commit_parts(data, archive_unchanged)
         args: list[str | int | bytes] = [
-            expected, data, event, b"1" if listed else b"0", _finished_flag(event, finished),
-            *self._commit_limits, keys.channel, b"1" if swap else b"",
+            expected, head, event, b"1" if listed else b"0", _finished_flag(event, finished),
+            *self._commit_limits, keys.channel, b"1" if swap else b"", archive, keep,
         ]
         async with self._guard("commit"):
             epoch_key = self._epoch_key(room_id)
             if swap and epoch_key not in self._epochs.current:  # as load: date the slot
                 await self._epochs.confirm(epoch_key)
             reply = await self._calls.script(self._commit, [keys.room, keys.log], args)
+            if int(reply[0]) == CommitCode.NO_ARCHIVE:  # stored whole in format 1: send it
+                args[1], args[-2], args[-1] = commit_parts(data, False)
+                reply = await self._calls.script(self._commit, [keys.room, keys.log], args)
         code, created = CommitCode(int(reply[0])), text(reply[1])
         if code is CommitCode.NO_ROOM:
             return Swapped(False)
@@ -250,7 +260,8 @@ class RedisStore:
             if len(reply) < 4 or reply[3] is None:
                 return Swapped(False)
             self._epochs.seen(room_id)
-            return Swapped(False, StoredRoom(int(reply[2]), text(reply[3])))
+            stored = whole(reply[3], reply[4] if len(reply) > 4 else None)
+            return Swapped(False, StoredRoom(int(reply[2]), stored))
         self._epochs.seen(room_id)
         if code is not CommitCode.DONE:
             await self._relist(room_id, code, created)

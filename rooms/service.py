@@ -192,6 +192,8 @@ class RoomService:
                 swapped = await self.store.swap(
                     room_id, cached.version, data, dumps(handled.event), listed=room.listed,
                     finished=room.game.is_over,
+                    # copies share the archive until a new game replaces it (Room.copy)
+                    archive_unchanged=room.games is held.games,
                 )
                 if swapped.committed:
                     self.cache.offer(room_id, room.version, data, room)

@@ -35,7 +35,7 @@ from rooms.commands import Resign
 from rooms.jsontext import dumps, loads
 from rooms.record import format_record
 from rooms.rematch import KEEP_GAMES
-from rooms.store import framed, unframe
+from rooms.store import Frame, framed, unframe
 
 
 @pytest.fixture
@@ -322,9 +322,9 @@ def test_a_record_with_newlines_and_quotes_in_its_strings_round_trips() -> None:
         [*list(room.games)[2:], room.games[0]]
     )
     event = dumps({"type": "moved", "version": room.version})
-    assert unframe(framed(room.version, event, text)) == (room.version, event, text)
-    version, _, carried = unframe(framed(room.version, event, text)) or (0, "", "")
-    assert version == room.version and decode_room(carried).snapshot(T0) == room.snapshot(T0)
+    assert unframe(framed(room.version, event, text)) == Frame(room.version, event, text)
+    carried = (unframe(framed(room.version, event, text)) or Frame(0, "", "")).data
+    assert decode_room(carried).snapshot(T0) == room.snapshot(T0)
     assert json.loads(head)["format"] == 2
 
 

@@ -35,7 +35,7 @@ from rooms import (
 )
 from rooms.cache import CachedRoom, RoomCache
 from rooms.protocol import event_version
-from rooms.store import framed, unframe
+from rooms.store import Frame, framed, framed_head, unframe
 
 
 def rid() -> str:
@@ -61,10 +61,11 @@ class Counted:
         return await self.inner.load(room_id)
 
     async def swap(self, room_id: str, expected: int, data: str, event: str, *,
-                   listed: bool, finished: bool | None = None) -> Swapped:
+                   listed: bool, finished: bool | None = None,
+                   archive_unchanged: bool = False) -> Swapped:
         self.calls["swap"] += 1
         return await self.inner.swap(room_id, expected, data, event, listed=listed,
-                                     finished=finished)
+                                     finished=finished, archive_unchanged=archive_unchanged)
 
 
 # -- pure pieces ---------------------------------------------------------------------------
@@ -72,8 +73,11 @@ class Counted:
 
 def test_frames_take_apart_again_and_nothing_else_passes_for_one() -> None:
     data = json.dumps({"name": "a\nb é"}, separators=(",", ":"))  # newlines are escaped
-    assert unframe(framed(7, event(7), data)) == (7, event(7), data)
-    for text in (event(7), "#x\n{}\n{}", "#7\n{}", "#0\n{}\n{}", "#-1\n{}\n{}", ""):
+    assert unframe(framed(7, event(7), data)) == Frame(7, event(7), data)
+    assert unframe(framed(7, event(7), "a\nb")) == Frame(7, event(7), "a\nb")
+    assert unframe(framed_head(7, 3, event(7), data)) == Frame(7, event(7), data, 3)
+    for text in (event(7), "#x\n{}\n{}", "#7\n{}", "#0\n{}\n{}", "#-1\n{}\n{}", "",
+                 "#7/\n{}\n{}", "#7/x\n{}\n{}", "#7/0\n{}\n{}", "#7/-2\n{}\n{}"):
         assert unframe(text) is None
 
 
