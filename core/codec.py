@@ -10,6 +10,13 @@ Rooms decode and encode a game on every command their worker has no current copy
 both keep their per-record work small: the rules (an immutable value) are built and
 turned back into a dict once per distinct rules, and the replay validates each cell as
 ``play_index`` does without building a ``Move`` per cell (``Game.play_indices``).
+
+A caller that holds an earlier state of the same game decoded (a worker's cache, when
+another worker committed the next move) passes it as ``base``: when the record's moves
+start with the base's moves, under the same rules and win strategy, from the empty board,
+the game is the base's copy with only the new moves played (each checked as the replay
+checks it), which is the same game the replay builds. In any other case, or any doubt,
+the record is replayed in full.
 """
 
 from __future__ import annotations
@@ -46,6 +53,50 @@ def _rules_dict(rules: Rules) -> dict[str, Any]:
     return dict(found)
 
 
+_INT_ONLY = {int}
+
+
+def _played_in(
+    base: Game | None, rules: Rules, moves: list[Any], win_strategy: str | None
+) -> int | None:
+    """How many of ``moves`` ``base`` has played already, when a copy of it is exactly
+    the game a replay of them would have reached at that point; else None.
+
+    The copy must be the replay's: the same rules and win strategy, no loaded position,
+    and no ending off the board (the record's ``end`` is applied after the moves, and
+    ``finish`` refuses a game already over). The moves must start with the base's, each
+    a plain int (a replay refuses ``true`` or ``4.0``, which equal ``1`` and ``4``);
+    the moves after them are played and checked as the replay would."""
+    if base is None or base.rules != rules or base.setup_text is not None:
+        return None
+    if base.ended_off_board or base.win_strategy != _default_strategy(rules, win_strategy):
+        return None
+    played = base.history_indices
+    count = len(played)
+    if count > len(moves):
+        return None
+    head = moves[:count]
+    if not set(map(type, head)) <= _INT_ONLY or tuple(head) != played:
+        return None
+    return count
+
+
+_strategies_of: dict[Rules, str] = {}
+
+
+def _default_strategy(rules: Rules, forced: str | None) -> str:
+    """The win strategy a new ``Game(rules, win_strategy=forced)`` takes (looked up once
+    per distinct rules: what a new game picks is the engine's choice, not repeated here)."""
+    if forced is not None:
+        return forced
+    found = _strategies_of.get(rules)
+    if found is None:
+        if len(_strategies_of) >= _KNOWN_RULES:
+            _strategies_of.clear()
+        found = _strategies_of[rules] = Game(rules).win_strategy
+    return found
+
+
 def encode(game: Game) -> dict[str, Any]:
     data: dict[str, Any] = {
         "format": FORMAT,
@@ -61,11 +112,15 @@ def encode(game: Game) -> dict[str, Any]:
     return data
 
 
-def decode(data: Mapping[str, Any], *, win_strategy: str | None = None) -> Game:
+def decode(
+    data: Mapping[str, Any], *, win_strategy: str | None = None, base: Game | None = None
+) -> Game:
     """The game an ``encode`` record describes, its moves replayed and checked.
 
     ``win_strategy`` is not part of the record (it never changes a result); pass it to
-    force one, as ``Game(rules, win_strategy=...)`` does.
+    force one, as ``Game(rules, win_strategy=...)`` does. ``base``, an earlier state of
+    the same game, is only read: the replay starts from a copy of it when that gives the
+    same game (see the module).
     """
     if not isinstance(data, Mapping) or data.get("format") != FORMAT:
         raise GameError(f"not an encoded game (format {FORMAT}): {data!r}")
@@ -75,12 +130,17 @@ def decode(data: Mapping[str, Any], *, win_strategy: str | None = None) -> Game:
         if not isinstance(moves, list):
             raise GameError(f"moves must be a list, got {moves!r}")
         setup = data.get("setup")
-        game = (
-            Game.from_position(rules, setup, win_strategy=win_strategy)
-            if setup is not None
-            else Game(rules, win_strategy=win_strategy)
-        )
-        game.play_indices(cast(list[int], moves))  # each one checked
+        played = _played_in(base, rules, moves, win_strategy) if setup is None else None
+        if played is not None:
+            game = cast(Game, base).copy()
+            game.play_indices(cast(list[int], moves[played:]))  # each new one checked
+        else:
+            game = (
+                Game.from_position(rules, setup, win_strategy=win_strategy)
+                if setup is not None
+                else Game(rules, win_strategy=win_strategy)
+            )
+            game.play_indices(cast(list[int], moves))  # each one checked
         end = data.get("end")
         if end is not None:
             game.finish(Outcome.from_dict(end))

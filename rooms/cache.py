@@ -16,6 +16,13 @@ they built; a text that came some other way (the bus, a load) is decoded by the 
 command that needs it, and the room kept. A cached room is never changed: a command works
 on a copy of it (``Room.copy``), and the service hands cached rooms out only to be read.
 
+With two workers the players of a room are usually on different ones, so most commands
+come after the other worker's commit: a new text, whose room is one move on from the room
+this worker decoded last. An entry replaced by a newer text hands its decoded room (or,
+when it was never decoded, the base it had) to the new entry as ``base``, and the decode
+brings that room's game forward instead of replaying the whole game (rooms.codec). One
+base at most per entry, dropped once the entry is decoded.
+
 A bus message may leave the room's archive out (rooms.store.framed_head: a commit that
 did not change it), tagged with the room's game number, which names the archive within
 the room (it changes exactly when the archive does, rooms.rematch). ``offer_head`` puts the
@@ -48,11 +55,13 @@ __all__ = ["CachedRoom", "RoomCache"]
 class CachedRoom:
     """A room at ``version`` as the text ``data``; ``room`` is that text decoded, once some
     command needed it (None until then). Only ``room`` is ever set after creation, and
-    only to the decoding of ``data``."""
+    only to the decoding of ``data``; ``base`` is an earlier room of the same id, kept
+    until then to decode ``data`` from (rooms.codec.decode_room), never handed out."""
 
     version: int
     data: str
     room: Room | None = None
+    base: Room | None = None
 
 
 class RoomCache:
@@ -87,7 +96,8 @@ class RoomCache:
             if held.room is None and room is not None and _same(held, version, data):
                 held.room = room  # the bus brought this text before the commit's answer
             return held
-        cached = self._rooms[room_id] = CachedRoom(version, data, room)
+        base = _base_of(held) if room is None else None
+        cached = self._rooms[room_id] = CachedRoom(version, data, room, base)
         self._rooms.move_to_end(room_id)
         if len(self._rooms) > self._size:
             self._rooms.popitem(last=False)
@@ -117,10 +127,16 @@ class RoomCache:
         now held (a detached one when the cache holds nothing); it keeps the decoded room
         of the copy it replaces when that copy had the same text."""
         held = self._rooms.pop(room_id, None)
-        room = held.room if held is not None and _same(held, stored.version, stored.data) else None
-        return self.offer(room_id, stored.version, stored.data, room) or CachedRoom(
-            stored.version, stored.data, room
-        )
+        if held is not None and _same(held, stored.version, stored.data):
+            room, base = held.room, held.base
+        else:
+            room, base = None, _base_of(held)
+        cached = self.offer(room_id, stored.version, stored.data, room)
+        if cached is None:
+            return CachedRoom(stored.version, stored.data, room, base if room is None else None)
+        if cached.room is None:
+            cached.base = base  # the entry just made: ``held`` was taken out first
+        return cached
 
     def drop(self, room_id: str) -> None:
         self._rooms.pop(room_id, None)
@@ -130,6 +146,13 @@ class RoomCache:
 
     def __contains__(self, room_id: object) -> bool:
         return room_id in self._rooms
+
+
+def _base_of(held: CachedRoom | None) -> Room | None:
+    """The room an entry replacing ``held`` may decode from: the latest one ``held`` had."""
+    if held is None:
+        return None
+    return held.room if held.room is not None else held.base
 
 
 def _same(held: CachedRoom, version: int, data: str) -> bool:

@@ -25,6 +25,9 @@ a bus message can leave an unchanged archive out (rooms.store, rooms.cache).
 A worker decodes a room only when its cache has no decoded copy of it (rooms.cache): the
 first command after another worker's commit, a load. The settings, an immutable value
 most rooms share, are built once per distinct settings, as core.codec does for the rules.
+When the cache still holds an earlier state of the room decoded, it passes it as ``base``
+and the game is brought forward from a copy of the base's game, playing only the new moves
+(core.codec.decode): the same room as a full decode, the replay's checks included.
 """
 
 from __future__ import annotations
@@ -110,14 +113,16 @@ def _time(value: object) -> float | None:
     return float(value) if isinstance(value, int | float) else None
 
 
-def decode_room(text: str) -> Room:
+def decode_room(text: str, base: Room | None = None) -> Room:
+    """The room ``text`` holds; ``base``, an earlier state of it that is only read, may
+    spare replaying the moves it has played already (see the module)."""
     try:
         head, _, games = text.partition("\n")
         data: Any = loads(head)
         stored_as = data.get("format") if isinstance(data, dict) else None
         if stored_as not in (FORMAT, _INLINE_GAMES):
             raise ValueError(f"not a stored room (format {FORMAT} or {_INLINE_GAMES})")
-        game = decode(data["game"])
+        game = decode(data["game"], base=base.game if base is not None else None)
         room = Room(
             str(data["room_id"]),
             game.rules,

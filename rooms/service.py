@@ -264,7 +264,9 @@ class RoomService:
 
 
 def _decoded(cached: CachedRoom) -> Room:
-    """The room ``cached`` holds, decoded from its text the first time it is needed."""
+    """The room ``cached`` holds, decoded from its text the first time it is needed (from
+    the entry's base, an earlier state of the room, when it has one: rooms.cache)."""
     if cached.room is None:
-        cached.room = decode_room(cached.data)
+        cached.room = decode_room(cached.data, cached.base)
+        cached.base = None  # one room per entry: the base has served
     return cached.room

@@ -43,10 +43,10 @@ def decodes(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], int]]:
     """How many rooms the service decoded since the test started."""
     count = 0
 
-    def counting(text: str) -> Room:
+    def counting(text: str, base: Room | None = None) -> Room:
         nonlocal count
         count += 1
-        return decode_room(text)
+        return decode_room(text, base)
 
     monkeypatch.setattr(service_module, "decode_room", counting)
     yield lambda: count
