@@ -18,12 +18,20 @@ T = TypeVar("T")
 
 
 def typed_key(data: Any) -> tuple[Any, ...]:
-    """A hashable key for a dict of plain values that tells ``1`` from ``1.0`` and ``true``
-    (AttributeError when ``data`` is not a mapping, TypeError when a value is unhashable)."""
-    return tuple(
-        (name, type(value), typed_key(value) if isinstance(value, dict) else value)
-        for name, value in data.items()
-    )
+    """A key for a dict of plain values that tells ``1`` from ``1.0`` and ``true``: its
+    names, its values' types and its values, a nested dict keyed the same way
+    (AttributeError when ``data`` is not a mapping; hashing the key raises TypeError when
+    a value is unhashable, as a dict of another class than ``dict`` is).
+
+    Three tuples built by C loops, not one tuple per item from a generator: decoding a
+    room looks up two of these (rules and settings), and the lookup was most of their
+    cost. Equal keys mean the same names in the same order with values of the same types
+    that compare equal, so ``true`` never passes for ``1`` nor ``3.0`` for ``3``."""
+    values = tuple(data.values())
+    types = tuple(map(type, values))
+    if dict in types:  # rare (settings with a time control): only then key them one by one
+        values = tuple([typed_key(v) if type(v) is dict else v for v in values])
+    return (tuple(data), types, values)
 
 
 class BuiltOnce(Generic[T]):

@@ -55,3 +55,24 @@ def test_the_cache_is_bounded() -> None:
     for n in range(10):
         built({"n": n})
     assert len(built) <= 3 and len(calls) == 10
+
+
+def test_keys_tell_names_types_and_nesting_apart() -> None:
+    assert typed_key({"a": 1, "b": 2}) == typed_key({"a": 1, "b": 2})
+    assert typed_key({"a": 1}) != typed_key({"b": 1})
+    assert typed_key({"a": 0}) != typed_key({"a": False}) != typed_key({"a": None})
+    assert typed_key({"a": {"b": 1.0}}) != typed_key({"a": {"b": 1}})
+    assert typed_key({"a": {"b": 1}, "c": 2}) == typed_key({"a": {"b": 1}, "c": 2})
+    built, calls = counting(len)
+    for data in ({"t": {"i": 60, "j": 1}}, {"t": {"i": 60, "j": True}}, {"t": None}):
+        assert built(data) == 1 and built(data) == 1
+    assert len(calls) == 3 and len(built) == 3  # nested dicts are cached, each its own
+
+
+def test_a_dict_of_another_class_inside_is_built_every_time() -> None:
+    from collections import OrderedDict
+
+    built, calls = counting(len)
+    data = {"a": OrderedDict(b=1)}
+    assert built(data) == 1 and built(data) == 1
+    assert len(calls) == 2 and len(built) == 0
