@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from core import GameError, Move
 
@@ -23,6 +23,8 @@ if TYPE_CHECKING:
     from .room import Room
 
 __all__ = ["Offers", "answer", "offer"]
+
+T = TypeVar("T", int, float)
 
 
 @dataclass(slots=True)
@@ -66,19 +68,39 @@ class Offers:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Offers:
+        # positional, and a part copied whole when its types are already the ones built
+        # (always, for a record this code wrote): every decode of a room builds its offers
         draw, takeback = data.get("draw"), data.get("takeback")
         return cls(
-            draw=str(draw) if draw is not None else None,
-            draw_moves={str(k): int(v) for k, v in data.get("draw_moves", {}).items()},
-            takeback=str(takeback) if takeback is not None else None,
-            takeback_declines={
-                str(k): int(v) for k, v in data.get("takeback_declines", {}).items()
-            },
-            takeback_not_before={
-                str(k): float(v) for k, v in data.get("takeback_not_before", {}).items()
-            },
-            rematch=[str(m) for m in data.get("rematch", [])],
+            str(draw) if draw is not None else None,
+            _per_mark(data.get("draw_moves", {}), int),
+            str(takeback) if takeback is not None else None,
+            _per_mark(data.get("takeback_declines", {}), int),
+            _per_mark(data.get("takeback_not_before", {}), float),
+            _marks(data.get("rematch", [])),
         )
+
+
+def _per_mark(data: Any, kind: type[T]) -> dict[str, T]:
+    """``{str(k): kind(v) for k, v in data.items()}``: ``data`` copied as it is when its
+    keys are strings and its values of exactly ``kind`` (a ``true`` is converted, as the
+    comprehension converts it)."""
+    items = data.items()
+    if not data:
+        return {}
+    if set(map(type, data)) <= _STR and set(map(type, data.values())) == {kind}:
+        return dict(data)
+    return {str(k): kind(v) for k, v in items}
+
+
+def _marks(data: Any) -> list[str]:
+    """``[str(m) for m in data]``, copied as it is when it is a list of strings only."""
+    if type(data) is list and set(map(type, data)) <= _STR:
+        return data.copy()
+    return [str(m) for m in data]
+
+
+_STR = {str}
 
 
 def offer(room: Room, command: Offer, now: float) -> Handled:

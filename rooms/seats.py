@@ -93,20 +93,29 @@ class Seat:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
+        # positional, and lists copied whole when they hold only strings (always, for a
+        # record this code wrote): every decode of a room builds every seat
         away = data.get("away_since")
         bot = data.get("bot")
         return cls(
-            mark=str(data["mark"]),
-            name=str(data["name"]),
-            token_hash=str(data["token_hash"]),
-            connections=[str(c) for c in data["connections"]],
-            moves=_move_versions(data["moves"]),
-            bot=str(bot) if bot is not None else None,
-            away_since=float(away) if away is not None else None,
-            left=bool(data.get("left", False)),
-            wins=int(data.get("wins", 0)),
-            draws=int(data.get("draws", 0)),
+            str(data["mark"]),
+            str(data["name"]),
+            str(data["token_hash"]),
+            _strings(data["connections"]),
+            _move_versions(data["moves"]),
+            str(bot) if bot is not None else None,
+            float(away) if away is not None else None,
+            bool(data.get("left", False)),
+            int(data.get("wins", 0)),
+            int(data.get("draws", 0)),
         )
+
+
+def _strings(data: Any) -> list[str]:
+    """``[str(c) for c in data]``, copied as it is when it is a list of strings only."""
+    if type(data) is list and set(map(type, data)) <= _STR:
+        return data.copy()
+    return [str(c) for c in data]
 
 
 def _move_versions(data: dict[Any, Any]) -> dict[str, int]:
