@@ -3,14 +3,13 @@ does not parse the event to learn it; other callers still get it from the event'
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from core import MoveRequest, Rules
 from rooms import Join, MemoryStore, PlayMove, Role, RoomService, StoredRoom, Swapped
 from rooms.redis_store import RedisStore, _finished_flag
 from tests.support.backends import BackendMaker, event
+from tests.support.counting import count_calls
 from tests.support.redis_server import RedisServer
 
 
@@ -45,15 +44,7 @@ async def test_a_game_played_through_the_service_never_parses_an_event_to_commit
 ) -> None:
     import rooms.redis_store
 
-    parses = 0
-    real = rooms.redis_store.loads
-
-    def counting(text: str | bytes) -> Any:
-        nonlocal parses
-        parses += 1
-        return real(text)
-
-    monkeypatch.setattr(rooms.redis_store, "loads", counting)
+    parses = count_calls(monkeypatch, rooms.redis_store, "loads")
     store = (await maker.make(room_ttl=3600.0, finished_ttl=600.0)).store
     assert isinstance(store, RedisStore)
     service = RoomService(store)
@@ -75,8 +66,8 @@ async def test_a_game_played_through_the_service_never_parses_an_event_to_commit
     # A later event without a status (a spectator) keeps it finished, as the room is.
     await service.execute(room.room_id, Join("s", Role.SPECTATOR))
     assert sync.hget(keys.room, "f") == "1"
-    assert parses == 0
+    assert parses.calls == 0
     # Another caller of commit, without the flag, still gets it from the event.
     assert await store.commit(room.room_id, won.room.version + 1, "v", event(9, status="playing"),
                               listed=False)
-    assert sync.hget(keys.room, "f") == "0" and parses == 1
+    assert sync.hget(keys.room, "f") == "0" and parses.calls == 1

@@ -17,6 +17,7 @@ from rooms.hub import Hub, due_of, event_due
 from rooms.jsontext import dumps as encode
 from rooms.jsontext import loads
 from rooms.store import framed
+from tests.support.counting import count_calls
 
 # -- the text against the parse -------------------------------------------------------------
 
@@ -109,15 +110,7 @@ async def test_the_hub_hands_on_due_each_events_due_parsing_only_when_not_null(
 ) -> None:
     import rooms.hub
 
-    parses = 0
-    real = rooms.hub.loads
-
-    def counting(text: str | bytes) -> Any:
-        nonlocal parses
-        parses += 1
-        return real(text)
-
-    monkeypatch.setattr(rooms.hub, "loads", counting)
+    parses = count_calls(monkeypatch, rooms.hub, "loads")
     bus = MemoryBus()
     hub = Hub(bus, RoomCache())
     heard: list[tuple[str, float | None]] = []
@@ -145,5 +138,5 @@ async def test_the_hub_hands_on_due_each_events_due_parsing_only_when_not_null(
     assert delivered == [1, 2, 3, 4]
     assert heard == [("roomdue1", None), ("roomdue1", 1700000000.25), ("roomdue1", None),
                      ("roomdue1", 42.0)]
-    assert parses == 2  # only the two events whose due is a number
+    assert parses.calls == 2  # only the two events whose due is a number
     await hub.close()
