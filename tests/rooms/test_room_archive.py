@@ -9,7 +9,7 @@ Parses are counted by wrapping the real ``loads`` the archive calls."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 
 import pytest
 from lifecycle_helpers import T0, at, play, refused_at, room_with
@@ -32,24 +32,18 @@ from rooms import archive as archive_module
 from rooms.archive import EMPTY, Archive
 from rooms.cache import RoomCache
 from rooms.commands import Resign
-from rooms.jsontext import dumps, loads
+from rooms.jsontext import dumps
 from rooms.record import format_record
 from rooms.rematch import KEEP_GAMES
 from rooms.store import Frame, framed, unframe
+from tests.support.counting import count_calls
 
 
 @pytest.fixture
-def parses(monkeypatch: pytest.MonkeyPatch) -> Iterator[Callable[[], int]]:
+def parses(monkeypatch: pytest.MonkeyPatch) -> Callable[[], int]:
     """How many archive texts were parsed since the test started."""
-    count = 0
-
-    def counting(text: str | bytes) -> object:
-        nonlocal count
-        count += 1
-        return loads(text)
-
-    monkeypatch.setattr(archive_module, "loads", counting)
-    yield lambda: count
+    counted = count_calls(monkeypatch, archive_module, "loads")
+    return lambda: counted.calls
 
 
 def one_per_line(records: Sequence[object]) -> str:
