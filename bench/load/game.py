@@ -29,6 +29,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, WebSocketE
 from .http import HttpError, HttpPool
 from .recorder import Recorder
 from .scripts import Script
+from .think import Think
 
 __all__ = [
     "JOINING", "GameFailed", "Round", "close", "counting_errors", "gated", "join", "message",
@@ -60,15 +61,16 @@ class Round:
 
     script: Script
     recorder: Recorder
-    think: float
+    think: Think
     sent_at: list[float] = field(default_factory=list)
     sends: dict[tuple[str, int, int], float] | None = None
     room: str = ""
     number: int = 0
 
     async def send(self, ws: ClientConnection, ply: int, version: int) -> None:
-        if self.think > 0:
-            await asyncio.sleep(self.think)
+        pause = self.think.pause()
+        if pause > 0:
+            await asyncio.sleep(pause)
         now = perf_counter()
         self.sent_at.append(now)
         if self.sends is not None and self.recorder.inside(now):
@@ -232,7 +234,7 @@ async def play_game(
     script: Script,
     *,
     spectators: int,
-    think: float,
+    think: Think,
     recorder: Recorder,
     timeout: float,
     ready: Callable[[], Awaitable[object]] | None = None,

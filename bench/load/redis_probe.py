@@ -35,6 +35,7 @@ from .http import HttpPool
 from .launch import worker_stats
 from .recorder import Recorder
 from .scripts import Script
+from .think import Think
 
 __all__ = ["commandstats", "encodes", "probe_game"]
 
@@ -161,7 +162,7 @@ async def _probe(
     try:
         await play_game(
             "ws" + base_url.removeprefix("http"), http, rules, script, spectators=spectators,
-            think=0.0, recorder=recorder, timeout=30.0, ready=ready, finished=finished,
+            think=Think(), recorder=recorder, timeout=30.0, ready=ready, finished=finished,
         )
     finally:
         await http.close()

@@ -31,6 +31,7 @@ from .procstat import load_average
 from .redis_probe import probe_game
 from .report import compare, crowd_line, table
 from .scripts import make_scripts
+from .think import SPREAD
 from .worker import LoadPlan
 
 __all__ = ["BenchOptions", "run_bench", "write_report"]
@@ -42,6 +43,8 @@ class BenchOptions:
     games: int = 100
     spectators: int = 1
     think: float = 0.0
+    think_spread: float = SPREAD
+    """Think times are drawn from ``think × [1 − spread, 1 + spread]`` (bench.load.think)."""
     next: str = "room"
     """After a game: a new room (``"room"``) or a rematch in the same one (``"rematch"``)."""
     duration: float = 10.0
@@ -81,7 +84,7 @@ def _redis(options: BenchOptions) -> Iterator[str | None]:
 def _plan(options: BenchOptions, url: str, spectators: int) -> LoadPlan:
     return LoadPlan(url, options.games, spectators, options.think, options.warmup,
                     options.duration, options.rules, options.seed, options.procs,
-                    next=options.next)
+                    next=options.next, think_spread=options.think_spread)
 
 
 def _interleaved(

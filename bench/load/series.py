@@ -34,6 +34,7 @@ from .game import (
 from .http import HttpPool
 from .recorder import Recorder
 from .scripts import Script
+from .think import Think
 
 __all__ = ["Seated", "play_series"]
 
@@ -98,7 +99,7 @@ async def play_series(
     next_script: Callable[[], Script],
     *,
     spectators: int,
-    think: float,
+    think: Think,
     recorder: Recorder,
     timeout: float,
     stop: asyncio.Event,

@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import random
 import time
 from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
@@ -31,6 +32,7 @@ from .http import HttpPool
 from .recorder import Recorder
 from .scripts import Script, make_scripts
 from .series import Seated, play_series
+from .think import SPREAD, Think
 
 __all__ = ["CROWD_FROM", "CrowdShare", "LoadPlan", "Progress", "child_main"]
 
@@ -65,6 +67,8 @@ class LoadPlan:
     procs: int = 1
     next: str = "room"
     """After a game: ``"room"`` (a new one) or ``"rematch"`` (the same room and people)."""
+    think_spread: float = SPREAD
+    """Each think time is drawn from ``think × [1 − spread, 1 + spread]`` (bench.load.think)."""
     crowd_from: int = CROWD_FROM
     crowd: CrowdShare | None = None
     """Set in a process's share in crowd mode."""
@@ -72,11 +76,11 @@ class LoadPlan:
     @property
     def game_timeout(self) -> float:
         """A game not over by then counts as an error (a lost event would hang it)."""
-        return 15.0 + 12 * self.think
+        return 15.0 + 12 * self.think * (1 + self.think_spread)
 
     @property
     def drain(self) -> float:
-        return 3.0 + 2 * self.think
+        return 3.0 + 2 * self.think * (1 + self.think_spread)
 
     @property
     def crowded(self) -> bool:
@@ -124,6 +128,7 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
     # (with 8, a server whose create takes 50 ms could start only 160 games a second).
     http = HttpPool(plan.base_url, size=min(64, max(1, plan.games)))
     stop = asyncio.Event()
+    think = Think(plan.think, plan.think_spread, random.Random(plan.seed))  # seed: per process
 
     async def ticker() -> None:
         while True:
@@ -169,7 +174,7 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
             room = seated[slot]
             if room is not None:
                 await play_series(ws_base, http, plan.rules, next_script, spectators=0,
-                                  think=plan.think, recorder=recorder,
+                                  think=think, recorder=recorder,
                                   timeout=plan.game_timeout, stop=stop, seated=room,
                                   sends=sends)
             return
@@ -177,11 +182,11 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
             errors = sum(recorder.errors.values())
             if plan.next == "rematch":
                 await play_series(ws_base, http, plan.rules, next_script,
-                                  spectators=plan.spectators, think=plan.think,
+                                  spectators=plan.spectators, think=think,
                                   recorder=recorder, timeout=plan.game_timeout, stop=stop)
             else:
                 await play_game(ws_base, http, plan.rules, next_script(),
-                                spectators=plan.spectators, think=plan.think,
+                                spectators=plan.spectators, think=think,
                                 recorder=recorder, timeout=plan.game_timeout)
             if sum(recorder.errors.values()) > errors:
                 await asyncio.sleep(0.1)  # a failing server must not be hammered in a loop

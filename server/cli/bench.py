@@ -48,7 +48,12 @@ def register(subparsers: Any) -> None:
                         "over all the load processes, and every one of them joins before the "
                         "warm-up starts: the window opens with everyone in)")
     parser.add_argument("--think", type=float, default=0.0,
-                        help="seconds a player waits before each move (0: as fast as it can)")
+                        help="seconds a player waits before each move, on average (0: as fast "
+                        "as it can)")
+    parser.add_argument("--think-spread", type=float, default=None, metavar="F",
+                        help="each think time is drawn uniformly from think × [1 − F, 1 + F] "
+                        "(default 0.5; 0: the same think time before every move, which "
+                        "makes the games move in step and the load bursty)")
     parser.add_argument("--next", choices=("room", "rematch"), default="room",
                         help="after a game: a new room with new connections (room, the "
                         "default), or a rematch in the same room, the same players and "
@@ -91,6 +96,7 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from bench.load import CONFIGS, CROWD_FROM, BenchOptions, run_bench, write_report
+    from bench.load.think import SPREAD
 
     configs = tuple(name.strip() for name in args.configs.split(",") if name.strip())
     problems = [f"unknown configuration {name!r}" for name in configs if name not in CONFIGS]
@@ -100,6 +106,9 @@ def run(args: argparse.Namespace) -> int:
                              ("--spectator-cost", args.spectator_cost, 0)):
         if value < low:
             problems.append(f"{flag} must be at least {low}, got {value}")
+    spread = SPREAD if args.think_spread is None else args.think_spread
+    if not 0 <= spread <= 1:
+        problems.append(f"--think-spread must be from 0 to 1, got {spread}")
     for flag, value in (("--think", args.think), ("--warmup", args.warmup)):
         if not 0 <= value <= 3600:
             problems.append(f"{flag} must be from 0 to 3600 seconds, got {value}")
@@ -114,8 +123,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     options = BenchOptions(
         configs=configs, games=args.games, spectators=args.spectators, think=args.think,
-        next=args.next, duration=args.duration, warmup=args.warmup, rounds=args.rounds,
-        procs=args.procs, seed=args.seed,
+        think_spread=spread, next=args.next, duration=args.duration, warmup=args.warmup,
+        rounds=args.rounds, procs=args.procs, seed=args.seed,
         rules=args.rules, baseline=args.baseline, probe=args.probe, idle=args.idle,
         spectator_cost=args.spectator_cost, url=args.url, server_pid=args.server_pid,
         redis_url=args.redis_url, quiet=args.quiet,

@@ -181,6 +181,8 @@ def test_the_progress_bar_draws_only_when_asked() -> None:
     (["--games", "2", "--procs", "3", "--next", "rematch", "-S", "99"],
      "--procs (3) cannot exceed --games (2)"),
     (["--next", "newroom"], "invalid choice: 'newroom'"),
+    (["--think", "1", "--think-spread", "1.5"], "--think-spread must be from 0 to 1, got 1.5"),
+    (["--think-spread", "-0.1"], "--think-spread must be from 0 to 1, got -0.1"),
 ])
 def test_bad_flags_are_refused_before_anything_starts(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
