@@ -7,6 +7,13 @@ the hub decodes each event's version once per worker and hands the same text to 
 listener.
 Listeners must not block: they queue, and a slow one is dropped by its own connection.
 
+A crowd is served in slices: an event goes at once to the room's players and to the first
+``SLICE`` listeners, and the rest of them get it ``SLICE`` at a time, one slice per turn of
+the event loop, so that a move watched by thousands does not hold the worker for tens of
+milliseconds while other rooms' players wait behind it. The room's later events queue
+behind its fan-outs still being served (its players' part excepted, as they were served at
+once), so every connection still receives the room's events in order.
+
 Chat lines travel on the same channel but are not events (no version): the hub hands each
 one only to the listeners of its audience (``players`` or ``spectators``), so a spectator's
 connection never even queues a players' line. ``on_due`` (the worker's watch) hears the
@@ -28,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -40,6 +48,10 @@ from .store import FRAME, unframe
 __all__ = ["ChatListener", "Hub", "Listener", "due_of", "event_due"]
 
 log = logging.getLogger("tictactoe.rooms")
+
+SLICE = 128
+"""Listeners an event is handed to per turn of the event loop (see the module): about
+2 ms of sends, the longest another room's players wait behind a crowd's fan-out."""
 
 
 class Listener(Protocol):
@@ -58,6 +70,17 @@ class _Channel:
     listeners: set[Listener] = field(default_factory=set)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     subscription: Subscription | None = None
+    backlog: deque[_FanOut] = field(default_factory=deque)
+    """The room's fan-outs still being served, oldest first (see the module)."""
+
+
+@dataclass(slots=True)
+class _FanOut:
+    listeners: tuple[Listener, ...]
+    next: int
+    """The first of ``listeners`` not served yet."""
+    version: int
+    text: str
 
 
 class Hub:
@@ -159,12 +182,42 @@ class Hub:
             self._noted(room_id, due)
 
     def _deliver(self, room_id: str, channel: _Channel, version: int, text: str) -> None:
-        # The players first: each frame queued starts its connection's writer in turn, so
-        # in a room watched by a crowd the opponent's frame is not sent after a thousand
-        # spectators' (the crowd must not slow the game down).
+        # The players first: in a room watched by a crowd the opponent's frame is not sent
+        # after a thousand spectators' (the crowd must not slow the game down).
         listeners = tuple(channel.listeners)
         if len(listeners) > 2:
             listeners = tuple(sorted(listeners, key=_watching))
+        if len(listeners) <= SLICE and not channel.backlog:
+            self._serve(room_id, listeners, version, text)
+            return
+        # Behind an earlier fan-out still being served only the players go at once: they
+        # were served at once then too, so they have every earlier event already.
+        now = _players(listeners) if channel.backlog else SLICE
+        self._serve(room_id, listeners[:now], version, text)
+        if now < len(listeners):
+            channel.backlog.append(_FanOut(listeners, now, version, text))
+            if len(channel.backlog) == 1:
+                asyncio.get_running_loop().call_soon(self._serve_backlog, room_id, channel)
+
+    def _serve_backlog(self, room_id: str, channel: _Channel) -> None:
+        """One slice of the room's pending fan-outs; the next slice on the next turn."""
+        budget = SLICE
+        backlog = channel.backlog
+        while backlog and budget > 0:
+            fan_out = backlog[0]
+            start = fan_out.next
+            end = min(start + budget, len(fan_out.listeners))
+            fan_out.next = end
+            budget -= end - start
+            if end == len(fan_out.listeners):
+                backlog.popleft()
+            self._serve(room_id, fan_out.listeners[start:end], fan_out.version, fan_out.text)
+        if backlog:
+            asyncio.get_running_loop().call_soon(self._serve_backlog, room_id, channel)
+
+    def _serve(
+        self, room_id: str, listeners: tuple[Listener, ...], version: int, text: str
+    ) -> None:
         for listener in listeners:
             try:
                 listener.deliver(version, text)
@@ -196,6 +249,16 @@ class Hub:
 def _watching(listener: Listener) -> bool:
     """False for a player's connection (sorted first), True for anyone else's."""
     return getattr(listener, "audience", None) != "players"
+
+
+def _players(listeners: tuple[Listener, ...]) -> int:
+    """How many of ``listeners`` (sorted by ``_watching``) are players' connections."""
+    count = 0
+    for listener in listeners:
+        if _watching(listener):
+            break
+        count += 1
+    return count
 
 
 def event_due(event: dict[str, Any]) -> float | None:
