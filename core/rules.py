@@ -22,6 +22,10 @@ MAX_LAYERS = 8
 _BOOL_FIELDS = ("gravity", "misere", "early_draw")
 _INT_FIELDS = ("rows", "cols", "k", "players", "layers")
 
+_KNOWN_RULES = 256
+"""How many distinct rules ``to_dict`` keeps the plain form of (a handful in practice)."""
+_dicts: dict[Rules, dict[str, Any]] = {}
+
 
 def _check_int(name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
@@ -108,7 +112,15 @@ class Rules:
     # -- plain-dict form ------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The plain form, a new dict each time (the caller may change it). Built once per
+        distinct rules: ``asdict`` costs about eighty times the copy, and every welcome
+        snapshot, room summary and created room's answer asks for it."""
+        found = _dicts.get(self)
+        if found is None:
+            if len(_dicts) >= _KNOWN_RULES:
+                _dicts.clear()
+            found = _dicts[self] = asdict(self)
+        return dict(found)  # flat: ints and bools, so a shallow copy shares nothing
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
