@@ -11,10 +11,12 @@ command's alone, and the others of the batch are answered as usual.
 
 Guarantees kept from the plain path:
 
-* **Deadlines.** Callers wait on a future under their own deadline (rooms.redis_connect
-  ``guarded``). A caller that gives up (deadline, cancel) leaves the batch untouched: if
-  its command was not sent yet it never is, otherwise its reply is read and dropped.
-  The batches themselves run in their own task, so no caller's cancel interrupts one.
+* **Deadlines.** Callers wait on a future in a store block under ``guard``: the block's
+  deadline, kept by one timer for all the blocks of one timeout (rooms.redis_deadlines),
+  not by an ``asyncio.timeout`` per call. A caller that gives up (deadline, cancel)
+  leaves the batch untouched: if its command was not sent yet it never is, otherwise its
+  reply is read and dropped. The batches themselves run in their own task, so no caller's
+  cancel interrupts one.
 * **Failures.** A broken or silent connection fails the whole batch: the pool's retry
   policy (redis-py's ``Retry``, as for a plain command) sends the unanswered commands
   again on a fresh connection, then every caller still waiting gets the same
@@ -30,7 +32,8 @@ Guarantees kept from the plain path:
 Commands run in the order they were queued; only the batch boundaries move. Replies come
 back as redis-py's parser reads them (hiredis when installed) without response callbacks,
 which the commands sent here do not need. A Redis Cluster keeps the plain path
-(``DirectCalls``): its commands go to different nodes by slot.
+(``DirectCalls``): its commands go to different nodes by slot, each block under its own
+``guarded`` deadline.
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ import hashlib
 import math
 from collections import deque
 from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -49,6 +53,9 @@ from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from .redis_connect import guarded
+from .redis_deadlines import Deadlines
 
 __all__ = ["AutoPipeline", "DirectCalls", "LuaScript", "RedisCalls", "redis_calls"]
 
@@ -88,6 +95,11 @@ class RedisCalls(Protocol):
         """``EVALSHA`` of ``script``, loading it first if Redis forgot it."""
         ...
 
+    def guard(self, what: str, timeout: float) -> AbstractAsyncContextManager[None]:
+        """``async with`` this around a store block whose calls go through here: its
+        deadline (``timeout`` seconds for the whole block) and typed errors, as ``guarded``."""
+        ...
+
     async def aclose(self) -> None: ...
 
 
@@ -107,6 +119,7 @@ class AutoPipeline:
         self._max_batch = max_batch
         self._queue: deque[_Pending] = deque()
         self._runner: asyncio.Task[None] | None = None
+        self._deadlines: dict[float, Deadlines] = {}  # timeout -> one timer for its blocks
         self._connection: Any = None
         self._used = 0.0  # the loop's time when the last batch ended
         self._loading: dict[str, asyncio.Future[Any]] = {}  # sha -> its SCRIPT LOAD
@@ -138,8 +151,17 @@ class AutoPipeline:
             _, reply = await asyncio.gather(asyncio.shield(load), again)
             return reply
 
+    def guard(self, what: str, timeout: float) -> AbstractAsyncContextManager[None]:
+        deadlines = self._deadlines.get(timeout)
+        if deadlines is None:  # one per store or registry: each has a single timeout
+            deadlines = self._deadlines[timeout] = Deadlines(timeout)
+        return deadlines.guard(what)
+
     async def aclose(self) -> None:
-        """Stop the batch on the wire, if any; callers still waiting are cancelled."""
+        """Stop the batch on the wire, if any; callers still waiting are cancelled; no
+        deadline timer is left armed."""
+        for deadlines in self._deadlines.values():
+            deadlines.close()
         runner = self._runner
         if runner is not None:
             runner.cancel()
@@ -246,6 +268,9 @@ class DirectCalls:
                 script.source
             )
         return await registered(keys=list(keys), args=list(args))
+
+    def guard(self, what: str, timeout: float) -> AbstractAsyncContextManager[None]:
+        return guarded(what, timeout)
 
     async def aclose(self) -> None:
         return None

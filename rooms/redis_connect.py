@@ -1,10 +1,12 @@
 """Reaching Redis with bounded waits, and Redis failures as the rooms layer's typed errors.
 
 A store call must never hang: each one runs under an overall deadline (``timeout``, all
-retries included) on top of redis-py's socket timeouts, and every way Redis can fail to
-answer (refused, reset, silent, loading its AOF, out of memory, a replica) becomes
-``RoomError(unavailable, "... retry")``. The client needs no reconnect logic of its own:
-the connection pool drops a broken connection and opens a new one on the next call.
+retries included) on top of redis-py's socket timeouts (``guarded``: an ``asyncio.timeout``
+per call; the hot auto-pipelined calls share one timer instead, rooms.redis_deadlines),
+and every way Redis can fail to answer (refused, reset, silent, loading its AOF, out of
+memory, a replica) becomes ``RoomError(unavailable, "... retry")``. The client needs no
+reconnect logic of its own: the connection pool drops a broken connection and opens a new
+one on the next call.
 
 Our own URL query parameter (``prefix``, the key prefix) is split off here; every other
 query parameter is redis-py's.
@@ -28,7 +30,10 @@ from .backends import UnsupportedBackend
 from .errors import ErrorCode, RoomError
 from .redis_keys import DEFAULT_PREFIX
 
-__all__ = ["RedisClient", "RedisOptions", "guarded", "make_client", "split_url", "text"]
+__all__ = [
+    "RedisClient", "RedisOptions", "guarded", "make_client", "raise_typed", "split_url", "text",
+    "unavailable",
+]
 
 RedisClient = aioredis.Redis | RedisCluster
 """What the store talks to: one Redis, or a Cluster (rooms.redis_cluster); both take the
@@ -46,7 +51,8 @@ that outlived the cluster client's own redirections is a topology still settling
 @dataclass(frozen=True, slots=True)
 class RedisOptions:
     timeout: float = 2.0
-    """Seconds one store call may take, retries included, before it raises unavailable."""
+    """Seconds one store call may take, retries included, before it raises unavailable
+    (the hot calls: up to a quarter more, as their shared timer looks, rooms.redis_deadlines)."""
     socket_timeout: float = 1.0
     connect_timeout: float = 1.0
     retries: int = 1
@@ -143,26 +149,30 @@ class guarded:  # lower case: used as ``async with guarded(...)``, as the functi
     async def __aexit__(
         self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        what = self._what
         try:
             await self._deadline.__aexit__(kind, exc, tb)
         except TimeoutError:  # the overall deadline (asyncio's, a builtin TimeoutError)
-            raise unavailable(what, f"no answer within {self._timeout:g}s") from None
-        if exc is None or isinstance(exc, RoomError) or not isinstance(exc, Exception):
-            return
-        if isinstance(exc, rx.ConnectionError | rx.TimeoutError | OSError):
-            raise unavailable(what, str(exc) or type(exc).__name__) from None
-        if isinstance(exc, rx.ClusterError | rx.RedisClusterException):
-            # A cluster that cannot be reached, has a slot nobody serves, or kept
-            # redirecting: a failover or resharding in progress, not a bug
-            # (RedisClusterException is not even a RedisError).
-            raise unavailable(what, str(exc) or type(exc).__name__) from None
-        if isinstance(exc, rx.ResponseError):
-            message = str(exc)
-            if isinstance(exc, _TRANSIENT_ERRORS) or (
-                message.split(" ", 1)[0] in _TRANSIENT_REPLIES
-            ):
-                raise unavailable(what, message) from None
-            raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis refused {what}: {message}") from exc
-        if isinstance(exc, rx.RedisError):
-            raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis failed {what}: {exc}") from exc
+            raise unavailable(self._what, f"no answer within {self._timeout:g}s") from None
+        raise_typed(self._what, exc)
+
+
+def raise_typed(what: str, exc: BaseException | None) -> None:
+    """Raise the RoomError that stands for the Redis failure ``exc`` while doing ``what``;
+    return (the caller lets ``exc`` go on) for no error, a RoomError, a cancel and
+    anything that is not Redis'."""
+    if exc is None or isinstance(exc, RoomError) or not isinstance(exc, Exception):
+        return
+    if isinstance(exc, rx.ConnectionError | rx.TimeoutError | OSError):
+        raise unavailable(what, str(exc) or type(exc).__name__) from None
+    if isinstance(exc, rx.ClusterError | rx.RedisClusterException):
+        # A cluster that cannot be reached, has a slot nobody serves, or kept
+        # redirecting: a failover or resharding in progress, not a bug
+        # (RedisClusterException is not even a RedisError).
+        raise unavailable(what, str(exc) or type(exc).__name__) from None
+    if isinstance(exc, rx.ResponseError):
+        message = str(exc)
+        if isinstance(exc, _TRANSIENT_ERRORS) or message.split(" ", 1)[0] in _TRANSIENT_REPLIES:
+            raise unavailable(what, message) from None
+        raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis refused {what}: {message}") from exc
+    if isinstance(exc, rx.RedisError):
+        raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis failed {what}: {exc}") from exc
