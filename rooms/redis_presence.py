@@ -147,11 +147,11 @@ class RedisRegistry:
 
     async def add_room(self, worker: str, room_id: str) -> bool:
         keys = [self._key(worker, "lease"), self._key(worker, "rooms")]
-        async with guarded("presence", self._timeout):
+        async with self._calls.guard("presence", self._timeout):
             return bool(await self._calls.script(self._index, keys, [room_id, KEEP_MS]))
 
     async def remove_room(self, worker: str, room_id: str) -> None:
-        async with guarded("presence", self._timeout):
+        async with self._calls.guard("presence", self._timeout):
             await self._calls.call("SREM", self._key(worker, "rooms"), room_id)
 
     async def scan(self, cursor: int, count: int) -> tuple[int, list[str]]:

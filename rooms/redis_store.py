@@ -179,7 +179,7 @@ class RedisStore:
             raise RoomError(ErrorCode.BAD_MESSAGE, f"not a room id: {room_id!r:.80}")
         keys = self._layout.room(room_id)
         now = self._clock()
-        async with self._guard("create"):
+        async with self._calls.guard("create", self.options.timeout):
             # The epoch, so the new room is remembered in the dataset it is born in; and the
             # lobby entry BEFORE the room (see redis_lobby: never a hidden room). Both are
             # sent together; the room is created only once both succeeded.
@@ -199,7 +199,7 @@ class RedisStore:
     async def load(self, room_id: str) -> StoredRoom | None:
         if not valid_room_id(room_id):
             return None
-        async with self._guard("load"):
+        async with self._calls.guard("load", self.options.timeout):
             epoch_key = self._epoch_key(room_id)
             if epoch_key not in self._epochs.current:  # a cluster slot never touched
                 await self._epochs.confirm(epoch_key)
@@ -245,7 +245,7 @@ class RedisStore:
             expected, head, event, b"1" if listed else b"0", _finished_flag(event, finished),
             *self._commit_limits, keys.channel, b"1" if swap else b"", archive, keep,
         ]
-        async with self._guard("commit"):
+        async with self._calls.guard("commit", self.options.timeout):
             epoch_key = self._epoch_key(room_id)
             if swap and epoch_key not in self._epochs.current:  # as load: date the slot
                 await self._epochs.confirm(epoch_key)
@@ -271,7 +271,7 @@ class RedisStore:
         """The lobby's second step. It must not turn a landed commit into an error: when
         Redis fails here, the lobby's read repair removes the leftover entry."""
         try:
-            async with self._guard("lobby"):
+            async with self._calls.guard("lobby", self.options.timeout):
                 if code is CommitCode.UNLISTED:
                     await self._calls.call("ZREM", self._layout.lobby, room_id)
                 else:
@@ -286,7 +286,7 @@ class RedisStore:
         if not valid_room_id(room_id):
             return None
         keys = self._layout.room(room_id)
-        async with self._guard("events_since"):
+        async with self._calls.guard("events_since", self.options.timeout):
             texts = await self._calls.script(self._since, [keys.room, keys.log], [version])
         if texts is None:
             return None
