@@ -1,7 +1,8 @@
 """The Lua scripts of the Redis store: each runs atomically in ONE round trip (EVALSHA).
 
 Every script touches only the keys of one room (``KEYS`` share the ``{room_id}`` hash tag,
-see redis_keys), so it runs unchanged on a Redis Cluster. They are sent by SHA1 (EVALSHA),
+see redis_keys; CREATE also the epoch key, which a Cluster keeps on the room's slot), so it
+runs unchanged on a Redis Cluster. They are sent by SHA1 (EVALSHA),
 auto-pipelined with the worker's other hot commands (rooms.redis_batch), and on
 ``NOSCRIPT`` (a restarted or flushed Redis forgot them) the script is loaded again and that
 call repeated, transparently; on a Cluster through redis-py's Script objects, which do the
@@ -37,14 +38,17 @@ class CommitCode(IntEnum):
 
 
 CREATE = """
--- KEYS: room, log.  ARGV: data, listed (1/0), created (seconds), ttl (ms)
+-- KEYS: room, log, epoch.  ARGV: data, listed (1/0), created (seconds), ttl (ms), a fresh
+-- epoch.  {created (1/0), the epoch before (nil: there was none, the fresh one is set)}:
+-- the dataset's epoch is read, or set, whether the room is created or not.
+local epoch = redis.call('SET', KEYS[3], ARGV[5], 'NX', 'GET')
 if redis.call('EXISTS', KEYS[1]) == 1 then
-  return 0
+  return {0, epoch}
 end
 redis.call('DEL', KEYS[2])
 redis.call('HSET', KEYS[1], 'v', '0', 'd', ARGV[1], 'c', ARGV[3], 'l', ARGV[2], 'f', '0')
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
-return 1
+return {1, epoch}
 """
 
 COMMIT = """

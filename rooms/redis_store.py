@@ -31,7 +31,6 @@ that expired (None); nothing ever recreates a lost room. The epoch is kept per e
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import time
@@ -180,18 +179,17 @@ class RedisStore:
         keys = self._layout.room(room_id)
         now = self._clock()
         async with self._calls.guard("create", self.options.timeout):
-            # The epoch, so the new room is remembered in the dataset it is born in; and the
-            # lobby entry BEFORE the room (see redis_lobby: never a hidden room). Both are
-            # sent together; the room is created only once both succeeded.
-            fresh, epoch_key = secrets.token_hex(8), self._epoch_key(room_id)
-            first = [self._calls.call("SET", epoch_key, fresh, "NX", "GET")]
+            # The lobby entry BEFORE the room (redis_lobby: never a hidden room). The script
+            # reads (or sets) the epoch, so the room is remembered in the dataset it is born
+            # in: one round trip for an unlisted room (a Cluster's epoch key is on its slot).
             if listed:
-                first.append(self._calls.call("ZADD", self._layout.lobby, "NX", now, room_id))
-            replies = await asyncio.gather(*first)
-            self._epochs.adopt(epoch_key, replies[0], fresh)
-            created = await self._calls.script(
-                self._create, [keys.room, keys.log], [data, int(listed), repr(now), self._idle_ms]
+                await self._calls.call("ZADD", self._layout.lobby, "NX", now, room_id)
+            fresh, epoch_key = secrets.token_hex(8), self._epoch_key(room_id)
+            created, old = await self._calls.script(
+                self._create, [keys.room, keys.log, epoch_key],
+                [data, int(listed), repr(now), self._idle_ms, fresh],
             )
+            self._epochs.adopt(epoch_key, old, fresh)
         if created:
             self._epochs.seen(room_id)
         return bool(created)
