@@ -5,20 +5,20 @@ presence_registry) and renews it every ``ttl / 3`` seconds. Its connection ids c
 id (``<worker>.<random>``, rooms.ids), so whoever finds the lease expired knows which
 connections in a room were this worker's and evicts them (rooms.presence_sweep).
 
-Before a connection's ``Join`` is committed, the room goes into the worker's index (the
-first local connection there only); after its ``Leave`` is recorded, the last local
-connection there takes the room out. So a room where this worker may hold a connection is
-always indexed, and the sweep of a dead worker visits every room it must. A ``Leave``
-that cannot be recorded (the store is unavailable) is retried at every heartbeat and
-keeps the room indexed meanwhile.
+A room where this worker may hold a connection is always in the worker's index, so the
+sweep of a dead worker visits every room it must: the room is indexed before (or by) the
+commit of a connection's ``Join`` and unindexed after (or by) the commit of the last
+local connection's ``Leave`` (rooms.presence_rooms). A ``Leave`` that cannot be recorded
+(the store is unavailable) is retried at every heartbeat and keeps the room indexed
+meanwhile.
 
 A worker that is merely slow (a GC pause, a SIGSTOP shorter than the lease) renews in
 time and nothing happens. One that comes back after its lease expired (or whose heartbeat
 could not reach the store for ``ttl`` seconds) cannot know whether another worker already
 evicted its connections, so it does not try to keep them: it takes a NEW id, registers
-it, and closes every connection of the old id with 1012 (the handlers given to
-``enter``); the clients resume with their seat tokens, on this worker or any other. A dead
-id is never renewed nor re-used, so a sweep of it can never remove a live connection.
+it, and closes every connection of the old id with 1012 (the handlers given to ``join``
+or ``enter``); the clients resume with their seat tokens, on this worker or any other. A
+dead id is never renewed nor re-used, so a sweep of it can never remove a live connection.
 """
 
 from __future__ import annotations
@@ -30,26 +30,22 @@ import math
 import os
 import socket
 import time
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 
-from .commands import Leave
+from .commands import Join
 from .errors import ErrorCode, RoomError
 from .ids import new_connection_id, new_worker_id, worker_of
+from .presence_index import NotIndexed
 from .presence_registry import Registry
-from .service import RoomService
+from .presence_rooms import TRANSIENT, LocalRooms
+from .service import Executed, RoomService
 
-__all__ = ["LeaseLost", "LostHandler", "Presence"]
+__all__ = ["TRANSIENT", "LeaseLost", "LostHandler", "Presence"]
 
 log = logging.getLogger("tictactoe.rooms")
 
 LostHandler = Callable[[], None]
 """Called when the lease a connection was made under is lost: close that connection."""
-
-TRANSIENT = frozenset({ErrorCode.UNAVAILABLE, ErrorCode.BUSY})
-RETRIES_PER_BEAT = 256
-"""Unrecorded departures retried per heartbeat (the rest wait for the next one)."""
-
 
 class LeaseLost(RoomError):
     """This worker's lease is gone (or about to be replaced): the connection must resume."""
@@ -60,28 +56,6 @@ class LeaseLost(RoomError):
             "this server lost its presence lease and is registering again; reconnect and "
             "resume",
         )
-
-
-class _KeyedLocks:
-    """One asyncio lock per key, dropped when nobody holds or waits for it."""
-
-    def __init__(self) -> None:
-        self._locks: dict[tuple[str, str], tuple[asyncio.Lock, int]] = {}
-
-    @asynccontextmanager
-    async def hold(self, key: tuple[str, str]) -> AsyncIterator[None]:
-        held = self._locks.get(key)
-        lock, users = held if held is not None else (asyncio.Lock(), 0)
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            lock, users = self._locks[key]
-            if users == 1:
-                del self._locks[key]
-            else:
-                self._locks[key] = (lock, users - 1)
 
 
 class Presence:
@@ -102,15 +76,12 @@ class Presence:
         self._ttl = float(ttl)
         self._clock = clock
         self._holder = holder or f"{socket.gethostname()}:{os.getpid()}"
-        self._max_pending = max_pending
         self.worker = new_worker_id()
         """This worker's current id (a new one after each lost lease)."""
         self._registered = False
         self._renewed = -math.inf  # clock() when the last renewal that landed was SENT
-        self._counts: dict[tuple[str, str], int] = {}  # (worker id, room) -> connections
-        self._locks = _KeyedLocks()
+        self._rooms = LocalRooms(registry, service, max_pending=max_pending)
         self._held: dict[str, LostHandler] = {}  # connection id -> its close handler
-        self._pending: dict[str, tuple[str, bool]] = {}  # conn -> (room, deliberate)
         self._wake = asyncio.Event()
         self._stop = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
@@ -135,7 +106,7 @@ class Presence:
 
     def pending(self) -> int:
         """Departures not recorded yet (retried at every heartbeat)."""
-        return len(self._pending)
+        return self._rooms.pending()
 
     # -- the lease ------------------------------------------------------------------------
 
@@ -185,7 +156,7 @@ class Presence:
                 await self._register()
         except RoomError as exc:
             log.warning("presence: worker %s: heartbeat failed: %s", self.worker, exc.message)
-        await self._retry_departures()
+        await self._rooms.retry()
 
     async def _lose(self, old: str, reason: str) -> None:
         if old != self.worker:
@@ -218,7 +189,7 @@ class Presence:
             self._task = None
         if not release:
             return
-        await self._retry_departures()
+        await self._rooms.retry()
         if self._registered:
             self._registered = False
             try:
@@ -228,70 +199,47 @@ class Presence:
 
     # -- connections ----------------------------------------------------------------------
 
+    def _current(self, conn: str) -> str:
+        """``conn``'s worker id; LeaseLost unless that is ours, and our lease alive."""
+        worker = worker_of(conn)
+        if worker is None or worker != self.worker or not self.alive:
+            raise LeaseLost()
+        return worker
+
+    async def _gone(self, worker: str) -> LeaseLost:
+        """The registry found ``worker``'s lease gone when a connection joined."""
+        await self._lose(worker, "it was gone when a connection joined")
+        self._wake.set()  # register the new id now, not at the next beat
+        return LeaseLost()
+
     async def enter(self, room_id: str, conn: str, on_lost: LostHandler) -> None:
         """``conn`` is about to join ``room_id``: index the room (first local connection
         there). LeaseLost when ``conn`` was made under a lease that is no longer ours."""
-        worker = worker_of(conn)
-        if worker != self.worker or not self.alive:
-            raise LeaseLost()
-        key = (worker, room_id)
-        async with self._locks.hold(key):
-            count = self._counts.get(key, 0)
-            if count == 0 and not await self._registry.add_room(worker, room_id):
-                await self._lose(worker, "it was gone when a connection joined")
-                self._wake.set()  # register the new id now, not at the next beat
-                raise LeaseLost()
-            self._counts[key] = count + 1
+        worker = self._current(conn)
+        if not await self._rooms.enter(worker, room_id):
+            raise await self._gone(worker)
         self._held[conn] = on_lost
+
+    async def join(self, room_id: str, command: Join, on_lost: LostHandler) -> Executed:
+        """``enter`` and execute ``command``, a local connection's Join; on one Redis the
+        Join's own commit indexes the room (rooms.presence_rooms: one round trip fewer).
+        LeaseLost: nothing was recorded. Any other error: the departure was recorded too
+        (a commit whose answer was lost may have landed)."""
+        conn = command.conn
+        worker = self._current(conn)
+        self._held[conn] = on_lost
+        try:
+            return await self._rooms.join(worker, room_id, command)
+        except NotIndexed:
+            self._held.pop(conn, None)
+            raise await self._gone(worker) from None
+        except BaseException:
+            self._held.pop(conn, None)
+            raise
 
     async def leave(self, room_id: str, conn: str, *, deliberate: bool = False) -> bool:
         """Record that ``conn`` left ``room_id`` (``Leave`` through the service) and unindex
         the room after the last local connection there. False when it could not be
         recorded now: it is retried at every heartbeat, the room staying indexed."""
         self._held.pop(conn, None)
-        if not await self._depart(room_id, conn, deliberate):
-            if len(self._pending) < self._max_pending:
-                self._pending[conn] = (room_id, deliberate)
-            else:  # still indexed: evicted when this worker's lease ends
-                log.error("presence: too many departures to retry; %s stays in %s", conn,
-                          room_id)
-            return False
-        await self._forget(room_id, conn)
-        return True
-
-    async def _depart(self, room_id: str, conn: str, deliberate: bool) -> bool:
-        """Whether nothing more is to be done for this departure."""
-        try:
-            await self._service.execute(room_id, Leave(conn, deliberate))
-        except RoomError as exc:
-            if exc.code in TRANSIENT:
-                log.info("room %s: departure of %s not recorded yet: %s", room_id, conn,
-                         exc.message)
-                return False
-            if exc.code is not ErrorCode.ROOM_NOT_FOUND:
-                log.info("room %s: could not record a departure: %s", room_id, exc.message)
-        except Exception:
-            log.exception("room %s: could not record a departure", room_id)
-        return True
-
-    async def _forget(self, room_id: str, conn: str) -> None:
-        worker = worker_of(conn)
-        if worker is None:
-            return
-        key = (worker, room_id)
-        async with self._locks.hold(key):
-            count = self._counts.get(key, 0) - 1
-            if count > 0:
-                self._counts[key] = count
-                return
-            self._counts.pop(key, None)
-            try:
-                await self._registry.remove_room(worker, room_id)
-            except RoomError as exc:  # harmless: a sweep there would find nothing of ours
-                log.info("room %s: left indexed under %s: %s", room_id, worker, exc.message)
-
-    async def _retry_departures(self) -> None:
-        for conn, (room_id, deliberate) in list(self._pending.items())[:RETRIES_PER_BEAT]:
-            if await self._depart(room_id, conn, deliberate):
-                del self._pending[conn]
-                await self._forget(room_id, conn)
+        return await self._rooms.leave(room_id, conn, deliberate)

@@ -3,7 +3,8 @@
 Each worker has a **lease** (it lives ``ttl`` seconds unless renewed by the worker's
 heartbeat), is listed in the **registry** (the set of workers others scan), and keeps an
 **index** of the rooms where it holds connections (written before a join is committed,
-erased after its last departure there). A worker whose lease is gone is dead for good: it
+erased after its last departure there; or by those very commits, when the registry lives
+in the store's Redis: rooms.presence_index). A worker whose lease is gone is dead for good: it
 is never renewed nor re-created (a worker that finds its lease gone takes a new id), and
 its index never grows again. Any live worker may then **claim** its cleanup; exactly one
 holds the claim at a time (it expires, so a claimer that dies mid-way is replaced), and
@@ -27,6 +28,8 @@ from urllib.parse import urlsplit
 
 from .backends import UnsupportedBackend
 from .errors import ErrorCode, RoomError
+from .presence_index import IndexChange
+from .store import Store
 
 __all__ = ["MemoryRegistry", "Registry", "presence_registry"]
 
@@ -55,6 +58,13 @@ class Registry(Protocol):
         gone, so a dead worker's index only ever shrinks."""
 
     async def remove_room(self, worker: str, room_id: str) -> None: ...
+
+    def folds_into(self, store: Store) -> bool:
+        """Whether index changes can ride on ``store``'s commits (``index_change``,
+        rooms.presence_index) instead of ``add_room``/``remove_room`` apart."""
+
+    def index_change(self, worker: str, room_id: str, *, add: bool) -> IndexChange:
+        """The change for a commit of a store this registry ``folds_into`` to carry."""
 
     async def scan(self, cursor: int, count: int) -> tuple[int, list[str]]:
         """About ``count`` listed workers from ``cursor`` (0: from the start) and the cursor
@@ -152,6 +162,12 @@ class MemoryRegistry:
             entry = self._workers.get(worker)
             if entry is not None:
                 entry.rooms.discard(room_id)
+
+    def folds_into(self, store: Store) -> bool:
+        return False  # no round trip to save: indexed apart, as the contract tests check
+
+    def index_change(self, worker: str, room_id: str, *, add: bool) -> IndexChange:
+        raise TypeError("the memory registry's index changes never ride on a commit")
 
     async def scan(self, cursor: int, count: int) -> tuple[int, list[str]]:
         self._check_open()

@@ -13,6 +13,10 @@ claim, finish) is ONE single-slot script. The registry set is another key, touch
 plain commands in an order that never loses a worker: listed before its lease exists,
 unlisted only after ``finish`` deleted its index.
 
+On one Redis, the store's own commits index and unindex rooms (``folds_into``: the
+commit script does what ``INDEX`` and ``SREM`` do, in the same step, rooms.presence_index);
+``add_room``/``remove_room`` remain for a Cluster and for the paths that do not commit.
+
 Liveness is the lease key's TTL, counted by Redis' own clock, so workers' clocks never
 have to agree. The registry has its own client (connections named ``<prefix>-presence``
 in ``CLIENT LIST``), so heartbeats never queue behind room traffic and an operator, or
@@ -25,11 +29,14 @@ from typing import Any, cast
 
 from redis.asyncio.cluster import RedisCluster
 
-from .redis_batch import LuaScript, redis_calls
+from .presence_index import IndexChange
+from .redis_batch import LuaScript, RedisCalls, redis_calls
 from .redis_cluster import ClusterURL, make_cluster_client, parse_cluster_url
-from .redis_cluster_store import first_contact
+from .redis_cluster_store import RedisClusterStore, first_contact
 from .redis_connect import RedisClient, RedisOptions, guarded, make_client, split_url, text
 from .redis_keys import KeyLayout
+from .redis_store import RedisStore
+from .store import Store
 
 __all__ = ["CLAIM", "FINISH", "INDEX", "RENEW", "RedisRegistry", "redis_registry"]
 
@@ -86,6 +93,13 @@ def _ms(seconds: float) -> int:
     return max(1, round(seconds * 1000))
 
 
+def _server_of(client: RedisClient) -> tuple[object, ...]:
+    """Where a (non-Cluster) client's commands go: host and port or socket path, and db."""
+    assert not isinstance(client, RedisCluster)
+    kwargs = client.connection_pool.connection_kwargs
+    return (kwargs.get("host"), kwargs.get("port"), kwargs.get("path"), kwargs.get("db", 0))
+
+
 class RedisRegistry:
     def __init__(
         self,
@@ -111,6 +125,11 @@ class RedisRegistry:
     @property
     def client(self) -> RedisClient:
         return self._client
+
+    @property
+    def calls(self) -> RedisCalls:
+        """How the index writes are sent (auto-pipelined on one Redis; rooms.redis_batch)."""
+        return self._calls
 
     @property
     def workers_key(self) -> str:
@@ -153,6 +172,21 @@ class RedisRegistry:
     async def remove_room(self, worker: str, room_id: str) -> None:
         async with self._calls.guard("presence", self._timeout):
             await self._calls.call("SREM", self._key(worker, "rooms"), room_id)
+
+    def folds_into(self, store: Store) -> bool:
+        """True for a Redis store (not a Cluster's) on this registry's server and
+        database: a worker's index can then change in the commit of a room (rooms.
+        presence_index). On a Cluster the two live on different slots, which no script
+        may touch at once."""
+        if isinstance(self._client, RedisCluster) or not isinstance(store, RedisStore):
+            return False
+        if isinstance(store, RedisClusterStore) or isinstance(store.client, RedisCluster):
+            return False
+        return _server_of(store.client) == _server_of(self._client)
+
+    def index_change(self, worker: str, room_id: str, *, add: bool) -> IndexChange:
+        keys = (self._key(worker, "lease"), self._key(worker, "rooms"))
+        return IndexChange(add, keys, room_id, KEEP_MS)
 
     async def scan(self, cursor: int, count: int) -> tuple[int, list[str]]:
         async with guarded("presence", self._timeout):

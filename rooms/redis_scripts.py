@@ -2,7 +2,9 @@
 
 Every script touches only the keys of one room (``KEYS`` share the ``{room_id}`` hash tag,
 see redis_keys; CREATE also the epoch key, which a Cluster keeps on the room's slot), so it
-runs unchanged on a Redis Cluster. They are sent by SHA1 (EVALSHA),
+runs unchanged on a Redis Cluster. The one exception is for one Redis only: a commit may
+also index or unindex its room under a worker (rooms.presence_index), whose keys are on
+another slot; the Cluster store never asks for that. They are sent by SHA1 (EVALSHA),
 auto-pipelined with the worker's other hot commands (rooms.redis_batch), and on
 ``NOSCRIPT`` (a restarted or flushed Redis forgot them) the script is loaded again and that
 call repeated, transparently; on a Cluster through redis-py's Script objects, which do the
@@ -29,6 +31,7 @@ __all__ = ["COMMIT", "COMMIT_SHARDED", "CREATE", "EVENTS_SINCE", "CommitCode"]
 class CommitCode(IntEnum):
     """What the commit script did; the lobby's second step depends on it."""
 
+    NO_LEASE = -3  # told to index the room, but the worker's lease is gone: nothing written
     NO_ARCHIVE = -2  # told to keep the archive, but none is stored apart: nothing written
     NO_ROOM = -1
     MOVED = 0  # the stored version is not the expected one: nothing written
@@ -52,13 +55,16 @@ return {1, epoch}
 """
 
 COMMIT = """
--- KEYS: room, log.
+-- KEYS: room, log; with an index change, also a worker's lease and index of rooms.
 -- ARGV: expected, head, event, listed (1/0), finished (1/0, or '' to keep), log size,
 --       idle ttl (ms), finished ttl (ms), channel, swap (1, or '' for a plain commit),
 --       archive (the text after the head's newline, '' for none), keep (a game number:
---       the stored archive is the room's, unchanged; '' to write ARGV[11])
+--       the stored archive is the room's, unchanged; '' to write ARGV[11]); and, for an
+--       index change (rooms.presence_index): 'a' (index) or 'r' (unindex), the room id,
+--       the index's keep (ms)
 -- A swap answers a refusal with the stored version and the room's two fields, and
--- publishes the event framed with the room (rooms.store.framed / framed_head).
+-- publishes the event framed with the room (rooms.store.framed / framed_head). An index
+-- change is made with the commit or not at all; 'a' refuses (-3) when the lease is gone.
 local room, log = KEYS[1], KEYS[2]
 local now = redis.call('HMGET', room, 'v', 'l', 'f', 'c')
 if not now[1] then
@@ -72,6 +78,10 @@ if tonumber(now[1]) ~= expected then
     return {0, '', now[1], stored[1], stored[2]}
   end
   return {0, ''}
+end
+local index = ARGV[13] or ''
+if index == 'a' and redis.call('EXISTS', KEYS[3]) == 0 then
+  return {-3, ''}
 end
 local archive, keep = ARGV[11] or '', ARGV[12] or ''  -- absent: written whole, as before
 if keep ~= '' then
@@ -113,6 +123,12 @@ if swap then
   message = '#' .. tag .. '\\n' .. ARGV[3] .. '\\n' .. text
 end
 redis.call('PUBLISH', ARGV[9], message)
+if index == 'a' then
+  redis.call('SADD', KEYS[4], ARGV[14])
+  redis.call('PEXPIRE', KEYS[4], ARGV[15])
+elseif index == 'r' then
+  redis.call('SREM', KEYS[4], ARGV[14])
+end
 local code = 1
 if (now[2] or '0') ~= ARGV[4] then
   if ARGV[4] == '1' then code = 3 else code = 2 end

@@ -2,31 +2,25 @@
 
 Layout (rooms.redis_keys): one hash, one event log and one channel per room, all under the
 room's ``{room_id}`` hash tag, so a room lives on one Cluster slot. ``create``, ``commit``
-and ``events_since`` are Lua scripts (rooms.redis_scripts), each ONE atomic round trip;
-``commit`` compares the version, writes the room, appends to the bounded log, sets the TTL
-and publishes the event. The lobby is a sorted set kept consistent by ordering and lazy
-repair (rooms.redis_lobby), since a Cluster forbids cross-slot scripts.
+and ``events_since`` are Lua scripts (rooms.redis_scripts), each ONE atomic round trip:
+``create`` also reads the dataset's epoch; ``commit`` compares the version, writes the
+room, appends to the bounded log, sets the TTL, publishes the event and, on one Redis, may
+index or unindex the room under a worker (rooms.presence_index). The lobby is a sorted set
+kept consistent by ordering and lazy repair (rooms.redis_lobby), not by a script.
 
-Expiry: every write sets the room's TTL to ``room_ttl`` (a room nobody touches for that
-long is dropped), or to ``finished_ttl`` once its game is over. The caller says whether
-it is over (``finished``), or the store reads the event's ``status`` field (events
-without one keep the previous state).
+Expiry: every write sets the room's TTL to ``room_ttl``, or to ``finished_ttl`` once its
+game is over (as the caller says, ``finished``, or else as the event's ``status`` says).
 
 A room's text is kept in two hash fields, its JSON object and its archive of earlier
-games, and a commit that did not change the archive leaves it out (rooms.redis_archive).
-
-Round trips: the hot commands (the commit and create scripts, loads, the log reads, the
-lobby's second step) are auto-pipelined (rooms.redis_batch): the calls of many rooms made
-at once share one round trip, each still one command with its own reply or error.
+games; a commit that did not change the archive leaves it out (rooms.redis_archive). The
+hot commands are auto-pipelined (rooms.redis_batch): the calls of many rooms made at once
+share one round trip, each still one command with its own reply or error.
 
 Redis down or slow: every call raises ``RoomError(unavailable)`` within ``options.timeout``
-seconds (rooms.redis_connect); the connections reconnect on the next call once Redis is
-back.
-
-Redis restarted WITHOUT its data: the dataset's *epoch* (rooms.redis_epoch) tells a room
-Redis lost (``load`` raises ``RoomError(room_not_found, "... was lost ...")``) from one
-that expired (None); nothing ever recreates a lost room. The epoch is kept per epoch key
-(``_epoch_key``): one for one Redis, one per hash slot on a Cluster.
+seconds (rooms.redis_connect), and reconnects on the next call once Redis is back. Redis
+restarted WITHOUT its data: the dataset's *epoch* (rooms.redis_epoch) tells a room Redis
+lost (``load`` raises ``RoomError(room_not_found, "... was lost ...")``) from one that
+expired (None); nothing ever recreates a lost room (one epoch per Redis, or per slot).
 """
 
 from __future__ import annotations
@@ -40,6 +34,7 @@ from contextlib import AbstractAsyncContextManager
 from .errors import ErrorCode, RoomError
 from .ids import valid_room_id
 from .jsontext import loads
+from .presence_index import IndexChange, NotIndexed
 from .redis_archive import commit_parts, whole
 from .redis_batch import LuaScript, RedisCalls, redis_calls
 from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text
@@ -221,17 +216,19 @@ class RedisStore:
     async def swap(
         self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
         finished: bool | None = None, archive_unchanged: bool = False,
+        index: IndexChange | None = None,
     ) -> Swapped:
-        """The same script as ``commit`` in its swap mode: ONE round trip whether it lands
-        or not (a refusal brings back the stored version and text)."""
+        """``commit`` in its swap mode: ONE round trip whether it lands or not (a refusal
+        brings back the stored version and text). ``index`` changes a worker's index in the
+        same step (rooms.presence_index; NotIndexed: the lease is gone, nothing written)."""
         return await self._commit_script(
             room_id, expected, data, event, listed=listed, swap=True, finished=finished,
-            archive_unchanged=archive_unchanged,
+            archive_unchanged=archive_unchanged, index=index,
         )
 
     async def _commit_script(
         self, room_id: str, expected: int, data: str, event: str, *, listed: bool, swap: bool,
-        finished: bool | None, archive_unchanged: bool,
+        finished: bool | None, archive_unchanged: bool, index: IndexChange | None = None,
     ) -> Swapped:
         if isinstance(expected, bool) or not isinstance(expected, int) or expected < 0:
             raise RoomError(ErrorCode.BAD_MESSAGE, f"not a version: {expected!r:.40}")
@@ -243,17 +240,23 @@ class RedisStore:
             expected, head, event, b"1" if listed else b"0", _finished_flag(event, finished),
             *self._commit_limits, keys.channel, b"1" if swap else b"", archive, keep,
         ]
+        script_keys = [keys.room, keys.log]
+        if index is not None:  # never on a Cluster (Registry.folds_into): another slot
+            script_keys += index.keys
+            args += [b"a" if index.add else b"r", index.room_id, index.keep_ms]
         async with self._calls.guard("commit", self.options.timeout):
             epoch_key = self._epoch_key(room_id)
             if swap and epoch_key not in self._epochs.current:  # as load: date the slot
                 await self._epochs.confirm(epoch_key)
-            reply = await self._calls.script(self._commit, [keys.room, keys.log], args)
+            reply = await self._calls.script(self._commit, script_keys, args)
             if int(reply[0]) == CommitCode.NO_ARCHIVE:  # stored whole in format 1: send it
-                args[1], args[-2], args[-1] = commit_parts(data, False)
-                reply = await self._calls.script(self._commit, [keys.room, keys.log], args)
+                args[1], args[10], args[11] = commit_parts(data, False)
+                reply = await self._calls.script(self._commit, script_keys, args)
         code, created = CommitCode(int(reply[0])), text(reply[1])
         if code is CommitCode.NO_ROOM:
             return Swapped(False)
+        if code is CommitCode.NO_LEASE:
+            raise NotIndexed()
         if code is CommitCode.MOVED:
             if len(reply) < 4 or reply[3] is None:
                 return Swapped(False)

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from core import GameError, Rules
 
@@ -37,6 +37,7 @@ from .commands import Command, Reply
 from .config import RoomSettings
 from .errors import ErrorCode, RoomError, from_game_error
 from .ids import new_room_id, valid_room_id
+from .presence_index import IndexChange, IndexingStore
 from .protocol import dumps
 from .room import Room
 from .store import Store, StoredRoom
@@ -156,7 +157,9 @@ class RoomService:
                 return room
         raise RoomError(ErrorCode.BUSY, "could not find a free room id; try again")
 
-    async def execute(self, room_id: str, command: Command) -> Executed:
+    async def execute(
+        self, room_id: str, command: Command, *, index: IndexChange | None = None
+    ) -> Executed:
         """Apply ``command`` to the room through compare-and-set; RoomError when refused.
 
         The room comes from this worker's cache when it holds a copy (rooms.cache), else
@@ -164,7 +167,9 @@ class RoomService:
         a refusal hands back the current room for the next attempt, so a stale copy costs
         one more round trip, never a wrong write. A refusal, or an answer that changes
         nothing, is given only against the room as the store holds it: on a cached copy it
-        is checked again after a load."""
+        is checked again after a load. ``index``: a presence index change that the commit
+        makes too (rooms.presence_index; only for a store that can, and never made when
+        nothing is committed: ``Executed.event`` None)."""
         async with self._locked(room_id):
             cached = self.cache.get(room_id) if valid_room_id(room_id) else None
             fresh = False  # whether ``cached`` is what the store answered just now
@@ -189,12 +194,20 @@ class RoomService:
                     self._observe(held, False)
                     return Executed(held, handled.reply, None)
                 data = encode_room(room)
-                swapped = await self.store.swap(
-                    room_id, cached.version, data, dumps(handled.event), listed=room.listed,
-                    finished=room.game.is_over,
-                    # copies share the archive until a new game replaces it (Room.copy)
-                    archive_unchanged=room.games is held.games,
-                )
+                # copies share the archive until a new game replaces it (Room.copy)
+                archive_unchanged = room.games is held.games
+                if index is None:
+                    swapped = await self.store.swap(
+                        room_id, cached.version, data, dumps(handled.event),
+                        listed=room.listed, finished=room.game.is_over,
+                        archive_unchanged=archive_unchanged,
+                    )
+                else:  # only a store that can is ever given one (Registry.folds_into)
+                    swapped = await cast(IndexingStore, self.store).swap(
+                        room_id, cached.version, data, dumps(handled.event),
+                        listed=room.listed, finished=room.game.is_over,
+                        archive_unchanged=archive_unchanged, index=index,
+                    )
                 if swapped.committed:
                     self.cache.offer(room_id, room.version, data, room)
                     self._observe(room, True)

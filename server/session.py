@@ -4,9 +4,9 @@ The session reads frames, enforces the edge rules (join timeout, binary frames, 
 size, rate limit, flood), turns messages into room commands through the service, and sends
 replies to this connection only; the room's events reach it through its Feed. Honest
 mistakes get an ``error`` and the socket stays open; abuse closes it with a documented code.
-Its connection id names this worker, and the worker's presence indexes the room before
-the join and records the departure after (rooms.presence): if the worker's lease is lost,
-the connection is closed with 1012 and the client resumes.
+Its connection id names this worker, and the worker's presence indexes the room with the
+join and records the departure after (rooms.presence): if the worker's lease is lost, the
+connection is closed with 1012 and the client resumes.
 """
 
 from __future__ import annotations
@@ -228,20 +228,15 @@ class Session:
         feed = Feed(self.room_id, self.service, self.conn.send)
         await self.hub.attach(self.room_id, feed)  # subscribe first, then read the room
         try:
-            await self.presence.enter(self.room_id, self.conn.id, self._lease_lost)
-        except BaseException:
-            feed.close()
-            await self.hub.detach(self.room_id, feed)
-            raise
-        try:
+            # The room indexed under this worker, then the Join committed (on one Redis,
+            # both in one commit); on a failure after the index, presence has recorded a
+            # departure: a join refused by the room changed nothing, but one whose commit
+            # lost its answer (Redis timed out) may have landed.
             command = Join(self.conn.id, message.role, message.name, message.token)
-            executed = await self.service.execute(self.room_id, command)
+            executed = await self.presence.join(self.room_id, command, self._lease_lost)
         except BaseException:
             feed.close()
             await self.hub.detach(self.room_id, feed)
-            # A join refused by the room changed nothing, but one whose commit lost its
-            # answer (Redis timed out) may have landed: record a departure either way.
-            await self.presence.leave(self.room_id, self.conn.id)
             raise
         assert isinstance(executed.reply, JoinReply)
         self._joined = _Joined(feed, executed.reply, message.name or "Spectator")

@@ -1,0 +1,174 @@
+"""Where a worker holds connections: a count per room, the worker's index of rooms kept in
+step with it (rooms.presence_registry), and the departures still to record.
+
+A room where a commit recorded one of the worker's connections is always in the worker's
+index, so the sweep of a dead worker visits every room it must (rooms.presence_sweep):
+
+- Apart (``add_room``/``remove_room``): the first local connection in a room indexes it
+  before its ``Join`` is committed, and the last one unindexes it after its ``Leave`` was
+  recorded.
+- Folded, when the registry lives in the store's Redis (``Registry.folds_into``,
+  rooms.presence_index): every local ``Join`` indexes the room in its own commit (refused,
+  nothing written, when the lease is gone), and the last local ``Leave`` unindexes it in
+  its own commit: one round trip fewer per join and per last departure, and the index and
+  the room change in one step or not at all. Adding again is harmless, so a room stays
+  indexed even after a departure whose unindexing commit lost its answer.
+
+The joins and departures of one room (per worker id) run in order, under one lock each:
+a departure decides that it is the last one, and unindexes, only while no join there is
+half done. A ``Leave`` that cannot be recorded now (the store is unavailable) is retried
+at every heartbeat (``retry``) and keeps the room indexed meanwhile.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from .commands import Join, Leave
+from .errors import ErrorCode, RoomError
+from .ids import worker_of
+from .keyed_locks import KeyedLocks
+from .presence_index import IndexChange, NotIndexed
+from .presence_registry import Registry
+from .service import Executed, RoomService
+
+__all__ = ["RETRIES_PER_BEAT", "TRANSIENT", "LocalRooms"]
+
+log = logging.getLogger("tictactoe.rooms")
+
+TRANSIENT = frozenset({ErrorCode.UNAVAILABLE, ErrorCode.BUSY})
+RETRIES_PER_BEAT = 256
+"""Unrecorded departures retried per heartbeat (the rest wait for the next one)."""
+
+
+class LocalRooms:
+    def __init__(self, registry: Registry, service: RoomService, *, max_pending: int) -> None:
+        self._registry = registry
+        self._service = service
+        self._max_pending = max_pending
+        self.folds = registry.folds_into(service.store)
+        """Whether index changes ride on the rooms' commits (see the module)."""
+        self._counts: dict[tuple[str, str], int] = {}  # (worker id, room) -> connections
+        self._locks = KeyedLocks()
+        self._pending: dict[str, tuple[str, bool]] = {}  # conn -> (room, deliberate)
+
+    def pending(self) -> int:
+        return len(self._pending)
+
+    async def enter(self, worker: str, room_id: str) -> bool:
+        """Count a connection of ``worker`` in ``room_id``, indexing the room first (first
+        local connection there); False, nothing counted, when the worker's lease is gone."""
+        key = (worker, room_id)
+        async with self._locks.hold(key):
+            count = self._counts.get(key, 0)
+            if count == 0 and not await self._registry.add_room(worker, room_id):
+                return False
+            self._counts[key] = count + 1
+        return True
+
+    async def join(self, worker: str, room_id: str, command: Join) -> Executed:
+        """``enter`` and execute ``command``, a Join of ``worker``'s connection (indexing in
+        its commit when folded). NotIndexed: the lease is gone, nothing was recorded. Any
+        other error: the departure is recorded too, since a commit whose answer was lost
+        may have landed."""
+        if not self.folds:
+            if not await self.enter(worker, room_id):
+                raise NotIndexed()
+            try:
+                return await self._service.execute(room_id, command)
+            except BaseException:
+                await self.leave(room_id, command.conn, False)
+                raise
+        key = (worker, room_id)
+        try:
+            async with self._locks.hold(key):
+                self._counts[key] = self._counts.get(key, 0) + 1
+                try:
+                    change = self._registry.index_change(worker, room_id, add=True)
+                    return await self._service.execute(room_id, command, index=change)
+                except NotIndexed:
+                    await self._count_out(key, unindex=False)  # nothing was written
+                    raise
+        except NotIndexed:
+            raise
+        except BaseException:
+            await self.leave(room_id, command.conn, False)
+            raise
+
+    async def leave(self, room_id: str, conn: str, deliberate: bool) -> bool:
+        """Record that ``conn`` left ``room_id`` and unindex the room after the last local
+        connection there. False when it could not be recorded now: retried by ``retry``."""
+        worker = worker_of(conn)
+        if self.folds and worker is not None:
+            key = (worker, room_id)
+            async with self._locks.hold(key):
+                last = self._counts.get(key, 0) == 1
+                change = self._registry.index_change(worker, room_id, add=False)
+                done, unindexed = await self._depart(
+                    room_id, conn, deliberate, change if last else None
+                )
+                if done:
+                    await self._count_out(key, unindex=not unindexed)
+        else:
+            done, _ = await self._depart(room_id, conn, deliberate)
+            if done:
+                await self._forget(room_id, worker)
+        if not done:
+            if len(self._pending) < self._max_pending:
+                self._pending[conn] = (room_id, deliberate)
+            else:  # still indexed: evicted when this worker's lease ends
+                log.error("presence: too many departures to retry; %s stays in %s", conn,
+                          room_id)
+        return done
+
+    async def retry(self) -> None:
+        """Try the unrecorded departures again (up to RETRIES_PER_BEAT of them)."""
+        for conn, (room_id, deliberate) in list(self._pending.items())[:RETRIES_PER_BEAT]:
+            done, _ = await self._depart(room_id, conn, deliberate)
+            if done:
+                del self._pending[conn]
+                await self._forget(room_id, worker_of(conn))
+
+    async def _depart(self, room_id: str, conn: str, deliberate: bool,
+                      unindex: IndexChange | None = None) -> tuple[bool, bool]:
+        """Whether nothing more is to be done for this departure, and whether its commit
+        unindexed the room (``unindex``: in the same step, or not at all)."""
+        try:
+            executed = await self._service.execute(room_id, Leave(conn, deliberate),
+                                                   index=unindex)
+        except RoomError as exc:
+            if exc.code in TRANSIENT:
+                log.info("room %s: departure of %s not recorded yet: %s", room_id, conn,
+                         exc.message)
+                return False, False
+            if exc.code is not ErrorCode.ROOM_NOT_FOUND:
+                log.info("room %s: could not record a departure: %s", room_id, exc.message)
+        except Exception:
+            log.exception("room %s: could not record a departure", room_id)
+        else:
+            return True, unindex is not None and executed.event is not None
+        return True, False
+
+    async def _forget(self, room_id: str, worker: str | None) -> None:
+        if worker is None:
+            return
+        key = (worker, room_id)
+        async with self._locks.hold(key):
+            await self._count_out(key, unindex=True)
+
+    async def _count_out(self, key: tuple[str, str], *, unindex: bool) -> None:
+        """One local connection fewer under ``key`` (whose lock the caller holds); after the
+        last, the room is unindexed if ``unindex`` (else its commit did, or nothing had
+        indexed it)."""
+        count = self._counts.get(key, 0) - 1
+        if count > 0:
+            self._counts[key] = count
+            return
+        self._counts.pop(key, None)
+        if not unindex:
+            return
+        worker, room_id = key
+        try:
+            await self._registry.remove_room(worker, room_id)
+        except RoomError as exc:  # harmless: a sweep there would find nothing of ours
+            log.info("room %s: left indexed under %s: %s", room_id, worker, exc.message)
