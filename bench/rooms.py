@@ -263,8 +263,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.rooms", description=__doc__)
     parser.add_argument("--rounds", type=int, default=5, help="best of this many rounds")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument("--redis", metavar="URL", default=None,
+                        help="also a room's lifecycle on this Redis with two workers "
+                             "(bench.room_lifecycle; keys under a prefix of its own, deleted)")
     args = parser.parse_args(argv)
     results = measure(args.rounds)
+    if args.redis:
+        from .room_lifecycle import measure_lifecycle
+
+        lifecycle = measure_lifecycle(args.redis, rounds=args.rounds)
+        results.update({f"Redis, two workers: {key}": value for key, value in lifecycle.items()})
     if args.json:
         print(json.dumps({"python": platform.python_version(), "results": results}, indent=2))
         return 0
@@ -274,7 +282,8 @@ def main(argv: list[str] | None = None) -> int:
         if isinstance(value, dict):
             print(f"  {name}")
             for key, figure in value.items():
-                print(f"    {key:<44} {figure:9.1f}")
+                shown = f"{figure:9.1f}" if isinstance(figure, float) else f"{figure!s:>9}"
+                print(f"    {key:<44} {shown}")
         else:
             print(f"  {name:<52} {value:7.1f}")
     return 0

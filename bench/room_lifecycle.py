@@ -1,0 +1,172 @@
+"""A room's lifecycle on Redis with two workers: CPU per game and commands per step.
+
+    .venv/bin/python -m bench.rooms --redis redis://127.0.0.1:6379/9
+
+What the load benchmark's default mode adds to a game's moves, without the sockets: two
+workers in this process (a store, a bus, a hub, a service and a presence each, on the
+given Redis under a prefix of their own, deleted afterwards) run the server's session
+steps. Worker A creates the room; X joins on A, O on B, a spectator on A (each join:
+attach to the hub, ``Presence.join``, the welcome's snapshot encoded); then they leave in
+that order (detach, ``Presence.leave``).
+
+- *commands per step*: what each step sends to Redis, one step at a time: the store's and
+  the presence registry's commands (each one command on the wire, rooms.redis_batch) and
+  the bus's ``SUBSCRIBE``/``UNSUBSCRIBE``;
+- *µs CPU per game*: the process's CPU time for whole lifecycles run by ``loops``
+  concurrent game loops (both workers' work, their bus messages and the Redis clients'
+  included; redis-server's own not), the best of the rounds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections import Counter
+from time import process_time
+from typing import Any
+
+from rooms import (
+    Feed,
+    Hub,
+    Join,
+    JoinReply,
+    Presence,
+    Role,
+    RoomService,
+    dumps,
+    open_backend,
+    presence_registry,
+    welcome_message,
+)
+from rooms.redis_presence import RedisRegistry
+from rooms.redis_store import RedisStore
+
+__all__ = ["STEPS", "measure_lifecycle"]
+
+STEPS = ("create on A", "X joins on A", "O joins on B", "spectator joins on A",
+         "X leaves A", "O leaves B", "spectator leaves A")
+
+
+class _Worker:
+    def __init__(self, url: str) -> None:
+        self.backend = open_backend(url)
+        self.service = RoomService(self.backend.store)
+        self.hub = Hub(self.backend.bus, self.service.cache)
+        self.registry = presence_registry(url)
+        self.presence = Presence(self.registry, self.service, ttl=60.0)
+
+    async def open(self) -> None:
+        await self.backend.open()
+        await self.registry.open()
+        await self.presence.start()
+
+    async def close(self) -> None:
+        await self.presence.close()
+        await self.hub.close()
+        await self.registry.close()
+        await self.backend.close()
+
+    def sent(self) -> Counter[str]:
+        """Commands sent so far by the store's and the registry's hot paths."""
+        store, registry = self.backend.store, self.registry
+        assert isinstance(store, RedisStore) and isinstance(registry, RedisRegistry)
+        return Counter({"store": getattr(store.calls, "commands", 0),
+                        "presence": getattr(registry.calls, "commands", 0)})
+
+    async def join(self, room_id: str, role: Role) -> tuple[str, Feed]:
+        """As server.session does: attach, join through presence, encode the welcome."""
+        conn = self.presence.connection_id()
+        feed = Feed(room_id, self.service, lambda text: None)
+        await self.hub.attach(room_id, feed)
+        executed = await self.presence.join(room_id, Join(conn, role, None), lambda: None)
+        assert isinstance(executed.reply, JoinReply)
+        dumps(welcome_message(room_id, executed.reply, executed.room.snapshot(), None))
+        feed.start(executed.room.version)
+        return conn, feed
+
+    async def leave(self, room_id: str, conn: str, feed: Feed) -> None:
+        feed.close()
+        await self.hub.detach(room_id, feed)
+        await self.presence.leave(room_id, conn)
+
+
+async def _game(a: _Worker, b: _Worker, steps: list[Counter[str]] | None = None) -> None:
+    """One lifecycle; with ``steps``, what each step sent (one Counter per step)."""
+
+    async def step(action: Any, workers: tuple[_Worker, ...] = (a, b)) -> Any:
+        before = sum((w.sent() for w in workers), Counter())
+        channels = [w.hub.listeners(room_id) for w in workers] if room_id else []
+        result = await action
+        if steps is not None:
+            sent = sum((w.sent() for w in workers), Counter()) - before
+            for was, worker in zip(channels, workers, strict=False):
+                now = worker.hub.listeners(room_id)
+                sent["bus"] += (was == 0 < now) + (now == 0 < was)  # (UN)SUBSCRIBE
+            steps.append(+sent)
+            await asyncio.sleep(0.01)  # the bus brings the commit to the other worker
+        return result
+
+    room_id = ""
+    room = await step(a.service.create({}, public=False))
+    room_id = room.room_id
+    joined = [(worker, await step(worker.join(room_id, role)))
+              for worker, role in ((a, Role.PLAYER), (b, Role.PLAYER), (a, Role.SPECTATOR))]
+    for worker, (conn, feed) in joined:
+        await step(worker.leave(room_id, conn, feed))
+
+
+async def _run(url: str, loops: int, games: int) -> tuple[float, list[Counter[str]]]:
+    a, b = _Worker(url), _Worker(url)
+    await a.open()
+    await b.open()
+    try:
+        steps: list[Counter[str]] = []
+        await _game(a, b)  # Redis learns the scripts
+        await _game(a, b, steps)
+
+        async def loop() -> None:
+            for _ in range(games):
+                await _game(a, b)
+
+        started = process_time()
+        await asyncio.gather(*(loop() for _ in range(loops)))
+        return (process_time() - started) / (loops * games) * 1e6, steps
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def _clean(url: str, prefix: str) -> None:
+    import redis.asyncio as aioredis  # only here: bench.rooms runs without Redis too
+
+    client = aioredis.Redis.from_url(url.split("?", 1)[0])
+    try:
+        keys = [key async for key in client.scan_iter(f"{prefix}:*", count=1000)]
+        for start in range(0, len(keys), 500):
+            await client.delete(*keys[start : start + 500])
+    finally:
+        await client.aclose()
+
+
+def measure_lifecycle(url: str, rounds: int = 3, loops: int = 20, games: int = 20
+                      ) -> dict[str, Any]:
+    """µs CPU per game (best of ``rounds``) and the commands of each step."""
+    prefix = f"bench-lifecycle-{secrets.token_hex(4)}"
+    prefixed = f"{url}{'&' if '?' in url else '?'}prefix={prefix}"
+    best, steps = float("inf"), list[Counter[str]]()
+    try:
+        for _ in range(rounds):
+            spent, steps = asyncio.run(_run(prefixed, loops, games))
+            best = min(best, spent)
+    finally:
+        asyncio.run(_clean(url, prefix))
+    return {
+        f"µs CPU per game lifecycle ({loops} concurrent loops)": best,
+        "commands per step (store, presence, bus)": {
+            name: sent["store"] + sent["presence"] + sent["bus"]
+            for name, sent in zip(STEPS, steps, strict=True)
+        },
+        "commands per step, by client": {
+            name: dict(sent) for name, sent in zip(STEPS, steps, strict=True)
+        },
+    }
