@@ -34,7 +34,7 @@ from rooms import (
 
 from .analysis_api import analysis_routes
 from .bots import BotPool
-from .collector import tune_collector
+from .collector import Collector
 from .http import error_response, routes
 from .raw_send import RawSend
 from .redact import install_redaction
@@ -67,7 +67,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     sweeper = Sweeper(registry, service, presence, interval=settings.sweep_interval)
     state = AppState(
         settings, backend, service, hub, watch, queue_for(backend.store), bots, presence,
-        sweeper,
+        sweeper, Collector() if settings.tune_gc else None,
     )
 
     @asynccontextmanager
@@ -77,10 +77,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await registry.open()
             await presence.start()
             sweeper.start()
-            if settings.tune_gc:
-                tune_collector()
+            if state.collector is not None:
+                state.collector.start()
             yield
         finally:
+            if state.collector is not None:
+                state.collector.close()
             await sweeper.close()
             await watch.close()
             bots.close()

@@ -1,35 +1,125 @@
 """The garbage collector tuned for a long-running worker (``Settings.tune_gc``).
 
-Two changes, both measured under ``tictactoe bench`` (docs/performance.md):
+Three changes, each measured under ``tictactoe bench`` (docs/performance.md):
 
 - ``gc.freeze()`` once the worker has started: the tens of thousands of objects made by
   imports and startup (modules, classes, functions) are never garbage, yet every full
   collection walked them again. Frozen, they are skipped; they are still freed by reference
   counting if they ever become unreachable.
-- A full collection after every ``FULL_EVERY`` collections of the middle generation
-  instead of CPython's 10 (it also still waits for the long-lived objects to grow by a
-  quarter). A worker holding thousands of connections has a heap of hundreds of thousands
-  of objects; each full collection walks all of it and stops the event loop meanwhile
-  (100–200 ms of CPU measured at 1,500 connections), which every move in flight then
-  waits for. The young generations, where almost all garbage dies, are still collected
-  as often as by default, so memory grows little (RSS +5 % in the same run).
+- **The young generations on the loop's clock.** CPython collects the youngest generation
+  when allocations outnumber deallocations by 700, and a deallocation of an *old* object
+  counts as much as one of a young one. A worker replaces each room's state at every move:
+  the new copy is young and lives until the next move, the old copy dies old. The two
+  balance, so the count barely moves while young survivors pile up: at 500 moves a second
+  a young collection found 10,000–35,000 objects (~700 rooms' states) and held the event
+  loop for 2–25 ms of CPU, the middle generation's for up to 35 ms, about twenty times in a
+  15-second window: the slowest percent of moves waited behind them. So every ``YOUNG_EVERY``
+  seconds the loop collects the two young generations itself (``gc.collect(1)``): a pause of
+  about a millisecond, for what 50 ms of play left alive. CPython's own young collections
+  still run between two ticks if a burst of allocations calls for one.
+- **Full collections when the heap has grown**, not after a count of younger ones: each
+  walks every live object (hundreds of thousands at 1,500 connections, 100–200 ms of CPU
+  with the event loop stopped). CPython's own rule (after 10 middle collections, once the
+  objects promoted to the old generation reach a quarter of it) counts promotions, so at
+  20 young ticks a second it would run one every few seconds, although the promoted room
+  states die soon after. Instead, every ``CHECK_EVERY`` seconds the worker compares the
+  interpreter's allocated memory blocks (``sys.getallocatedblocks``, no walk of the heap)
+  with what the last full collection left, and collects everything once they have grown by
+  ``GROWTH`` (and at least ``MIN_GROWTH`` blocks): a heap that keeps its size, the steady
+  state, is never walked whole; one that grows, with garbage in cycles or with more
+  connections, is, about as often as CPython would.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gc
+import sys
+import time
+from typing import Any
 
-__all__ = ["FULL_EVERY", "tune_collector"]
+__all__ = ["CHECK_EVERY", "GROWTH", "MIN_GROWTH", "YOUNG_EVERY", "Collector"]
 
-FULL_EVERY = 100
-"""Middle-generation collections between two full ones (CPython's default is 10)."""
+YOUNG_EVERY = 0.05
+"""Seconds between two collections of the young generations."""
+CHECK_EVERY = 1.0
+"""Seconds between two looks at the heap's growth."""
+GROWTH = 1.25
+"""Heap growth (allocated blocks, against what the last full collection left) after which
+everything is collected: CPython's own quarter."""
+MIN_GROWTH = 100_000
+"""...and at least this many more blocks, so that a small heap is not walked every second."""
+_NEVER = 1 << 30
+"""CPython's full-collection threshold, in middle collections: out of the way."""
 
 
-def tune_collector() -> None:
-    """Collect what startup left behind, freeze the rest, and make full collections rare.
+class Collector:
+    """Collects the young generations every ``young_every`` seconds and everything once the
+    heap has grown by ``growth``, on the running loop (see the module); ``close`` gives
+    CPython its own thresholds back. Process-wide: one per worker process."""
 
-    Process-wide; call once per worker, after startup and before serving."""
-    gc.collect()
-    gc.freeze()
-    young, middle, _ = gc.get_threshold()
-    gc.set_threshold(young, middle, FULL_EVERY)
+    def __init__(
+        self,
+        *,
+        young_every: float = YOUNG_EVERY,
+        check_every: float = CHECK_EVERY,
+        growth: float = GROWTH,
+        min_growth: int = MIN_GROWTH,
+    ) -> None:
+        if not (young_every > 0 and check_every > 0 and growth > 1 and min_growth >= 0):
+            raise ValueError("the collector's intervals must be above 0 and its growth above 1")
+        self._young_every = young_every
+        self._check_every = check_every
+        self._growth = growth
+        self._min_growth = min_growth
+        self._thresholds = gc.get_threshold()
+        self._handles: list[asyncio.TimerHandle] = []
+        self._base = 0
+        self.young = 0
+        """Collections of the young generations made by the ticks."""
+        self.full = 0
+        """Full collections made because the heap had grown."""
+        self.last_full_ms: float | None = None
+        """CPU of the last of them, in milliseconds."""
+
+    def start(self) -> None:
+        """Collect what startup left behind, freeze the rest, and take over the schedule."""
+        gc.collect()
+        gc.freeze()
+        young, middle, _ = self._thresholds
+        gc.set_threshold(young, middle, _NEVER)
+        self._base = sys.getallocatedblocks()
+        loop = asyncio.get_running_loop()
+        self._handles = [
+            loop.call_later(self._young_every, self._tick, loop),
+            loop.call_later(self._check_every, self._check, loop),
+        ]
+
+    def close(self) -> None:
+        for handle in self._handles:
+            handle.cancel()
+        self._handles = []
+        gc.set_threshold(*self._thresholds)
+
+    def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
+        gc.collect(1)
+        self.young += 1
+        self._handles[0] = loop.call_later(self._young_every, self._tick, loop)
+
+    def _check(self, loop: asyncio.AbstractEventLoop) -> None:
+        blocks = sys.getallocatedblocks()
+        if blocks > max(self._base * self._growth, self._base + self._min_growth):
+            started = time.process_time()
+            gc.collect()
+            self.last_full_ms = (time.process_time() - started) * 1000
+            self.full += 1
+            self._base = sys.getallocatedblocks()
+        self._handles[1] = loop.call_later(self._check_every, self._check, loop)
+
+    def stats(self) -> dict[str, Any]:
+        """What ``GET /api/stats`` shows of it (besides CPython's own counters)."""
+        return {
+            "young_every": self._young_every, "young_ticks": self.young,
+            "full_on_growth": self.full, "last_full_ms": self.last_full_ms,
+            "blocks": sys.getallocatedblocks(), "blocks_after_full": self._base,
+        }

@@ -195,6 +195,8 @@ async def stats(request: Request) -> Response:
         "threshold": list(gc.get_threshold()),
         "collections": [generation["collections"] for generation in gc.get_stats()],
     }
+    if state.collector is not None:
+        collector.update(state.collector.stats())
     return JSONResponse({
         "pid": os.getpid(), "encodes": dict(ENCODES), "conflicts": state.service.conflicts,
         "gc": collector,

@@ -11,6 +11,7 @@ from starlette.applications import Starlette
 from rooms import Backend, Hub, Presence, QuickPlayQueue, RoomService, Sweeper, Watch
 
 from .bots import BotPool
+from .collector import Collector
 from .settings import Settings
 
 __all__ = ["AppState", "app_state"]
@@ -27,6 +28,9 @@ class AppState:
     bots: BotPool
     presence: Presence
     sweeper: Sweeper
+    collector: Collector | None = None
+    """The worker's garbage collector schedule when ``settings.tune_gc`` (started by the
+    lifespan)."""
 
 
 def app_state(app: Starlette) -> AppState:

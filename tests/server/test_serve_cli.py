@@ -137,10 +137,14 @@ def test_serve_tunes_the_garbage_collector_unless_told_not_to() -> None:
     tuned = _stats_of_serve()["gc"]
     assert isinstance(tuned, dict)
     assert tuned["frozen"] > 10_000  # the startup heap: modules, classes, functions
-    assert tuned["threshold"][2] == 100
+    assert tuned["threshold"][:2] == [700, 10]  # CPython's young collections between ticks
+    assert tuned["threshold"][2] > 10**6  # full collections only when the heap has grown
     assert len(tuned["collections"]) == 3
+    assert tuned["young_every"] == 0.05 and tuned["full_on_growth"] == 0
+    assert isinstance(tuned["young_ticks"], int) and tuned["blocks_after_full"] > 0
     for untuned in (_stats_of_serve("--no-tune-gc")["gc"],
                     _stats_of_serve(env={"TICTACTOE_TUNE_GC": "0"})["gc"]):
         assert isinstance(untuned, dict)
         assert untuned["frozen"] == 0
         assert untuned["threshold"] == [700, 10, 10]  # CPython's defaults
+        assert "young_ticks" not in untuned
