@@ -1,5 +1,6 @@
-"""One asyncio lock per key, kept only while someone holds or waits for it (rooms.presence:
-a worker's joins and departures of one room, in order)."""
+"""One asyncio lock per key, kept only while someone holds or waits for it: a room's
+commands in this process (rooms.service), a worker's joins and departures of one room
+(rooms.presence_rooms)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,8 @@ class KeyedLocks:
 
     def __len__(self) -> int:
         return len(self._table)
+
+    def users(self, key: Hashable) -> int:
+        """How many hold or wait for the key's lock (0: it is not in the table)."""
+        held = self._table.get(key)
+        return held.users if held is not None else 0

@@ -26,7 +26,7 @@ import logging
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, cast
 
 from core import GameError, Rules
@@ -37,6 +37,7 @@ from .commands import Command, Reply
 from .config import RoomSettings
 from .errors import ErrorCode, RoomError, from_game_error
 from .ids import new_room_id, valid_room_id
+from .keyed_locks import KeyedLocks
 from .presence_index import IndexChange, IndexingStore
 from .protocol import dumps
 from .room import Room
@@ -61,36 +62,6 @@ class Executed:
     event: dict[str, Any] | None
 
 
-@dataclass(slots=True, eq=False)
-class _LocalLock:
-    """A room's lock in this process, held for one command by ``async with``; ``users``
-    counts the commands holding or waiting for it, and the last one out takes it off
-    ``locks`` (so the table holds only rooms in use). A class rather than an
-    ``@asynccontextmanager`` generator: every command takes one, and this costs less."""
-
-    locks: dict[str, _LocalLock]
-    room_id: str
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    users: int = 0
-
-    async def __aenter__(self) -> None:
-        self.users += 1  # before the wait: the entry stays while someone waits for it
-        try:
-            await self.lock.acquire()
-        except BaseException:  # cancelled while waiting: never held, so only counted out
-            self._leave()
-            raise
-
-    async def __aexit__(self, *exc_info: object) -> None:
-        self.lock.release()
-        self._leave()
-
-    def _leave(self) -> None:
-        self.users -= 1
-        if self.users == 0:
-            del self.locks[self.room_id]
-
-
 _UNLOCKED: AbstractAsyncContextManager[None] = nullcontext()
 """What ``_locked`` gives without local locks (a nullcontext can be entered any number of
 times, by any number of tasks at once)."""
@@ -112,7 +83,7 @@ class RoomService:
         self._clock = clock
         self._max_attempts = max_attempts
         self._local_locks = local_locks
-        self._locks: dict[str, _LocalLock] = {}
+        self._locks = KeyedLocks()
         self.conflicts = 0
         """How many commits lost a compare-and-set race and were retried (for tests/metrics)."""
         self.observers: list[Observer] = []
@@ -224,14 +195,10 @@ class RoomService:
 
     def _locked(self, room_id: str) -> AbstractAsyncContextManager[None]:
         """The room's local lock, to hold with ``async with`` (nothing to hold without
-        local locks). The entry is made here and counted when entered: nothing runs in
-        between, so no other task can see it uncounted and take it off the table."""
+        local locks; rooms.keyed_locks keeps only the rooms in use)."""
         if not self._local_locks:
             return _UNLOCKED
-        entry = self._locks.get(room_id)
-        if entry is None:
-            entry = self._locks[room_id] = _LocalLock(self._locks, room_id)
-        return entry
+        return self._locks.hold(room_id)
 
     # -- reads ----------------------------------------------------------------------------
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -232,10 +234,25 @@ async def test_a_silent_redis_times_every_hot_call_out_then_serves_again(
     assert not deadlines_of(pipeline).armed  # closed: no timer left behind
 
 
-@pytest.mark.redis
-async def test_a_command_whose_caller_timed_out_before_it_was_sent_is_never_sent(
-    server: RedisServer,
-) -> None:
+@dataclass
+class _Stuck:
+    """A store whose first batch is on the wire to a silent Redis (``on_the_wire``, its
+    load), and an ``INCR`` of ``counter`` to queue behind it (``count``)."""
+
+    store: RedisStore
+    pipeline: AutoPipeline
+    counter: str
+    on_the_wire: asyncio.Task[tuple[Any, float]]
+
+    async def count(self) -> Any:
+        async with self.pipeline.guard("count", TIMEOUT):
+            return await self.pipeline.call("INCR", self.counter)
+
+
+@asynccontextmanager
+async def _behind_a_silent_batch(server: RedisServer) -> AsyncIterator[_Stuck]:
+    """While Redis is paused (resumed on the way out, then the queue must have moved on:
+    the room loads again, and the counter was never incremented)."""
     store = RedisStore(server.url, prefix=unique_prefix(), options=SILENT)
     await store.open()
     pipeline = store.calls
@@ -248,59 +265,39 @@ async def test_a_command_whose_caller_timed_out_before_it_was_sent_is_never_sent
             sent = pipeline.batches
             on_the_wire = asyncio.create_task(timed(store.load("first")))
             await eventually(lambda: pipeline.batches > sent, "the first batch written")
-
-            async def count() -> Any:  # queued behind the batch Redis does not answer
-                async with pipeline.guard("count", TIMEOUT):
-                    return await pipeline.call("INCR", counter)
-
-            behind = await timed(count())
-            assert_unavailable(behind[0])
-            assert TIMEOUT <= behind[1] <= 2 * TIMEOUT + 1.0
+            yield _Stuck(store, pipeline, counter, on_the_wire)
             assert_unavailable((await on_the_wire)[0])
         finally:
             server.resume()
-        commands = pipeline.commands
         assert await store.load("first") == StoredRoom(0, "v0")  # the queue moved on
-        assert pipeline.commands == commands + 1  # only that load: the INCR never went
         assert server.client().get(counter) is None
     finally:
         await store.close()
+
+
+@pytest.mark.redis
+async def test_a_command_whose_caller_timed_out_before_it_was_sent_is_never_sent(
+    server: RedisServer,
+) -> None:
+    async with _behind_a_silent_batch(server) as stuck:
+        behind = await timed(stuck.count())  # queued behind the batch Redis does not answer
+        assert_unavailable(behind[0])
+        assert TIMEOUT <= behind[1] <= 2 * TIMEOUT + 1.0
+        commands = stuck.pipeline.commands
+    assert stuck.pipeline.commands == commands + 1  # only that load: the INCR never went
 
 
 @pytest.mark.redis
 async def test_a_caller_cancelled_behind_a_silent_batch_is_cancelled_and_never_sent(
     server: RedisServer,
 ) -> None:
-    store = RedisStore(server.url, prefix=unique_prefix(), options=SILENT)
-    await store.open()
-    pipeline = store.calls
-    assert isinstance(pipeline, AutoPipeline)
-    counter = f"{store.layout.prefix}:counted"
-    try:
-        assert await store.create("first", "v0", listed=False)
-        server.pause()
-        try:
-            sent = pipeline.batches
-            on_the_wire = asyncio.create_task(timed(store.load("first")))
-            await eventually(lambda: pipeline.batches > sent, "the first batch written")
-
-            async def count() -> Any:
-                async with pipeline.guard("count", TIMEOUT):
-                    return await pipeline.call("INCR", counter)
-
-            behind = asyncio.create_task(count())
-            await asyncio.sleep(0.05)
-            behind.cancel()
-            with pytest.raises(asyncio.CancelledError):
-                await behind
-            assert_unavailable((await on_the_wire)[0])
-        finally:
-            server.resume()
-        assert await store.load("first") == StoredRoom(0, "v0")
-        assert server.client().get(counter) is None
-        assert deadlines_of(pipeline).inside == 0
-    finally:
-        await store.close()
+    async with _behind_a_silent_batch(server) as stuck:
+        behind = asyncio.create_task(stuck.count())
+        await asyncio.sleep(0.05)
+        behind.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await behind
+    assert deadlines_of(stuck.pipeline).inside == 0
 
 
 @pytest.mark.redis

@@ -40,10 +40,10 @@ async def test_commands_of_one_room_wait_their_turn_and_the_table_empties() -> N
              for i in range(3)]
     await asyncio.sleep(0)
     assert store.loads == 1  # the first holds the lock inside its load; two wait
-    assert service._locks[room_id].users == 3
+    assert service._locks.users(room_id) == 3
     store.gate.set()
     await asyncio.gather(*tasks)
-    assert service._locks == {}
+    assert len(service._locks) == 0
     assert service.conflicts == 0
     assert (await service.load(room_id)).spectators == ["s0", "s1", "s2"]
 
@@ -55,13 +55,13 @@ async def test_a_command_cancelled_while_waiting_leaves_no_trace() -> None:
     first = asyncio.create_task(service.execute(room_id, Join("a", Role.SPECTATOR)))
     waiting = asyncio.create_task(service.execute(room_id, Join("b", Role.SPECTATOR)))
     await asyncio.sleep(0)
-    assert service._locks[room_id].users == 2
+    assert service._locks.users(room_id) == 2
     waiting.cancel()
     await asyncio.sleep(0)
-    assert waiting.cancelled() and service._locks[room_id].users == 1
+    assert waiting.cancelled() and service._locks.users(room_id) == 1
     store.gate.set()
     await first
-    assert service._locks == {}
+    assert len(service._locks) == 0
     assert (await service.load(room_id)).spectators == ["a"]
 
 
@@ -74,7 +74,7 @@ async def test_a_refused_command_releases_the_lock() -> None:
         with pytest.raises(RoomError) as info:
             await service.execute(room_id, Join("a", Role.SPECTATOR))
         assert info.value.code is ErrorCode.ALREADY_JOINED
-    assert service._locks == {}
+    assert len(service._locks) == 0
 
 
 async def test_without_local_locks_nothing_is_held() -> None:
@@ -84,7 +84,7 @@ async def test_without_local_locks_nothing_is_held() -> None:
     tasks = [asyncio.create_task(service.execute(room_id, Join(f"s{i}", Role.SPECTATOR)))
              for i in range(3)]
     await asyncio.sleep(0)
-    assert store.loads == 3 and service._locks == {}  # all three load at once
+    assert store.loads == 3 and len(service._locks) == 0  # all three load at once
     store.gate.set()
     await asyncio.gather(*tasks)
     assert service.conflicts >= 2  # they raced: compare-and-set settled it
