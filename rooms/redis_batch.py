@@ -30,9 +30,9 @@ Guarantees kept from the plain path:
   shows each), and a batch costs at most one round trip for all of its commands.
 
 Commands run in the order they were queued; only the batch boundaries move. They are packed
-by rooms.resp (the bytes redis-py's ``pack_commands`` sends, at a third of its CPU). Replies come
-back as redis-py's parser reads them (hiredis when installed) without response callbacks,
-which the commands sent here do not need. A Redis Cluster keeps the plain path
+by rooms.redis_resp (the bytes redis-py's ``pack_commands`` sends, at a third of its CPU).
+Replies come back as redis-py's parser reads them (hiredis when installed) without response
+callbacks, which the commands sent here do not need. A Redis Cluster keeps the plain path
 (``DirectCalls``): its commands go to different nodes by slot, each block under its own
 ``guarded`` deadline.
 """
@@ -57,7 +57,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from .redis_connect import guarded
 from .redis_deadlines import Deadlines
-from .resp import Arg, pack_commands
+from .redis_resp import Arg, pack_commands
 
 __all__ = ["AutoPipeline", "DirectCalls", "LuaScript", "RedisCalls", "redis_calls"]
 

@@ -1,5 +1,5 @@
-"""rooms.resp packs the very bytes redis-py's ``pack_commands`` sends, and refuses what it
-refuses."""
+"""rooms.redis_resp packs the very bytes redis-py's ``pack_commands`` sends, and refuses
+what it refuses."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from redis.asyncio.connection import Connection
 from redis.exceptions import DataError
 
-from rooms.resp import pack_commands
+from rooms.redis_resp import pack_commands
 
 _ARG = st.one_of(
     st.text(), st.binary(), st.integers(), st.floats(), st.text(alphabet=" \t\nab", max_size=6),
