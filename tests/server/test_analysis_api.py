@@ -125,10 +125,11 @@ async def test_the_search_runs_off_the_event_loop_within_its_budget(server: Live
         slow = asyncio.create_task(client.post("/api/analysis", json=body))
         await asyncio.sleep(0.1)
         health = await client.get("/healthz")
-        health_at = time.monotonic() - started
+        # Answered while the search still ran (the order, not a time: the machine is noisy).
+        answered_first = not slow.done()
         response = await slow
         total = time.monotonic() - started
-    assert health.status_code == 200 and health_at < 0.45, health_at
+    assert health.status_code == 200 and answered_first
     assert response.status_code == 200
     answer = response.json()
     assert answer["proven"] is False and len(answer["cells"]) == 15
