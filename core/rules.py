@@ -5,6 +5,7 @@ Rules are an immutable value, validated on construction; every error names the f
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -22,9 +23,6 @@ MAX_LAYERS = 8
 _BOOL_FIELDS = ("gravity", "misere", "early_draw")
 _INT_FIELDS = ("rows", "cols", "k", "players", "layers")
 
-_KNOWN_RULES = 256
-"""How many distinct rules ``to_dict`` keeps the plain form of (a handful in practice)."""
-_dicts: dict[Rules, dict[str, Any]] = {}
 
 
 def _check_int(name: str, value: object, low: int, high: int) -> int:
@@ -115,12 +113,7 @@ class Rules:
         """The plain form, a new dict each time (the caller may change it). Built once per
         distinct rules: ``asdict`` costs about eighty times the copy, and every welcome
         snapshot, room summary and created room's answer asks for it."""
-        found = _dicts.get(self)
-        if found is None:
-            if len(_dicts) >= _KNOWN_RULES:
-                _dicts.clear()
-            found = _dicts[self] = asdict(self)
-        return dict(found)  # flat: ints and bools, so a shallow copy shares nothing
+        return dict(_plain(self))  # flat: ints and bools, so a shallow copy shares nothing
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Rules:
@@ -142,3 +135,9 @@ class Rules:
         if self.early_draw:
             extras.append("early draw")
         return " ".join([shape, f"k={self.k}", *extras])
+
+
+@functools.lru_cache(maxsize=256)  # distinct rules: a handful in practice
+def _plain(rules: Rules) -> dict[str, Any]:
+    """The plain form of ``rules``, shared: ``Rules.to_dict`` hands out copies."""
+    return asdict(rules)

@@ -17,7 +17,8 @@ hot commands are auto-pipelined (rooms.redis_batch): the calls of many rooms mad
 share one round trip, each still one command with its own reply or error.
 
 Redis down or slow: every call raises ``RoomError(unavailable)`` within ``options.timeout``
-seconds (rooms.redis_connect), and reconnects on the next call once Redis is back. Redis
+seconds (rooms.redis_connect; the hot calls within a quarter more, their deadlines sharing
+one timer: rooms.redis_deadlines), and reconnects on the next call once Redis is back. Redis
 restarted WITHOUT its data: the dataset's *epoch* (rooms.redis_epoch) tells a room Redis
 lost (``load`` raises ``RoomError(room_not_found, "... was lost ...")``) from one that
 expired (None); nothing ever recreates a lost room (one epoch per Redis, or per slot).

@@ -31,9 +31,10 @@ def test_equal_rules_give_equal_dicts_and_different_rules_their_own() -> None:
 
 
 def test_the_kept_forms_are_bounded() -> None:
-    rules_module._dicts.clear()
+    rules_module._plain.cache_clear()
     for rows in range(3, 20):
         for cols in range(3, 20):
             Rules(rows=rows, cols=cols, k=3).to_dict()  # 289 distinct rules
-    assert 0 < len(rules_module._dicts) <= rules_module._KNOWN_RULES
+    kept = rules_module._plain.cache_info()
+    assert kept.maxsize is not None and 0 < kept.currsize <= kept.maxsize < 289
     assert Rules(rows=19, cols=19).to_dict()["rows"] == 19
