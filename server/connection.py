@@ -6,13 +6,14 @@ full because the client does not read, marks the connection for closing with 400
 else ever waits for this client (invariant 8). ``end`` marks the connection for closing,
 with ``close_code`` saying why, and calls ``on_end`` (the session stops reading).
 
-A frame is written on the sender's own turn when nothing is queued before it: the ASGI
-send of a socket that is not paused completes without suspending (uvicorn hands the frame
-to the transport's buffer), so ``send`` drives it by hand, with no task and no loop turn
-per frame. Only when it does suspend (the transport paused writing: the client reads
-slowly) does the rest go to the writer task, which finishes that send and then drains the
-queue in order; later frames queue behind it, so the order is always the order of
-``send``.
+A frame is written on the sender's own turn when nothing is queued before it: straight to
+the transport, framed once for everyone it goes to, when uvicorn's send would not wait
+(server.direct_send); otherwise the ASGI send of a socket that is not paused completes
+without suspending (uvicorn hands the frame to the transport's buffer), so ``send`` drives
+it by hand, with no task and no loop turn per frame. Only when it does suspend (the
+transport paused writing: the client reads slowly) does the rest go to the writer task,
+which finishes that send and then drains the queue in order; later frames queue behind it,
+so the order is always the order of ``send``.
 
 Memory matters here, since a worker holds thousands of mostly idle connections: the queue
 is a plain list, and the writer task exists only while the socket makes it wait, so an
@@ -32,6 +33,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from rooms import new_connection_id
 
 from .close_codes import CloseCode
+from .direct_send import protocol_of, write_now
 from .raw_send import server_send, text_frame
 
 __all__ = ["Connection"]
@@ -45,8 +47,8 @@ a send after the close frame is a RuntimeError)."""
 
 class Connection:
     __slots__ = (
-        "_pending", "_raw_send", "_size", "_writer", "close_code", "close_reason", "ended",
-        "id", "on_end", "sent", "websocket",
+        "_pending", "_protocol", "_raw_send", "_size", "_writer", "close_code",
+        "close_reason", "ended", "id", "on_end", "sent", "websocket",
     )
 
     def __init__(self, websocket: WebSocket, *, queue_size: int, conn_id: str | None = None
@@ -54,6 +56,7 @@ class Connection:
         self.id = conn_id if conn_id is not None else new_connection_id()
         self.websocket = websocket
         self._raw_send = server_send(websocket)  # None: through Starlette's send_text
+        self._protocol = protocol_of(self._raw_send)  # None: every frame through the send
         self._size = queue_size
         self._pending: list[str] = []  # queued, not yet handed to the socket
         self._writer: asyncio.Task[None] | None = None
@@ -83,6 +86,10 @@ class Connection:
         return text_frame(raw, text) if raw is not None else self.websocket.send_text(text)
 
     def _send_now(self, text: str) -> bool:
+        protocol = self._protocol
+        if protocol is not None and write_now(protocol, text):  # framed once per event
+            self.sent += 1
+            return True
         sending = self._frame(text)
         try:
             waiting = sending.send(None)

@@ -1,0 +1,94 @@
+"""A text frame written straight to the socket, framed once for all its receivers.
+
+An event watched by a crowd goes out as the same text on every connection of the room.
+Through the ASGI ``send`` each connection pays for the whole path again: a message dict,
+uvicorn's ``send`` coroutine, the UTF-8 encode, websockets' ``Frame.serialize`` and the
+join of its output. A server's frame is never masked (RFC 6455, 5.1) and, without an
+extension (per-message compression is off, server/cli/serve.py), its bytes depend on the
+text alone: ``frame_of`` builds them once (with websockets' own serializer) and every
+connection that can take them at once gets the same ``bytes`` written to its transport.
+
+``write_now`` is that write for one connection of uvicorn's websockets sans-I/O protocol,
+found through the ASGI ``send`` (``protocol_of``: a bound method of it). It writes only
+when uvicorn's own ``send`` would have written the frame at once without suspending: the
+connection open on both layers, nothing paused, no fragmented message or extension, no
+close sent. Anything else (a paused socket, a closing one, another ASGI server) makes
+``write_now`` answer False and the caller goes through the ASGI ``send`` as before, which
+waits, raises or closes exactly as it always did.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from websockets.frames import Frame, Opcode
+from websockets.protocol import State
+
+try:  # the protocol uvicorn picks when websockets >= 14 is installed (server/cli/serve.py)
+    from uvicorn.protocols.websockets.websockets_sansio_impl import (
+        WebSocketsSansIOProtocol as _SansIO,
+    )
+
+    _SANS_IO: type | None = _SansIO
+except ImportError:  # pragma: no cover - an older uvicorn: every frame takes the ASGI send
+    _SANS_IO = None
+
+__all__ = ["frame_of", "protocol_of", "write_now"]
+
+class _Framer:
+    """``frame_of``: the last frame, kept by the identity of its text (see below)."""
+
+    __slots__ = ("_frame", "_text")
+
+    def __init__(self) -> None:
+        self._text = ""
+        self._frame = Frame(Opcode.TEXT, b"").serialize(mask=False)
+
+    def __call__(self, text: str) -> bytes:
+        """The unmasked, uncompressed text frame of ``text``, as websockets serializes it.
+
+        The hub hands the same ``str`` object to every listener of an event, one after the
+        other, so keeping the last frame by the identity of its text frames a fan-out once.
+        (Identity, not equality: comparing two long texts would cost what framing costs.
+        The kept text cannot be freed, so its identity cannot pass to another text.)"""
+        if text is self._text:
+            return self._frame
+        frame = Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+        self._text, self._frame = text, frame
+        return frame
+
+
+frame_of = _Framer()
+
+
+def protocol_of(send: object) -> Any | None:
+    """uvicorn's sans-I/O protocol behind a connection's ASGI ``send`` (a bound method of
+    it), or None for any other server (then every frame takes the ASGI ``send``)."""
+    protocol = getattr(send, "__self__", None)
+    if _SANS_IO is None or not isinstance(protocol, _SANS_IO):
+        return None
+    return protocol
+
+
+def write_now(protocol: Any, text: str) -> bool:
+    """Write ``text``'s frame to ``protocol``'s transport if uvicorn's ``send`` would have
+    written it without waiting; False (nothing written) when the caller must go through
+    the ASGI ``send``, which then waits, raises or closes as it always does."""
+    connection = protocol.conn
+    if (
+        protocol.disconnected
+        or protocol.close_sent
+        or not protocol.handshake_complete
+        or protocol.initial_response is not None
+        or not protocol.writable.is_set()
+        or connection.state is not State.OPEN
+        or connection.expect_continuation_frame
+        or connection.extensions
+        or connection.writes
+    ):
+        return False
+    transport = protocol.transport
+    if transport.is_closing():
+        return False
+    transport.write(frame_of(text))
+    return True
