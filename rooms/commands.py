@@ -23,6 +23,7 @@ __all__ = [
     "Evict",
     "Join",
     "JoinReply",
+    "JoinSpectators",
     "Leave",
     "LeaveReply",
     "MoveReply",
@@ -64,6 +65,14 @@ class Join:
             f"Join(conn={self.conn!r}, role={self.role.value!r}, name={self.name!r}, "
             f"token={token})"
         )
+
+
+@dataclass(frozen=True, slots=True)
+class JoinSpectators:
+    """Several connections start watching, in one change and one ``spectators`` event
+    (the worker's spectators that arrive together: rooms.spectator_joins)."""
+
+    conns: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,8 +174,8 @@ class Tick:
 
 
 Command = (
-    Join | Reserve | Leave | Evict | PlayMove | BotMove | Resign | Abort | Offer | Answer | Rematch
-    | Claim | Tick | Retire
+    Join | JoinSpectators | Reserve | Leave | Evict | PlayMove | BotMove | Resign | Abort
+    | Offer | Answer | Rematch | Claim | Tick | Retire
 )
 
 

@@ -22,9 +22,11 @@ at every heartbeat (``retry``) and keeps the room indexed meanwhile.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from dataclasses import dataclass, field
 
-from .commands import Join, Leave
+from .commands import Join, JoinSpectators, Leave, Role
 from .errors import ErrorCode, RoomError
 from .ids import worker_of
 from .keyed_locks import KeyedLocks
@@ -37,8 +39,22 @@ __all__ = ["RETRIES_PER_BEAT", "TRANSIENT", "LocalRooms"]
 log = logging.getLogger("tictactoe.rooms")
 
 TRANSIENT = frozenset({ErrorCode.UNAVAILABLE, ErrorCode.BUSY})
+GATHER_FROM = 16
+"""Local connections in a room from which spectators arriving there are gathered for
+``GATHER_WINDOW`` before their commit (see ``LocalRooms._watch``)."""
+GATHER_WINDOW = 0.025
 RETRIES_PER_BEAT = 256
 """Unrecorded departures retried per heartbeat (the rest wait for the next one)."""
+
+
+@dataclass(slots=True)
+class _Arrivals:
+    """Spectators' Joins of one (worker, room), committed together, and their answer."""
+
+    commands: list[Join] = field(default_factory=list)
+    done: asyncio.Future[Executed] = field(
+        default_factory=lambda: asyncio.get_running_loop().create_future()
+    )
 
 
 class LocalRooms:
@@ -51,6 +67,9 @@ class LocalRooms:
         self._counts: dict[tuple[str, str], int] = {}  # (worker id, room) -> connections
         self._locks = KeyedLocks()
         self._pending: dict[str, tuple[str, bool]] = {}  # conn -> (room, deliberate)
+        self._arriving: dict[tuple[str, str], _Arrivals] = {}  # spectators not taken yet
+        self._batching = KeyedLocks()  # one spectators' commit at a time per (worker, room)
+        self._batches: set[asyncio.Task[None]] = set()
 
     def pending(self) -> int:
         return len(self._pending)
@@ -70,30 +89,87 @@ class LocalRooms:
         """``enter`` and execute ``command``, a Join of ``worker``'s connection (indexing in
         its commit when folded). NotIndexed: the lease is gone, nothing was recorded. Any
         other error: the departure is recorded too, since a commit whose answer was lost
-        may have landed."""
-        if not self.folds:
-            if not await self.enter(worker, room_id):
-                raise NotIndexed()
-            try:
-                return await self._service.execute(room_id, command)
-            except BaseException:
-                await self.leave(room_id, command.conn, False)
-                raise
-        key = (worker, room_id)
+        may have landed. A spectator's Join may be committed together with others
+        (``_watch``)."""
+        if command.role is Role.SPECTATOR and command.token is None:
+            return await self._watch(worker, room_id, command)
         try:
-            async with self._locks.hold(key):
-                self._counts[key] = self._counts.get(key, 0) + 1
-                try:
-                    change = self._registry.index_change(worker, room_id, add=True)
-                    return await self._service.execute(room_id, command, index=change)
-                except NotIndexed:
-                    await self._count_out(key, unindex=False)  # nothing was written
-                    raise
+            return await self._join_now(worker, room_id, command, 1)
         except NotIndexed:
             raise
         except BaseException:
             await self.leave(room_id, command.conn, False)
             raise
+
+    async def _join_now(self, worker: str, room_id: str, command: Join | JoinSpectators,
+                        count: int) -> Executed:
+        """Count ``count`` connections in and execute ``command`` (their Join); NotIndexed
+        (nothing recorded, nothing counted) when the worker's lease is gone."""
+        key = (worker, room_id)
+        if not self.folds:
+            for _ in range(count):  # only the first can fail: it indexes the room
+                if not await self.enter(worker, room_id):
+                    raise NotIndexed()
+            return await self._service.execute(room_id, command)
+        async with self._locks.hold(key):
+            self._counts[key] = self._counts.get(key, 0) + count
+            try:
+                change = self._registry.index_change(worker, room_id, add=True)
+                return await self._service.execute(room_id, command, index=change)
+            except NotIndexed:
+                for _ in range(count):  # nothing was written
+                    await self._count_out(key, unindex=False)
+                raise
+
+    async def _watch(self, worker: str, room_id: str, command: Join) -> Executed:
+        """A spectator's Join, committed with every other spectator of ``worker`` arriving
+        in ``room_id`` while the commit before theirs is under way (a group commit: a crowd
+        that arrives at once is a few commits and ``spectators`` events, not one each,
+        which would send everyone already watching an event per newcomer). The first
+        spectator of a quiet room is committed at once, as alone. Where the worker holds
+        ``GATHER_FROM`` connections already, a batch first waits ``GATHER_WINDOW`` for more
+        (a commit in memory takes no time, so nothing would arrive during it): a newcomer
+        there waits that much longer for its welcome, and everyone watching gets an event
+        per window instead of one per newcomer."""
+        key = (worker, room_id)
+        batch = self._arriving.get(key)
+        if batch is None:
+            batch = self._arriving[key] = _Arrivals()
+            task = asyncio.create_task(self._join_batch(key, batch), name=f"watch:{room_id}")
+            self._batches.add(task)
+            task.add_done_callback(self._batches.discard)
+        batch.commands.append(command)
+        try:
+            return await asyncio.shield(batch.done)
+        except BaseException:
+            if self._arriving.get(key) is batch:  # not taken yet: leave it out
+                batch.commands.remove(command)
+                raise
+            if not batch.done.done():  # cancelled while its commit is under way
+                await asyncio.wait([batch.done])
+            if batch.done.cancelled() or not isinstance(batch.done.exception(), NotIndexed):
+                await self.leave(room_id, command.conn, False)  # it may have landed
+            raise
+
+    async def _join_batch(self, key: tuple[str, str], batch: _Arrivals) -> None:
+        worker, room_id = key
+        try:
+            async with self._batching.hold(key):  # the batch before it commits meanwhile
+                if self._counts.get(key, 0) >= GATHER_FROM:
+                    await asyncio.sleep(GATHER_WINDOW)  # a crowd: let more arrive
+                del self._arriving[key]  # closed: later spectators form the next batch
+                conns = tuple(command.conn for command in batch.commands)
+                if not conns:
+                    return
+                command = (batch.commands[0] if len(conns) == 1 else JoinSpectators(conns))
+                executed = await self._join_now(worker, room_id, command, len(conns))
+        except asyncio.CancelledError:
+            batch.done.cancel()
+            raise
+        except BaseException as exc:
+            batch.done.set_exception(exc)
+        else:
+            batch.done.set_result(executed)
 
     async def leave(self, room_id: str, conn: str, deliberate: bool) -> bool:
         """Record that ``conn`` left ``room_id`` and unindex the room after the last local

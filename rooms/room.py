@@ -31,6 +31,7 @@ from .commands import (
     Done,
     Evict,
     Join,
+    JoinSpectators,
     Leave,
     Offer,
     PlayMove,
@@ -292,6 +293,7 @@ class Room:
 
 _HANDLERS: dict[type, Callable[[Room, Any, float], Handled]] = {
     Join: seating.join,
+    JoinSpectators: seating.join_spectators,
     Reserve: seating.reserve,
     Leave: seating.leave,
     Evict: seating.evict,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import events
-from .commands import Evict, Join, JoinReply, Leave, LeaveReply, Reserve, Role
+from .commands import Evict, Join, JoinReply, JoinSpectators, Leave, LeaveReply, Reserve, Role
 from .errors import ErrorCode, RoomError
 from .handled import Handled
 from .ids import worker_of
@@ -22,7 +22,7 @@ from .seats import Seat, find_seat, hash_token, new_token
 if TYPE_CHECKING:
     from .room import Room
 
-__all__ = ["evict", "join", "leave", "reserve"]
+__all__ = ["evict", "join", "join_spectators", "leave", "reserve"]
 
 
 def _take_seat(room: Room, name: str | None, conn: str | None, now: float) -> Handled:
@@ -66,9 +66,7 @@ def join(room: Room, command: Join, now: float) -> Handled:
     if command.role is Role.SPECTATOR:
         if command.token is not None:
             raise RoomError(ErrorCode.BAD_MESSAGE, "spectators do not send a token")
-        room.spectators.append(command.conn)
-        event = events.spectators(room.bump(now), len(room.spectators))
-        return Handled(event, JoinReply(Role.SPECTATOR, None, None))
+        return join_spectators(room, JoinSpectators((command.conn,)), now)
     if command.token is not None:
         seat = find_seat(room.seats, command.token)
         if seat is None:
@@ -79,6 +77,20 @@ def join(room: Room, command: Join, now: float) -> Handled:
         return Handled(events.presence(room.bump(now), player),
                        JoinReply(Role.PLAYER, seat.mark, None))
     return _take_seat(room, command.name, command.conn, now)
+
+
+def join_spectators(room: Room, command: JoinSpectators, now: float) -> Handled:
+    """Every connection of ``command`` watches from now on: one change, one event."""
+    if not command.conns or len(set(command.conns)) < len(command.conns):
+        raise RoomError(ErrorCode.BAD_MESSAGE, "spectators join once each")
+    watching = set(room.spectators)  # a crowd's joins: no list scan per connection
+    for conn in command.conns:
+        if conn in watching or room.seat_of(conn) is not None:
+            raise RoomError(ErrorCode.ALREADY_JOINED, f"connection {conn!r} already joined")
+    room.games.records  # noqa: B018 - refuse on a corrupted archive (see join)
+    room.spectators.extend(command.conns)
+    event = events.spectators(room.bump(now), len(room.spectators))
+    return Handled(event, JoinReply(Role.SPECTATOR, None, None))
 
 
 def reserve(room: Room, command: Reserve, now: float) -> Handled:

@@ -1,0 +1,277 @@
+"""Spectators who arrive together are joined in one commit and one ``spectators`` event
+(rooms.presence_rooms ``_watch``; ``JoinSpectators`` in the room): a crowd arriving at once
+is a few commits, not one per newcomer each sent to everyone already watching. Each of them
+still gets its own answer; one who goes away before its batch is taken is left out; one
+who goes away while it commits, or whose commit's answer was lost, has its departure
+recorded; under a lease that is gone nobody is recorded. On the memory store and on one
+real Redis (where the worker's index rides on the commit)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+from room_helpers import new_room
+
+from core import Rules
+from rooms import (
+    ErrorCode,
+    Join,
+    JoinReply,
+    LeaseLost,
+    MemoryRegistry,
+    MemoryStore,
+    Presence,
+    Role,
+    RoomError,
+    RoomService,
+    presence_registry,
+)
+from rooms.commands import JoinSpectators
+from rooms.redis_presence import RedisRegistry
+from rooms.redis_store import RedisStore
+
+WAIT = 20.0  # a bound against hangs, never a measurement
+
+
+# -- the room ------------------------------------------------------------------------------
+
+
+def test_spectators_joining_together_are_one_change_and_one_event() -> None:
+    room = new_room()
+    room.handle(Join("w.s0", Role.SPECTATOR), now=1.0)
+    before = room.version
+    handled = room.handle(JoinSpectators(("w.s1", "w.s2", "w.s3")), now=2.0)
+    assert room.version == before + 1
+    assert handled.event == {"type": "spectators", "version": before + 1, "count": 4,
+                             "due": None}
+    assert handled.reply == JoinReply(Role.SPECTATOR, None, None)
+    assert room.spectators == ["w.s0", "w.s1", "w.s2", "w.s3"]
+
+
+def test_one_spectator_alone_is_the_same_change_as_before() -> None:
+    room = new_room()
+    handled = room.handle(Join("w.s1", Role.SPECTATOR), now=1.0)
+    assert handled.event == {"type": "spectators", "version": 1, "count": 1, "due": None}
+    assert room.spectators == ["w.s1"]
+
+
+@pytest.mark.parametrize(
+    ("conns", "code"),
+    [
+        (("w.s1", "w.s1"), ErrorCode.BAD_MESSAGE),
+        ((), ErrorCode.BAD_MESSAGE),
+        (("w.s9", "w.s0"), ErrorCode.ALREADY_JOINED),
+        (("w.s9", "w.p"), ErrorCode.ALREADY_JOINED),
+    ],
+)
+def test_a_group_with_a_connection_already_in_changes_nothing(
+    conns: tuple[str, ...], code: ErrorCode
+) -> None:
+    room = new_room()
+    room.handle(Join("w.p", Role.PLAYER), now=1.0)
+    room.handle(Join("w.s0", Role.SPECTATOR), now=1.0)
+    before = room.version
+    with pytest.raises(RoomError) as caught:
+        room.handle(JoinSpectators(conns), now=2.0)
+    assert caught.value.code is code
+    assert room.version == before and room.spectators == ["w.s0"]
+
+
+# -- a worker's presence -------------------------------------------------------------------
+
+
+class Gated(MemoryStore):
+    """A memory store whose commits wait while ``gate`` is closed; counts commits."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.commits = 0
+
+    async def swap(self, *args: Any, **kwargs: Any) -> Any:
+        await self.gate.wait()
+        self.commits += 1
+        return await super().swap(*args, **kwargs)
+
+
+@pytest.fixture
+async def memory_worker() -> AsyncIterator[tuple[Presence, RoomService, Gated]]:
+    store = Gated()
+    service = RoomService(store)
+    presence = Presence(MemoryRegistry(), service, ttl=5.0)
+    await presence.start()
+    yield presence, service, store
+    await presence.close()
+
+
+def _watcher(presence: Presence, room_id: str) -> Callable[[], Any]:
+    def join() -> Any:
+        conn = presence.connection_id()
+        return presence.join(room_id, Join(conn, Role.SPECTATOR), lambda: None)
+
+    return join
+
+
+async def test_a_crowd_arriving_at_once_is_one_commit(
+    memory_worker: tuple[Presence, RoomService, Gated],
+) -> None:
+    presence, service, store = memory_worker
+    room = await service.create(Rules(), public=False)
+    join = _watcher(presence, room.room_id)
+    answers = await asyncio.wait_for(asyncio.gather(*(join() for _ in range(50))), WAIT)
+    assert store.commits == 1
+    assert {answer.room.version for answer in answers} == {1}
+    assert all(answer.reply == JoinReply(Role.SPECTATOR, None, None) for answer in answers)
+    assert answers[0].event == {"type": "spectators", "version": 1, "count": 50, "due": None}
+    assert len((await service.load(room.room_id)).spectators) == 50
+
+
+async def test_spectators_arriving_during_a_commit_form_the_next_one(
+    memory_worker: tuple[Presence, RoomService, Gated],
+) -> None:
+    presence, service, store = memory_worker
+    room = await service.create(Rules(), public=False)
+    join = _watcher(presence, room.room_id)
+    store.gate.clear()
+    first = asyncio.ensure_future(join())  # a quiet room: committed at once, alone
+    await asyncio.sleep(0.05)  # its commit waits at the gate
+    later = [asyncio.ensure_future(join()) for _ in range(30)]
+    await asyncio.sleep(0.05)  # they queue behind the first commit
+    store.gate.set()
+    answers = await asyncio.wait_for(asyncio.gather(first, *later), WAIT)
+    assert store.commits == 2
+    assert answers[0].event is not None and answers[0].event["count"] == 1
+    assert {answer.room.version for answer in answers[1:]} == {2}
+    assert len((await service.load(room.room_id)).spectators) == 31
+
+
+async def test_one_who_goes_before_the_commit_starts_is_left_out(
+    memory_worker: tuple[Presence, RoomService, Gated],
+) -> None:
+    presence, service, store = memory_worker
+    room = await service.create(Rules(), public=False)
+    join = _watcher(presence, room.room_id)
+    store.gate.clear()
+    first = asyncio.ensure_future(join())
+    await asyncio.sleep(0.05)  # its commit waits at the gate
+    staying = [asyncio.ensure_future(join()) for _ in range(3)]
+    going = asyncio.ensure_future(join())
+    await asyncio.sleep(0.05)
+    going.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await going
+    store.gate.set()
+    await asyncio.wait_for(asyncio.gather(first, *staying), WAIT)
+    loaded = await service.load(room.room_id)
+    assert len(loaded.spectators) == 4 and loaded.version == 2  # never in, never out
+    assert presence.pending() == 0
+
+
+async def test_one_who_goes_while_its_commit_is_under_way_is_recorded_leaving(
+    memory_worker: tuple[Presence, RoomService, Gated],
+) -> None:
+    presence, service, store = memory_worker
+    room = await service.create(Rules(), public=False)
+    join = _watcher(presence, room.room_id)
+    store.gate.clear()
+    joiners = [asyncio.ensure_future(join()) for _ in range(3)]
+    await asyncio.sleep(0.05)  # taken: the commit waits at the gate
+    joiners[1].cancel()
+    await asyncio.sleep(0.01)
+    store.gate.set()
+    results = await asyncio.wait_for(
+        asyncio.gather(*joiners, return_exceptions=True), WAIT
+    )
+    assert isinstance(results[1], asyncio.CancelledError)
+    loaded = await service.load(room.room_id)
+    assert loaded.version == 2  # joined together, then the one who went left
+    assert len(loaded.spectators) == 2 and presence.pending() == 0
+
+
+# -- one real Redis: the index rides on the commit -------------------------------------------
+
+
+class LosingStore(RedisStore):
+    """Its next ``swap`` lands but answers as a timed-out Redis does."""
+
+    lose = 0
+
+    async def swap(self, *args: Any, **kwargs: Any) -> Any:
+        swapped = await super().swap(*args, **kwargs)
+        if self.lose:
+            self.lose -= 1
+            raise RoomError(ErrorCode.UNAVAILABLE, "the room store did not answer in time")
+        return swapped
+
+
+@pytest.fixture
+async def redis_worker(redis_url: str) -> AsyncIterator[tuple[Presence, RoomService,
+                                                              RedisRegistry, LosingStore]]:
+    store = LosingStore(redis_url, prefix="watchers")
+    await store.open()
+    registry = presence_registry(f"{redis_url}?prefix=watchers")
+    assert isinstance(registry, RedisRegistry)
+    await registry.open()
+    service = RoomService(store)
+    presence = Presence(registry, service, ttl=5.0)
+    await presence.start()
+    yield presence, service, registry, store
+    await presence.close()
+    await registry.close()
+    await store.close()
+
+
+async def test_on_redis_a_crowd_is_one_commit_that_indexes_the_room(
+    redis_worker: tuple[Presence, RoomService, RedisRegistry, LosingStore],
+) -> None:
+    presence, service, registry, _ = redis_worker
+    room = await service.create(Rules(), public=False)
+    join = _watcher(presence, room.room_id)
+    answers = await asyncio.wait_for(asyncio.gather(*(join() for _ in range(40))), WAIT)
+    assert {answer.room.version for answer in answers} == {1}
+    assert await registry.rooms(presence.worker, 10) == [room.room_id]
+    conns = (await service.load(room.room_id)).spectators
+    assert len(conns) == 40
+    for conn in conns:  # the last departure unindexes
+        assert await presence.leave(room.room_id, conn)
+    assert await registry.rooms(presence.worker, 10) == []
+
+
+async def test_on_redis_a_lost_answer_records_every_departure_of_the_group(
+    redis_worker: tuple[Presence, RoomService, RedisRegistry, LosingStore],
+) -> None:
+    presence, service, registry, store = redis_worker
+    room = await service.create(Rules(), public=False)
+    join = _watcher(presence, room.room_id)
+    store.lose = 1
+    results = await asyncio.wait_for(
+        asyncio.gather(*(join() for _ in range(5)), return_exceptions=True), WAIT
+    )
+    assert all(isinstance(result, RoomError) and result.code is ErrorCode.UNAVAILABLE
+               for result in results)
+    loaded = await service.load(room.room_id)
+    assert loaded.spectators == [] and loaded.version == 6  # landed, then five departures
+    assert await registry.rooms(presence.worker, 10) == []
+    assert presence.pending() == 0
+
+
+async def test_on_redis_under_a_lease_that_is_gone_nobody_of_the_group_is_recorded(
+    redis_worker: tuple[Presence, RoomService, RedisRegistry, LosingStore],
+) -> None:
+    presence, service, registry, _ = redis_worker
+    room = await service.create(Rules(), public=False)
+    join = _watcher(presence, room.room_id)
+    old = presence.worker
+    await registry.release(old)  # gone in Redis; the heartbeat has not noticed yet
+    results = await asyncio.wait_for(
+        asyncio.gather(*(join() for _ in range(5)), return_exceptions=True), WAIT
+    )
+    assert all(isinstance(result, LeaseLost) for result in results)
+    loaded = await service.load(room.room_id)
+    assert loaded.version == 0 and loaded.spectators == []
+    assert await registry.rooms(old, 10) == []
+    assert presence.pending() == 0
