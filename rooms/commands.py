@@ -26,6 +26,7 @@ __all__ = [
     "JoinSpectators",
     "Leave",
     "LeaveReply",
+    "LeaveSpectators",
     "MoveReply",
     "Offer",
     "OfferKind",
@@ -89,6 +90,13 @@ class Leave:
 
     conn: str
     deliberate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LeaveSpectators:
+    """Several spectators' connections closed, recorded in one change and one event."""
+
+    conns: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +182,8 @@ class Tick:
 
 
 Command = (
-    Join | JoinSpectators | Reserve | Leave | Evict | PlayMove | BotMove | Resign | Abort
-    | Offer | Answer | Rematch | Claim | Tick | Retire
+    Join | JoinSpectators | Reserve | Leave | LeaveSpectators | Evict | PlayMove | BotMove
+    | Resign | Abort | Offer | Answer | Rematch | Claim | Tick | Retire
 )
 
 

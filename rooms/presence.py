@@ -237,9 +237,11 @@ class Presence:
             self._held.pop(conn, None)
             raise
 
-    async def leave(self, room_id: str, conn: str, *, deliberate: bool = False) -> bool:
+    async def leave(self, room_id: str, conn: str, *, deliberate: bool = False,
+                    spectator: bool = False) -> bool:
         """Record that ``conn`` left ``room_id`` (``Leave`` through the service) and unindex
         the room after the last local connection there. False when it could not be
-        recorded now: it is retried at every heartbeat, the room staying indexed."""
+        recorded now: it is retried at every heartbeat, the room staying indexed.
+        ``spectator``: it watched, and may leave in one commit with others leaving."""
         self._held.pop(conn, None)
-        return await self._rooms.leave(room_id, conn, deliberate)
+        return await self._rooms.leave(room_id, conn, deliberate, spectator=spectator)

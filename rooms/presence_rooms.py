@@ -24,10 +24,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
 
-from .commands import Join, JoinSpectators, Leave, Role
+from .commands import Join, JoinSpectators, Leave, LeaveSpectators, Role
 from .errors import ErrorCode, RoomError
+from .gathering import Gathering
 from .ids import worker_of
 from .keyed_locks import KeyedLocks
 from .presence_index import IndexChange, NotIndexed
@@ -47,16 +47,6 @@ RETRIES_PER_BEAT = 256
 """Unrecorded departures retried per heartbeat (the rest wait for the next one)."""
 
 
-@dataclass(slots=True)
-class _Arrivals:
-    """Spectators' Joins of one (worker, room), committed together, and their answer."""
-
-    commands: list[Join] = field(default_factory=list)
-    done: asyncio.Future[Executed] = field(
-        default_factory=lambda: asyncio.get_running_loop().create_future()
-    )
-
-
 class LocalRooms:
     def __init__(self, registry: Registry, service: RoomService, *, max_pending: int) -> None:
         self._registry = registry
@@ -67,9 +57,10 @@ class LocalRooms:
         self._counts: dict[tuple[str, str], int] = {}  # (worker id, room) -> connections
         self._locks = KeyedLocks()
         self._pending: dict[str, tuple[str, bool]] = {}  # conn -> (room, deliberate)
-        self._arriving: dict[tuple[str, str], _Arrivals] = {}  # spectators not taken yet
-        self._batching = KeyedLocks()  # one spectators' commit at a time per (worker, room)
-        self._batches: set[asyncio.Task[None]] = set()
+        self._arrivals: Gathering[tuple[str, str], Join, Executed] = Gathering(
+            self._join_spectators, self._window)
+        self._departures: Gathering[tuple[str, str], str, bool] = Gathering(
+            self._leave_spectators, self._window)
 
     def pending(self) -> int:
         return len(self._pending)
@@ -121,100 +112,101 @@ class LocalRooms:
                     await self._count_out(key, unindex=False)
                 raise
 
+    def _window(self, key: tuple[str, str]) -> float:
+        """How long spectators arriving or leaving under ``key`` are gathered before their
+        commit: ``GATHER_WINDOW`` where the worker holds ``GATHER_FROM`` connections of the
+        room already (a commit in memory takes no time, so nothing would arrive during
+        it), else nothing (a quiet room's spectator is committed at once)."""
+        return GATHER_WINDOW if self._counts.get(key, 0) >= GATHER_FROM else 0.0
+
     async def _watch(self, worker: str, room_id: str, command: Join) -> Executed:
         """A spectator's Join, committed with every other spectator of ``worker`` arriving
-        in ``room_id`` while the commit before theirs is under way (a group commit: a crowd
-        that arrives at once is a few commits and ``spectators`` events, not one each,
-        which would send everyone already watching an event per newcomer). The first
-        spectator of a quiet room is committed at once, as alone. Where the worker holds
-        ``GATHER_FROM`` connections already, a batch first waits ``GATHER_WINDOW`` for more
-        (a commit in memory takes no time, so nothing would arrive during it): a newcomer
-        there waits that much longer for its welcome, and everyone watching gets an event
-        per window instead of one per newcomer."""
+        in ``room_id`` while the commit before theirs is under way (rooms.gathering): a
+        crowd arriving at once is a few commits and ``spectators`` events, not one each,
+        each of which would go to everyone already watching. A newcomer in a crowd waits
+        up to ``GATHER_WINDOW`` longer for its welcome."""
         key = (worker, room_id)
-        batch = self._arriving.get(key)
-        if batch is None:
-            batch = self._arriving[key] = _Arrivals()
-            task = asyncio.create_task(self._join_batch(key, batch), name=f"watch:{room_id}")
-            self._batches.add(task)
-            task.add_done_callback(self._batches.discard)
-        batch.commands.append(command)
+        group = self._arrivals.add(key, command)
         try:
-            return await asyncio.shield(batch.done)
+            return await asyncio.shield(group.done)
         except BaseException:
-            if self._arriving.get(key) is batch:  # not taken yet: leave it out
-                batch.commands.remove(command)
+            if self._arrivals.withdraw(key, group, command):  # never committed
                 raise
-            if not batch.done.done():  # cancelled while its commit is under way
-                await asyncio.wait([batch.done])
-            if batch.done.cancelled() or not isinstance(batch.done.exception(), NotIndexed):
+            if not group.done.done():  # cancelled while its commit is under way
+                await asyncio.wait([group.done])
+            if group.done.cancelled() or not isinstance(group.done.exception(), NotIndexed):
                 await self.leave(room_id, command.conn, False)  # it may have landed
             raise
 
-    async def _join_batch(self, key: tuple[str, str], batch: _Arrivals) -> None:
+    async def _join_spectators(self, key: tuple[str, str], commands: list[Join]) -> Executed:
         worker, room_id = key
-        try:
-            async with self._batching.hold(key):  # the batch before it commits meanwhile
-                if self._counts.get(key, 0) >= GATHER_FROM:
-                    await asyncio.sleep(GATHER_WINDOW)  # a crowd: let more arrive
-                del self._arriving[key]  # closed: later spectators form the next batch
-                conns = tuple(command.conn for command in batch.commands)
-                if not conns:
-                    return
-                command = (batch.commands[0] if len(conns) == 1 else JoinSpectators(conns))
-                executed = await self._join_now(worker, room_id, command, len(conns))
-        except asyncio.CancelledError:
-            batch.done.cancel()
-            raise
-        except BaseException as exc:
-            batch.done.set_exception(exc)
-        else:
-            batch.done.set_result(executed)
+        command: Join | JoinSpectators = commands[0]
+        if len(commands) > 1:
+            command = JoinSpectators(tuple(each.conn for each in commands))
+        return await self._join_now(worker, room_id, command, len(commands))
 
-    async def leave(self, room_id: str, conn: str, deliberate: bool) -> bool:
+    async def leave(self, room_id: str, conn: str, deliberate: bool, *,
+                    spectator: bool = False) -> bool:
         """Record that ``conn`` left ``room_id`` and unindex the room after the last local
-        connection there. False when it could not be recorded now: retried by ``retry``."""
+        connection there. False when it could not be recorded now: retried by ``retry``.
+        A spectator's departure is recorded with the others of the worker's spectators
+        leaving the room together (one commit and one event, as their arrivals)."""
         worker = worker_of(conn)
+        if spectator and worker is not None:
+            return await asyncio.shield(self._departures.add((worker, room_id), conn).done)
+        return await self._record(room_id, [conn], Leave(conn, deliberate))
+
+    async def _leave_spectators(self, key: tuple[str, str], conns: list[str]) -> bool:
+        command: Leave | LeaveSpectators = Leave(conns[0])
+        if len(conns) > 1:
+            command = LeaveSpectators(tuple(conns))
+        return await self._record(key[1], conns, command)
+
+    async def _record(self, room_id: str, conns: list[str],
+                      command: Leave | LeaveSpectators) -> bool:
+        """Commit ``command``, the departure of ``conns`` (one worker's connections)."""
+        worker = worker_of(conns[0])
         if self.folds and worker is not None:
             key = (worker, room_id)
             async with self._locks.hold(key):
-                last = self._counts.get(key, 0) == 1
+                last = self._counts.get(key, 0) <= len(conns)
                 change = self._registry.index_change(worker, room_id, add=False)
-                done, unindexed = await self._depart(
-                    room_id, conn, deliberate, change if last else None
-                )
+                done, unindexed = await self._depart(room_id, command, change if last else None)
                 if done:
-                    await self._count_out(key, unindex=not unindexed)
+                    for _ in conns:
+                        await self._count_out(key, unindex=not unindexed)
         else:
-            done, _ = await self._depart(room_id, conn, deliberate)
+            done, _ = await self._depart(room_id, command)
             if done:
-                await self._forget(room_id, worker)
+                for _ in conns:
+                    await self._forget(room_id, worker)
         if not done:
-            if len(self._pending) < self._max_pending:
-                self._pending[conn] = (room_id, deliberate)
-            else:  # still indexed: evicted when this worker's lease ends
-                log.error("presence: too many departures to retry; %s stays in %s", conn,
-                          room_id)
+            deliberate = isinstance(command, Leave) and command.deliberate
+            for conn in conns:
+                if len(self._pending) < self._max_pending:
+                    self._pending[conn] = (room_id, deliberate)
+                else:  # still indexed: evicted when this worker's lease ends
+                    log.error("presence: too many departures to retry; %s stays in %s", conn,
+                              room_id)
         return done
 
     async def retry(self) -> None:
         """Try the unrecorded departures again (up to RETRIES_PER_BEAT of them)."""
         for conn, (room_id, deliberate) in list(self._pending.items())[:RETRIES_PER_BEAT]:
-            done, _ = await self._depart(room_id, conn, deliberate)
+            done, _ = await self._depart(room_id, Leave(conn, deliberate))
             if done:
                 del self._pending[conn]
                 await self._forget(room_id, worker_of(conn))
 
-    async def _depart(self, room_id: str, conn: str, deliberate: bool,
+    async def _depart(self, room_id: str, command: Leave | LeaveSpectators,
                       unindex: IndexChange | None = None) -> tuple[bool, bool]:
         """Whether nothing more is to be done for this departure, and whether its commit
         unindexed the room (``unindex``: in the same step, or not at all)."""
         try:
-            executed = await self._service.execute(room_id, Leave(conn, deliberate),
-                                                   index=unindex)
+            executed = await self._service.execute(room_id, command, index=unindex)
         except RoomError as exc:
             if exc.code in TRANSIENT:
-                log.info("room %s: departure of %s not recorded yet: %s", room_id, conn,
+                log.info("room %s: departure not recorded yet (%s): %s", room_id, command,
                          exc.message)
                 return False, False
             if exc.code is not ErrorCode.ROOM_NOT_FOUND:

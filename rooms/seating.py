@@ -13,7 +13,17 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import events
-from .commands import Evict, Join, JoinReply, JoinSpectators, Leave, LeaveReply, Reserve, Role
+from .commands import (
+    Evict,
+    Join,
+    JoinReply,
+    JoinSpectators,
+    Leave,
+    LeaveReply,
+    LeaveSpectators,
+    Reserve,
+    Role,
+)
 from .errors import ErrorCode, RoomError
 from .handled import Handled
 from .ids import worker_of
@@ -22,7 +32,7 @@ from .seats import Seat, find_seat, hash_token, new_token
 if TYPE_CHECKING:
     from .room import Room
 
-__all__ = ["evict", "join", "join_spectators", "leave", "reserve"]
+__all__ = ["evict", "join", "join_spectators", "leave", "leave_spectators", "reserve"]
 
 
 def _take_seat(room: Room, name: str | None, conn: str | None, now: float) -> Handled:
@@ -110,6 +120,17 @@ def leave(room: Room, command: Leave, now: float) -> Handled:
         event = events.spectators(room.bump(now), len(room.spectators))
         return Handled(event, LeaveReply(True))
     return Handled(None, LeaveReply(False))
+
+
+def leave_spectators(room: Room, command: LeaveSpectators, now: float) -> Handled:
+    """Those of ``command``'s connections still watching leave: one change, one event (no
+    event when none was there: recording it again changes nothing)."""
+    gone = set(command.conns)
+    staying = [conn for conn in room.spectators if conn not in gone]
+    if len(staying) == len(room.spectators):
+        return Handled(None, LeaveReply(False))
+    room.spectators = staying
+    return Handled(events.spectators(room.bump(now), len(staying)), LeaveReply(True))
 
 
 def evict(room: Room, command: Evict, now: float) -> Handled:

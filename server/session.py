@@ -139,7 +139,8 @@ class Session:
             log.exception("room %s: could not unsubscribe a connection", self.room_id)
         # Records the Leave (retried at the next heartbeats if the store cannot take it
         # now) and takes the room out of this worker's index after its last connection.
-        await self.presence.leave(self.room_id, self.conn.id, deliberate=self._deliberate)
+        await self.presence.leave(self.room_id, self.conn.id, deliberate=self._deliberate,
+                                  spectator=joined.reply.mark is None)
 
     def _lease_lost(self) -> None:
         """This worker's lease lapsed: another may have evicted this connection already, so

@@ -1,7 +1,8 @@
 """A crowd that arrives at once (a shared link): every spectator is let in, nobody is
 dropped as too slow, and everyone already there sees a few ``spectators`` events rather
 than one per newcomer, because spectators arriving together are joined in one commit
-(rooms.presence_rooms). Real uvicorn, real websockets clients."""
+(rooms.presence_rooms); the same when the crowd leaves at once. Real uvicorn, real
+websockets clients."""
 
 from __future__ import annotations
 
@@ -37,3 +38,11 @@ async def test_a_crowd_arriving_at_once_is_let_in_with_a_few_events(
         assert versions == sorted(set(versions))
     snapshot = await server.snapshot(room_id)
     assert snapshot["spectators"] == CROWD
+    seen = len(player.events)
+    await asyncio.wait_for(asyncio.gather(*(spectator.close() for spectator in crowd)), WAIT)
+    await player.until("spectators", count=0)
+    counts = [event["count"] for event in player.events[seen:]
+              if event["type"] == "spectators"]
+    assert counts == sorted(counts, reverse=True) and counts[-1] == 0
+    assert len(counts) < CROWD // 4, counts  # recorded in groups, not one event each
+    assert (await server.snapshot(room_id))["spectators"] == 0

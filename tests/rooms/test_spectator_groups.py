@@ -1,10 +1,11 @@
-"""Spectators who arrive together are joined in one commit and one ``spectators`` event
-(rooms.presence_rooms ``_watch``; ``JoinSpectators`` in the room): a crowd arriving at once
-is a few commits, not one per newcomer each sent to everyone already watching. Each of them
-still gets its own answer; one who goes away before its batch is taken is left out; one
-who goes away while it commits, or whose commit's answer was lost, has its departure
-recorded; under a lease that is gone nobody is recorded. On the memory store and on one
-real Redis (where the worker's index rides on the commit)."""
+"""Spectators who arrive or leave together are recorded in one commit and one
+``spectators`` event (rooms.gathering, rooms.presence_rooms; ``JoinSpectators`` and
+``LeaveSpectators`` in the room): a crowd arriving or leaving at once is a few commits, not
+one per spectator each sent to everyone still watching. Each of them still gets its own
+answer; one who goes away before its group is taken is left out; one who goes away while
+it commits, or whose commit's answer was lost, has its departure recorded; under a lease
+that is gone nobody is recorded; departures that cannot be recorded now are retried. On
+the memory store and on one real Redis (where the worker's index rides on the commit)."""
 
 from __future__ import annotations
 
@@ -29,7 +30,8 @@ from rooms import (
     RoomService,
     presence_registry,
 )
-from rooms.commands import JoinSpectators
+from rooms.commands import JoinSpectators, LeaveReply, LeaveSpectators
+from rooms.gathering import Gathering
 from rooms.redis_presence import RedisRegistry
 from rooms.redis_store import RedisStore
 
@@ -78,6 +80,64 @@ def test_a_group_with_a_connection_already_in_changes_nothing(
         room.handle(JoinSpectators(conns), now=2.0)
     assert caught.value.code is code
     assert room.version == before and room.spectators == ["w.s0"]
+
+
+def test_spectators_leaving_together_are_one_change_and_one_event() -> None:
+    room = new_room()
+    room.handle(JoinSpectators(("w.s1", "w.s2", "w.s3")), now=1.0)
+    before = room.version
+    handled = room.handle(LeaveSpectators(("w.s1", "w.s3", "w.gone")), now=2.0)
+    assert handled.event == {"type": "spectators", "version": before + 1, "count": 1,
+                             "due": None}
+    assert handled.reply == LeaveReply(True) and room.spectators == ["w.s2"]
+    again = room.handle(LeaveSpectators(("w.s1", "w.s3")), now=3.0)
+    assert again.event is None and again.reply == LeaveReply(False)
+    assert room.version == before + 1
+
+
+# -- the group commit ------------------------------------------------------------------------
+
+
+async def test_a_gathering_commits_what_arrives_during_a_commit_next_and_together() -> None:
+    gate = asyncio.Event()
+    commits: list[list[int]] = []
+
+    async def commit(key: str, items: list[int]) -> int:
+        commits.append(list(items))
+        await gate.wait()
+        return sum(items)
+
+    gathering: Gathering[str, int, int] = Gathering(commit, lambda key: 0.0)
+    first = gathering.add("a", 1)
+    await asyncio.sleep(0.01)  # a quiet key: committed at once, alone
+    assert commits == [[1]]
+    second = gathering.add("a", 2)
+    assert gathering.add("a", 3) is second
+    other = gathering.add("b", 10)  # another key does not wait for "a"
+    withdrawn = gathering.add("a", 4)
+    assert withdrawn is second and gathering.withdraw("a", second, 4)
+    await asyncio.sleep(0.01)
+    assert commits == [[1], [10]]
+    gate.set()
+    assert await asyncio.wait_for(asyncio.shield(second.done), WAIT) == 5
+    assert first.done.result() == 1 and other.done.result() == 10
+    assert commits == [[1], [10], [2, 3]]
+    assert not gathering.withdraw("a", second, 2)  # committed: too late to withdraw
+    await gathering.close()
+
+
+async def test_a_gathering_waits_its_window_and_hands_every_member_the_error() -> None:
+    async def commit(key: str, items: list[int]) -> int:
+        raise RoomError(ErrorCode.UNAVAILABLE, f"{len(items)} items refused")
+
+    gathering: Gathering[str, int, int] = Gathering(commit, lambda key: 0.05)
+    group = gathering.add("a", 1)
+    await asyncio.sleep(0.01)
+    assert gathering.add("a", 2) is group  # still gathering within its window
+    for _ in range(2):
+        with pytest.raises(RoomError, match="2 items refused"):
+            await asyncio.wait_for(asyncio.shield(group.done), WAIT)
+    await gathering.close()
 
 
 # -- a worker's presence -------------------------------------------------------------------
@@ -192,6 +252,23 @@ async def test_one_who_goes_while_its_commit_is_under_way_is_recorded_leaving(
     assert len(loaded.spectators) == 2 and presence.pending() == 0
 
 
+async def test_a_crowd_leaving_at_once_is_one_commit(
+    memory_worker: tuple[Presence, RoomService, Gated],
+) -> None:
+    presence, service, store = memory_worker
+    room = await service.create(Rules(), public=False)
+    join = _watcher(presence, room.room_id)
+    await asyncio.wait_for(asyncio.gather(*(join() for _ in range(40))), WAIT)
+    conns = (await service.load(room.room_id)).spectators
+    commits = store.commits
+    left = await asyncio.wait_for(asyncio.gather(
+        *(presence.leave(room.room_id, conn, spectator=True) for conn in conns)), WAIT)
+    assert left == [True] * 40
+    assert store.commits - commits <= 2  # the first alone (or all), the rest together
+    loaded = await service.load(room.room_id)
+    assert loaded.spectators == [] and presence.pending() == 0
+
+
 # -- one real Redis: the index rides on the commit -------------------------------------------
 
 
@@ -275,3 +352,21 @@ async def test_on_redis_under_a_lease_that_is_gone_nobody_of_the_group_is_record
     assert loaded.version == 0 and loaded.spectators == []
     assert await registry.rooms(old, 10) == []
     assert presence.pending() == 0
+
+
+async def test_on_redis_a_crowd_leaving_unindexes_the_room_and_retries_a_lost_answer(
+    redis_worker: tuple[Presence, RoomService, RedisRegistry, LosingStore],
+) -> None:
+    presence, service, registry, store = redis_worker
+    room = await service.create(Rules(), public=False)
+    join = _watcher(presence, room.room_id)
+    await asyncio.wait_for(asyncio.gather(*(join() for _ in range(30))), WAIT)
+    conns = (await service.load(room.room_id)).spectators
+    store.lose = 1  # the departures' commit lands, but its answer is lost
+    left = await asyncio.wait_for(asyncio.gather(
+        *(presence.leave(room.room_id, conn, spectator=True) for conn in conns)), WAIT)
+    assert not all(left) and presence.pending() == left.count(False)
+    await presence.beat()  # the heartbeat retries them
+    assert presence.pending() == 0
+    assert (await service.load(room.room_id)).spectators == []
+    assert await registry.rooms(presence.worker, 10) == []  # the last one unindexed it
