@@ -31,11 +31,13 @@ R = TypeVar("R")
 class Group(Generic[T, R]):
     """Items committed together, and the commit's answer (or error) for all of them."""
 
-    __slots__ = ("done", "items")
+    __slots__ = ("committing", "done", "items")
 
     def __init__(self) -> None:
         self.items: list[T] = []
         self.done: asyncio.Future[R] = asyncio.get_running_loop().create_future()
+        self.committing = False
+        """Set once the commit of ``items`` has started (it may land from then on)."""
 
 
 class Gathering(Generic[K, T, R]):
@@ -60,11 +62,13 @@ class Gathering(Generic[K, T, R]):
         return group
 
     def withdraw(self, key: K, group: Group[T, R], item: T) -> bool:
-        """Take ``item`` out of ``group`` if it is not closed yet: True, it will not be
-        committed; False, it is being committed (or was) with the others."""
-        if self._forming.get(key) is not group:
+        """Take ``item`` out of ``group`` unless its commit has started: True, it is not
+        committed (nor ever will be: the group is still forming, or was cancelled before
+        its commit); False, it is being committed (or was) with the others."""
+        if group.committing:
             return False
-        group.items.remove(item)
+        if item in group.items:
+            group.items.remove(item)
         return True
 
     async def _run(self, key: K, group: Group[T, R]) -> None:
@@ -76,6 +80,7 @@ class Gathering(Generic[K, T, R]):
                 del self._forming[key]  # closed: later items form the next group
                 if not group.items:  # everyone withdrew: nobody waits for an answer
                     return
+                group.committing = True
                 answer = await self._commit(key, group.items)
         except asyncio.CancelledError:
             if self._forming.get(key) is group:

@@ -132,6 +132,8 @@ class LocalRooms:
         except BaseException:
             if self._arrivals.withdraw(key, group, command):  # never committed
                 raise
+            # Its commit started: wait for its answer, then record the departure unless
+            # the commit is known to have written nothing (a lease that is gone).
             if not group.done.done():  # cancelled while its commit is under way
                 await asyncio.wait([group.done])
             if group.done.cancelled() or not isinstance(group.done.exception(), NotIndexed):

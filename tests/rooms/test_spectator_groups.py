@@ -140,6 +140,29 @@ async def test_a_gathering_waits_its_window_and_hands_every_member_the_error() -
     await gathering.close()
 
 
+async def test_a_group_cancelled_before_its_commit_is_known_not_to_have_landed() -> None:
+    gate = asyncio.Event()
+    commits: list[list[int]] = []
+
+    async def commit(key: str, items: list[int]) -> int:
+        commits.append(list(items))
+        await gate.wait()
+        return 0
+
+    waiting: Gathering[str, int, int] = Gathering(commit, lambda key: 5.0)
+    in_window = waiting.add("a", 1)
+    await asyncio.sleep(0.01)
+    await waiting.close()  # cancelled in its window: nothing committed
+    assert in_window.done.cancelled() and commits == []
+    assert waiting.withdraw("a", in_window, 1)
+    committing: Gathering[str, int, int] = Gathering(commit, lambda key: 0.0)
+    under_way = committing.add("a", 2)
+    await asyncio.sleep(0.01)
+    await committing.close()  # cancelled while committing: it may have landed
+    assert under_way.done.cancelled() and commits == [[2]]
+    assert not committing.withdraw("a", under_way, 2)
+
+
 # -- a worker's presence -------------------------------------------------------------------
 
 
