@@ -18,6 +18,13 @@ The joins and departures of one room (per worker id) run in order, under one loc
 a departure decides that it is the last one, and unindexes, only while no join there is
 half done. A ``Leave`` that cannot be recorded now (the store is unavailable) is retried
 at every heartbeat (``retry``) and keeps the room indexed meanwhile.
+
+Spectators arriving in, or leaving, a room together are one commit and one ``spectators``
+event (``JoinSpectators``, ``LeaveSpectators``; a group commit, rooms.gathering): those of
+a worker that come while the commit before theirs is under way, and, where the worker
+holds ``GATHER_FROM`` connections of the room, those of the next ``GATHER_WINDOW`` too.
+Everything above holds for the group as for one: it is counted in and indexed in its
+commit, and counted out (the last one unindexing) in its departure's.
 """
 
 from __future__ import annotations
