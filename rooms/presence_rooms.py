@@ -46,7 +46,7 @@ __all__ = ["RETRIES_PER_BEAT", "TRANSIENT", "LocalRooms"]
 log = logging.getLogger("tictactoe.rooms")
 
 TRANSIENT = frozenset({ErrorCode.UNAVAILABLE, ErrorCode.BUSY})
-GATHER_FROM = 16
+GATHER_FROM = 4
 """Local connections in a room from which spectators arriving there are gathered for
 ``GATHER_WINDOW`` before their commit (see ``LocalRooms._watch``)."""
 GATHER_WINDOW = 0.025
