@@ -35,6 +35,7 @@ except ImportError:  # pragma: no cover - an older uvicorn: every frame takes th
 
 __all__ = ["frame_of", "protocol_of", "write_now"]
 
+
 class _Framer:
     """``frame_of``: the last frame, kept by the identity of its text (see below)."""
 
