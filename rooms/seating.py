@@ -10,6 +10,7 @@ sends ``Evict`` (rooms.presence_sweep), which records the same departures.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING
 
 from . import events
@@ -62,8 +63,12 @@ def _take_seat(room: Room, name: str | None, conn: str | None, now: float) -> Ha
     return Handled(room.with_state(event, now), JoinReply(Role.PLAYER, mark, token))
 
 
-def _check_new_connection(room: Room, conn: str) -> None:
-    if room.seat_of(conn) is not None or conn in room.spectators:
+def _check_new_connection(room: Room, conn: str,
+                          watching: Collection[str] | None = None) -> None:
+    """ALREADY_JOINED unless ``conn`` is new to the room (``watching``: the spectators, as
+    a set when many are checked)."""
+    spectators = room.spectators if watching is None else watching
+    if room.seat_of(conn) is not None or conn in spectators:
         raise RoomError(ErrorCode.ALREADY_JOINED, f"connection {conn!r} already joined")
 
 
@@ -76,7 +81,7 @@ def join(room: Room, command: Join, now: float) -> Handled:
     if command.role is Role.SPECTATOR:
         if command.token is not None:
             raise RoomError(ErrorCode.BAD_MESSAGE, "spectators do not send a token")
-        return join_spectators(room, JoinSpectators((command.conn,)), now)
+        return _watching(room, (command.conn,), now)
     if command.token is not None:
         seat = find_seat(room.seats, command.token)
         if seat is None:
@@ -95,10 +100,14 @@ def join_spectators(room: Room, command: JoinSpectators, now: float) -> Handled:
         raise RoomError(ErrorCode.BAD_MESSAGE, "spectators join once each")
     watching = set(room.spectators)  # a crowd's joins: no list scan per connection
     for conn in command.conns:
-        if conn in watching or room.seat_of(conn) is not None:
-            raise RoomError(ErrorCode.ALREADY_JOINED, f"connection {conn!r} already joined")
+        _check_new_connection(room, conn, watching)
     room.games.records  # noqa: B018 - refuse on a corrupted archive (see join)
-    room.spectators.extend(command.conns)
+    return _watching(room, command.conns, now)
+
+
+def _watching(room: Room, conns: tuple[str, ...], now: float) -> Handled:
+    """``conns``, checked new, watch from now on: one change, one ``spectators`` event."""
+    room.spectators.extend(conns)
     event = events.spectators(room.bump(now), len(room.spectators))
     return Handled(event, JoinReply(Role.SPECTATOR, None, None))
 

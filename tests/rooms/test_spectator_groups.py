@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 from room_helpers import new_room
+from test_presence_index_commit import LostAnswers
 
 from core import Rules
 from rooms import (
@@ -33,7 +34,6 @@ from rooms import (
 from rooms.commands import JoinSpectators, LeaveReply, LeaveSpectators
 from rooms.gathering import Gathering
 from rooms.redis_presence import RedisRegistry
-from rooms.redis_store import RedisStore
 
 WAIT = 20.0  # a bound against hangs, never a measurement
 
@@ -191,34 +191,36 @@ async def memory_worker() -> AsyncIterator[tuple[Presence, RoomService, Gated]]:
     await presence.close()
 
 
-def _watcher(presence: Presence, room_id: str) -> Callable[[], Any]:
+async def _watched_room(presence: Presence,
+                        service: RoomService) -> tuple[str, Callable[[], Any]]:
+    """A new room, and a call that joins one more of the worker's spectators to it."""
+    room_id = (await service.create(Rules(), public=False)).room_id
+
     def join() -> Any:
         conn = presence.connection_id()
         return presence.join(room_id, Join(conn, Role.SPECTATOR), lambda: None)
 
-    return join
+    return room_id, join
 
 
 async def test_a_crowd_arriving_at_once_is_one_commit(
     memory_worker: tuple[Presence, RoomService, Gated],
 ) -> None:
     presence, service, store = memory_worker
-    room = await service.create(Rules(), public=False)
-    join = _watcher(presence, room.room_id)
+    room_id, join = await _watched_room(presence, service)
     answers = await asyncio.wait_for(asyncio.gather(*(join() for _ in range(50))), WAIT)
     assert store.commits == 1
     assert {answer.room.version for answer in answers} == {1}
     assert all(answer.reply == JoinReply(Role.SPECTATOR, None, None) for answer in answers)
     assert answers[0].event == {"type": "spectators", "version": 1, "count": 50, "due": None}
-    assert len((await service.load(room.room_id)).spectators) == 50
+    assert len((await service.load(room_id)).spectators) == 50
 
 
 async def test_spectators_arriving_during_a_commit_form_the_next_one(
     memory_worker: tuple[Presence, RoomService, Gated],
 ) -> None:
     presence, service, store = memory_worker
-    room = await service.create(Rules(), public=False)
-    join = _watcher(presence, room.room_id)
+    room_id, join = await _watched_room(presence, service)
     store.gate.clear()
     first = asyncio.ensure_future(join())  # a quiet room: committed at once, alone
     await asyncio.sleep(0.05)  # its commit waits at the gate
@@ -229,15 +231,14 @@ async def test_spectators_arriving_during_a_commit_form_the_next_one(
     assert store.commits == 2
     assert answers[0].event is not None and answers[0].event["count"] == 1
     assert {answer.room.version for answer in answers[1:]} == {2}
-    assert len((await service.load(room.room_id)).spectators) == 31
+    assert len((await service.load(room_id)).spectators) == 31
 
 
 async def test_one_who_goes_before_the_commit_starts_is_left_out(
     memory_worker: tuple[Presence, RoomService, Gated],
 ) -> None:
     presence, service, store = memory_worker
-    room = await service.create(Rules(), public=False)
-    join = _watcher(presence, room.room_id)
+    room_id, join = await _watched_room(presence, service)
     store.gate.clear()
     first = asyncio.ensure_future(join())
     await asyncio.sleep(0.05)  # its commit waits at the gate
@@ -249,7 +250,7 @@ async def test_one_who_goes_before_the_commit_starts_is_left_out(
         await going
     store.gate.set()
     await asyncio.wait_for(asyncio.gather(first, *staying), WAIT)
-    loaded = await service.load(room.room_id)
+    loaded = await service.load(room_id)
     assert len(loaded.spectators) == 4 and loaded.version == 2  # never in, never out
     assert presence.pending() == 0
 
@@ -258,8 +259,7 @@ async def test_one_who_goes_while_its_commit_is_under_way_is_recorded_leaving(
     memory_worker: tuple[Presence, RoomService, Gated],
 ) -> None:
     presence, service, store = memory_worker
-    room = await service.create(Rules(), public=False)
-    join = _watcher(presence, room.room_id)
+    room_id, join = await _watched_room(presence, service)
     store.gate.clear()
     joiners = [asyncio.ensure_future(join()) for _ in range(3)]
     await asyncio.sleep(0.05)  # taken: the commit waits at the gate
@@ -270,7 +270,7 @@ async def test_one_who_goes_while_its_commit_is_under_way_is_recorded_leaving(
         asyncio.gather(*joiners, return_exceptions=True), WAIT
     )
     assert isinstance(results[1], asyncio.CancelledError)
-    loaded = await service.load(room.room_id)
+    loaded = await service.load(room_id)
     assert loaded.version == 2  # joined together, then the one who went left
     assert len(loaded.spectators) == 2 and presence.pending() == 0
 
@@ -279,39 +279,25 @@ async def test_a_crowd_leaving_at_once_is_one_commit(
     memory_worker: tuple[Presence, RoomService, Gated],
 ) -> None:
     presence, service, store = memory_worker
-    room = await service.create(Rules(), public=False)
-    join = _watcher(presence, room.room_id)
+    room_id, join = await _watched_room(presence, service)
     await asyncio.wait_for(asyncio.gather(*(join() for _ in range(40))), WAIT)
-    conns = (await service.load(room.room_id)).spectators
+    conns = (await service.load(room_id)).spectators
     commits = store.commits
     left = await asyncio.wait_for(asyncio.gather(
-        *(presence.leave(room.room_id, conn, spectator=True) for conn in conns)), WAIT)
+        *(presence.leave(room_id, conn, spectator=True) for conn in conns)), WAIT)
     assert left == [True] * 40
     assert store.commits - commits <= 2  # the first alone (or all), the rest together
-    loaded = await service.load(room.room_id)
+    loaded = await service.load(room_id)
     assert loaded.spectators == [] and presence.pending() == 0
 
 
 # -- one real Redis: the index rides on the commit -------------------------------------------
 
 
-class LosingStore(RedisStore):
-    """Its next ``swap`` lands but answers as a timed-out Redis does."""
-
-    lose = 0
-
-    async def swap(self, *args: Any, **kwargs: Any) -> Any:
-        swapped = await super().swap(*args, **kwargs)
-        if self.lose:
-            self.lose -= 1
-            raise RoomError(ErrorCode.UNAVAILABLE, "the room store did not answer in time")
-        return swapped
-
-
 @pytest.fixture
 async def redis_worker(redis_url: str) -> AsyncIterator[tuple[Presence, RoomService,
-                                                              RedisRegistry, LosingStore]]:
-    store = LosingStore(redis_url, prefix="watchers")
+                                                              RedisRegistry, LostAnswers]]:
+    store = LostAnswers(redis_url, prefix="watchers")
     await store.open()
     registry = presence_registry(f"{redis_url}?prefix=watchers")
     assert isinstance(registry, RedisRegistry)
@@ -326,70 +312,66 @@ async def redis_worker(redis_url: str) -> AsyncIterator[tuple[Presence, RoomServ
 
 
 async def test_on_redis_a_crowd_is_one_commit_that_indexes_the_room(
-    redis_worker: tuple[Presence, RoomService, RedisRegistry, LosingStore],
+    redis_worker: tuple[Presence, RoomService, RedisRegistry, LostAnswers],
 ) -> None:
     presence, service, registry, _ = redis_worker
-    room = await service.create(Rules(), public=False)
-    join = _watcher(presence, room.room_id)
+    room_id, join = await _watched_room(presence, service)
     answers = await asyncio.wait_for(asyncio.gather(*(join() for _ in range(40))), WAIT)
     assert {answer.room.version for answer in answers} == {1}
-    assert await registry.rooms(presence.worker, 10) == [room.room_id]
-    conns = (await service.load(room.room_id)).spectators
+    assert await registry.rooms(presence.worker, 10) == [room_id]
+    conns = (await service.load(room_id)).spectators
     assert len(conns) == 40
     for conn in conns:  # the last departure unindexes
-        assert await presence.leave(room.room_id, conn)
+        assert await presence.leave(room_id, conn)
     assert await registry.rooms(presence.worker, 10) == []
 
 
 async def test_on_redis_a_lost_answer_records_every_departure_of_the_group(
-    redis_worker: tuple[Presence, RoomService, RedisRegistry, LosingStore],
+    redis_worker: tuple[Presence, RoomService, RedisRegistry, LostAnswers],
 ) -> None:
     presence, service, registry, store = redis_worker
-    room = await service.create(Rules(), public=False)
-    join = _watcher(presence, room.room_id)
+    room_id, join = await _watched_room(presence, service)
     store.lose = 1
     results = await asyncio.wait_for(
         asyncio.gather(*(join() for _ in range(5)), return_exceptions=True), WAIT
     )
     assert all(isinstance(result, RoomError) and result.code is ErrorCode.UNAVAILABLE
                for result in results)
-    loaded = await service.load(room.room_id)
+    loaded = await service.load(room_id)
     assert loaded.spectators == [] and loaded.version == 6  # landed, then five departures
     assert await registry.rooms(presence.worker, 10) == []
     assert presence.pending() == 0
 
 
 async def test_on_redis_under_a_lease_that_is_gone_nobody_of_the_group_is_recorded(
-    redis_worker: tuple[Presence, RoomService, RedisRegistry, LosingStore],
+    redis_worker: tuple[Presence, RoomService, RedisRegistry, LostAnswers],
 ) -> None:
     presence, service, registry, _ = redis_worker
-    room = await service.create(Rules(), public=False)
-    join = _watcher(presence, room.room_id)
+    room_id, join = await _watched_room(presence, service)
     old = presence.worker
     await registry.release(old)  # gone in Redis; the heartbeat has not noticed yet
     results = await asyncio.wait_for(
         asyncio.gather(*(join() for _ in range(5)), return_exceptions=True), WAIT
     )
     assert all(isinstance(result, LeaseLost) for result in results)
-    loaded = await service.load(room.room_id)
+    loaded = await service.load(room_id)
     assert loaded.version == 0 and loaded.spectators == []
     assert await registry.rooms(old, 10) == []
     assert presence.pending() == 0
 
 
 async def test_on_redis_a_crowd_leaving_unindexes_the_room_and_retries_a_lost_answer(
-    redis_worker: tuple[Presence, RoomService, RedisRegistry, LosingStore],
+    redis_worker: tuple[Presence, RoomService, RedisRegistry, LostAnswers],
 ) -> None:
     presence, service, registry, store = redis_worker
-    room = await service.create(Rules(), public=False)
-    join = _watcher(presence, room.room_id)
+    room_id, join = await _watched_room(presence, service)
     await asyncio.wait_for(asyncio.gather(*(join() for _ in range(30))), WAIT)
-    conns = (await service.load(room.room_id)).spectators
+    conns = (await service.load(room_id)).spectators
     store.lose = 1  # the departures' commit lands, but its answer is lost
     left = await asyncio.wait_for(asyncio.gather(
-        *(presence.leave(room.room_id, conn, spectator=True) for conn in conns)), WAIT)
+        *(presence.leave(room_id, conn, spectator=True) for conn in conns)), WAIT)
     assert not all(left) and presence.pending() == left.count(False)
     await presence.beat()  # the heartbeat retries them
     assert presence.pending() == 0
-    assert (await service.load(room.room_id)).spectators == []
+    assert (await service.load(room_id)).spectators == []
     assert await registry.rooms(presence.worker, 10) == []  # the last one unindexed it
