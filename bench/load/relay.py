@@ -8,12 +8,26 @@ turned into a ``moved`` with the version after the one it names and relayed to e
 connection of the room, and the mover gets a ``move_ok``. It speaks just enough of
 docs/protocol.md (``POST /api/rooms``, ``join``/``welcome``, ``move``/``move_ok``/
 ``moved``, and ``rematch``/``new_game``) for the load generator to drive it exactly as it
-drives the server. A ``rematch`` gets an ``ack``; the second vote of a room (counted with
+drives the server. A ``rematch`` gets an ``ack``; the votes of a room are counted (with
 one pipelined ``INCR`` in Redis, as the two players may be on two workers; in memory
-without Redis) is answered by a ``new_game`` to the room, numbered after the version the
-vote names, with the marks swapped; nothing is checked, as for moves. Each
-connection still has a bounded queue and a writer task: the least a correct relay does
-so that a slow client slows only itself.
+without Redis): the first is published to the room as a ``rematch_offered``, the second
+as a ``new_game`` with the marks swapped, numbered one and two after the version the vote
+names; nothing is checked, as for moves.
+
+During play the relay publishes what the server publishes, event for event, with the
+same fields (nulls and placeholders where only game logic could know the value), so that
+the events cost it, the sockets and the load generator what the server's cost them: a
+``moved`` of 214 bytes (the server's: 217 mid-game), a ``rematch_offered`` of 124 (126)
+and a ``new_game`` of 490 (498). A game's last ``moved`` stays short: the server adds the
+players to it (608 bytes on 3×3), which takes knowing that the game ended. The
+``welcome`` stays short too (the server's carries the room's state), and joins and
+departures publish nothing (the server's are presence events). Before, the relay sent
+no ``rematch_offered``, and a ``moved`` and a ``new_game`` of 115 and 137 bytes: one
+event fewer per game, and smaller ones, than the server it was the limit of
+(docs/performance.md, item 24).
+
+Each connection still has a bounded queue and a writer task: the least a correct relay
+does so that a slow client slows only itself.
 
     python -m bench.load.relay [--port P] [--redis-url URL] [--workers N]
 """
@@ -28,6 +42,7 @@ import math
 import os
 import secrets
 import sys
+import time
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
@@ -187,6 +202,14 @@ async def _stats(request: Request) -> Response:
     return JSONResponse({"pid": os.getpid(), "encodes": {}, "conflicts": 0})
 
 
+_OFFERS: dict[str, Any] = {"draw": None, "takeback": None, "rematch": []}
+_PLAYER: dict[str, Any] = {
+    "mark": None, "name": None, "connected": True, "bot": None, "away_since": None,
+    "left": False, "claimable_at": None, "wins": 0, "draws": 0,
+}
+"""A seat as the server's ``new_game`` lists it, with nothing the relay could know."""
+
+
 def _moved(move: dict[str, Any]) -> dict[str, Any]:
     """A ``moved`` with the same fields as the server's, filled from the move alone."""
     version = int(move.get("version", 0)) + 1
@@ -194,15 +217,25 @@ def _moved(move: dict[str, Any]) -> dict[str, Any]:
         "type": "moved", "version": version, "mark": None, "row": move.get("row"),
         "col": move.get("col"), "layer": move.get("layer", 0), "ply": version,
         "turn": None, "status": None, "outcome": None,  # no game logic: it cannot know
+        "at": time.time(), "clock": None, "offers": _OFFERS, "due": None,
+    }
+
+
+def _rematch_offered(vote: dict[str, Any]) -> dict[str, Any]:
+    """The first vote of a pair, as the server publishes it to the room."""
+    return {
+        "type": "rematch_offered", "version": int(vote.get("version", 0)) + 1, "by": None,
+        "clock": None, "offers": _OFFERS, "due": None,
     }
 
 
 def _new_game(vote: dict[str, Any]) -> dict[str, Any]:
-    """A ``new_game`` after the version the (second) vote names, the two marks swapped."""
+    """A ``new_game`` after the (second) vote's ``rematch_offered``, the marks swapped."""
     return {
-        "type": "new_game", "version": int(vote.get("version", 0)) + 1, "game_number": None,
-        "marks": {"X": "O", "O": "X"}, "players": None, "board": None, "ply": 0,
-        "turn": "X", "status": None,
+        "type": "new_game", "version": int(vote.get("version", 0)) + 2, "game_number": None,
+        "marks": {"X": "O", "O": "X"}, "players": [_PLAYER, _PLAYER], "board": None,
+        "ply": 0, "turn": "X", "status": None, "started_at": time.time(), "clock": None,
+        "offers": _OFFERS, "due": None,
     }
 
 
@@ -227,8 +260,9 @@ async def _socket(websocket: WebSocket) -> None:
                 continue
             if move.get("type") == "rematch":
                 peer.put(_dumps({"type": "ack", "ref": move.get("id"), "version": None}))
-                if await relay.vote(room_id):
-                    await relay.publish(room_id, _dumps(_new_game(move)))
+                second = await relay.vote(room_id)
+                event = _new_game(move) if second else _rematch_offered(move)
+                await relay.publish(room_id, _dumps(event))
                 continue
             if move.get("type") != "move":
                 continue
