@@ -47,7 +47,7 @@ async def _join(url: str, role: str) -> tuple[ClientConnection, int]:
 async def _until(ws: ClientConnection, kind: str) -> dict[str, Any]:
     async with asyncio.timeout(10):
         while True:
-            event = json.loads(await ws.recv())
+            event: dict[str, Any] = json.loads(await ws.recv())
             if event["type"] == kind:
                 return event
 
