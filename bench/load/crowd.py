@@ -10,6 +10,15 @@ room of the run. The owner keeps the send time of each move sent inside the wind
 the same key (it counts ``new_game`` events and the ``moved`` since the last one); after
 the run the parent joins the two (``deliveries``).
 
+A spectator takes one event per turn of the loop (``_watch``). The websockets client
+queues every frame a read brings, and ``recv`` returns a queued one without yielding, so a
+reader would take all its queued events in one go: at a game's end, where the last
+``moved``, the ``rematch_offered`` and the ``new_game`` reach a crowd back to back, the
+500th spectator's ``moved`` was taken only after the 499 before it had taken all three,
+and its latency carried three events' work of the load generator instead of one (the last
+moves' deliveries were the slowest by 20–40 ms). A real spectator has a machine of its
+own; here everyone's first event is taken before anyone's second.
+
 Subtracting times taken in two processes is sound on Linux: ``time.perf_counter()`` and
 ``time.monotonic()`` both read CLOCK_MONOTONIC, one clock for every process of the machine
 (tests/bench/test_bench_crowd.py checks that two processes' readings are ordered as the
@@ -115,6 +124,7 @@ class Crowd:
                     number, ply = number + 1, 0
                 elif kind == "error":
                     raise GameFailed(f"error:{event.get('code')}")
+                await asyncio.sleep(0)  # the other spectators' earlier events first
             raise GameFailed("closed_by_server")
 
     async def stop(self) -> None:

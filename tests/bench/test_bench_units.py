@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import math
 import subprocess
 import sys
 from array import array
+from collections.abc import AsyncIterator
 from dataclasses import replace
 
 import pytest
 
-from bench.load.crowd import deliveries
+from bench.load.crowd import Crowd, deliveries
 from bench.load.progress import ProgressBar
 from bench.load.recorder import Recorder, merge, summarize
 from bench.load.report import compare, crowd_line, run_record, table
@@ -221,3 +224,32 @@ def test_a_load_process_settles_before_the_window() -> None:
     done = subprocess.run([sys.executable, "-c", _SETTLE], capture_output=True, text=True,
                           check=True, timeout=60)
     assert done.stdout.split() == ["True", "True", "True", "False"]
+
+
+class _Queued:
+    """A connection whose events are all queued already: iterating it never suspends,
+    as the websockets client's ``recv`` does not while frames wait in its queue."""
+
+    def __init__(self, texts: list[str]) -> None:
+        self._texts = texts
+
+    async def __aiter__(self) -> AsyncIterator[str]:
+        for text in self._texts:
+            yield text
+
+
+def test_a_crowd_takes_everyone_s_first_event_before_anyone_s_second() -> None:
+    events = [json.dumps({"type": "moved", "version": version}) for version in (7, 8)]
+    events.append(json.dumps({"type": "new_game", "version": 9}))
+    recorder = Recorder(0.0, math.inf)
+    crowd = Crowd("ws://unused", recorder)
+
+    async def watch_all() -> None:
+        await asyncio.gather(*(crowd._watch(_Queued(events), "r")  # type: ignore[arg-type]
+                               for _ in range(3)))
+
+    asyncio.run(watch_all())
+    first, second = crowd.arrivals[("r", 0, 0)], crowd.arrivals[("r", 0, 1)]
+    assert len(first) == len(second) == 3
+    assert max(first) < min(second)
+    assert recorder.errors == {"closed_by_server": 3}  # each stream ended: counted, as ever
