@@ -9,8 +9,10 @@ import math
 import subprocess
 import sys
 from array import array
+from collections import deque
 from collections.abc import AsyncIterator
 from dataclasses import replace
+from types import SimpleNamespace
 
 import pytest
 
@@ -227,15 +229,17 @@ def test_a_load_process_settles_before_the_window() -> None:
 
 
 class _Queued:
-    """A connection whose events are all queued already: iterating it never suspends,
-    as the websockets client's ``recv`` does not while frames wait in its queue."""
+    """A connection whose events are all queued already, in ``recv_messages.frames`` as in
+    the websockets client: iterating it never suspends, as the client's ``recv`` does not
+    while frames wait in its queue."""
 
     def __init__(self, texts: list[str]) -> None:
-        self._texts = texts
+        self.recv_messages = SimpleNamespace(frames=deque(texts))
 
     async def __aiter__(self) -> AsyncIterator[str]:
-        for text in self._texts:
-            yield text
+        frames = self.recv_messages.frames
+        while frames:
+            yield frames.popleft()
 
 
 def test_a_crowd_takes_everyone_s_first_event_before_anyone_s_second() -> None:

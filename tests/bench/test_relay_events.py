@@ -17,6 +17,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from bench.load import CONFIGS
+from bench.load.crowd import _queued
 from bench.load.http import HttpPool
 from bench.load.launch import Launched, launch
 
@@ -77,6 +78,8 @@ async def _events_seen(base: str) -> list[dict[str, Any]]:
             await player.send(json.dumps({"type": "rematch", "id": f"r{index}",
                                           "version": version}))
             seen.append(await _until(watcher, ("rematch_offered", "new_game")[index]))
+        # the crowd's readers look into the client's own queue (bench.load.crowd._queued)
+        assert len(watcher.recv_messages.frames) == _queued(watcher) == 0
     finally:
         await asyncio.gather(*(ws.close() for ws in (x, o, watcher)))
     return seen
