@@ -7,12 +7,12 @@ fan-out without Redis), but no validation, no room state and no game logic: a ``
 turned into a ``moved`` with the version after the one it names and relayed to every
 connection of the room, and the mover gets a ``move_ok``. It speaks just enough of
 docs/protocol.md (``POST /api/rooms``, ``join``/``welcome``, ``move``/``move_ok``/
-``moved``, and ``rematch``/``new_game``) for the load generator to drive it exactly as it
-drives the server. A ``rematch`` gets an ``ack``; the votes of a room are counted (with
-one pipelined ``INCR`` in Redis, as the two players may be on two workers; in memory
-without Redis): the first is published to the room as a ``rematch_offered``, the second
-as a ``new_game`` with the marks swapped, numbered one and two after the version the vote
-names; nothing is checked, as for moves.
+``moved``, and ``rematch``/``rematch_offered``/``new_game``) for the load generator to
+drive it exactly as it drives the server. A ``rematch`` gets an ``ack``; the votes of a
+room are counted (with one pipelined ``INCR`` in Redis, as the two players may be on two
+workers; in memory without Redis): the first is published to the room as a
+``rematch_offered``, the second as a ``new_game`` with the marks swapped, numbered one and
+two after the version the vote names; nothing is checked, as for moves.
 
 During play the relay publishes what the server publishes, event for event, with the
 same fields (nulls and placeholders where only game logic could know the value), so that

@@ -1,12 +1,14 @@
 """Rematch mode: game after game in one room, on the same connections, until told to stop.
 
 After a game ends both players send ``rematch`` (docs/protocol.md); the server answers
-each with an ``ack`` and a ``rematch_offered``, then ``new_game`` to everyone, with the
+each with an ``ack``, the first vote with a ``rematch_offered`` to everyone, the second
+with a ``new_game`` to everyone, with the
 colours rotated: ``new_game.marks`` maps each old mark to the new one, so the player that
 was O moves first as X. The spectators stay and keep measuring. Latency is taken exactly
 as in a single game (``bench.load.game``). The ``rematch`` also carries the version the
 player last saw: the server ignores the field; the bare relay, which keeps no room state,
-numbers its ``new_game`` from it, as it numbers a ``moved`` from its move's version.
+numbers its ``rematch_offered`` and ``new_game`` from it, as it numbers a ``moved`` from
+its move's version.
 """
 
 from __future__ import annotations
