@@ -60,6 +60,8 @@ class BenchOptions:
     """Idle connections to open per configuration and target (0: skip)."""
     spectator_cost: int = 0
     """Also run with 0 and with this many spectators per game (0: skip)."""
+    players_apart: bool = False
+    """Crowd mode: the players in a load process of their own (``LoadPlan.players_apart``)."""
     url: str | None = None
     server_pid: int | None = None
     redis_url: str | None = None
@@ -84,7 +86,8 @@ def _redis(options: BenchOptions) -> Iterator[str | None]:
 def _plan(options: BenchOptions, url: str, spectators: int) -> LoadPlan:
     return LoadPlan(url, options.games, spectators, options.think, options.warmup,
                     options.duration, options.rules, options.seed, options.procs,
-                    next=options.next, think_spread=options.think_spread)
+                    next=options.next, think_spread=options.think_spread,
+                    players_apart=options.players_apart)
 
 
 def _interleaved(

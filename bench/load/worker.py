@@ -78,6 +78,10 @@ class LoadPlan:
     think_spread: float = SPREAD
     """Each think time is drawn from ``think × [1 − spread, 1 + spread]`` (bench.load.think)."""
     crowd_from: int = CROWD_FROM
+    players_apart: bool = False
+    """In crowd mode, process 0 plays every room and watches none, and the others share
+    the spectators: the players' latency then carries none of the load generator's
+    reading of the crowd (see ``share``)."""
     crowd: CrowdShare | None = None
     """Set in a process's share in crowd mode."""
 
@@ -101,12 +105,20 @@ class LoadPlan:
 
     def share(self, index: int) -> LoadPlan:
         """Process ``index``'s part: its games (as even as can be) and its own seed; in crowd
-        mode also its part of every room's spectators."""
+        mode also its part of every room's spectators. With ``players_apart`` (crowd mode)
+        process 0 has every game and no spectator, the others every spectator and no game:
+        a player's process otherwise also reads its share of the crowd, and the opponent's
+        ``moved`` waits behind those frames in the load generator, not in the server."""
         games = self.games // self.procs + (index < self.games % self.procs)
         crowd = None
         if self.crowded:
-            each = self.spectators // self.procs + (index < self.spectators % self.procs)
-            crowd = CrowdShare(each, max(1, JOINING // self.procs), self.join_timeout)
+            watchers, rank = self.procs, index
+            if self.players_apart:
+                games = self.games if index == 0 else 0
+                watchers, rank = self.procs - 1, index - 1
+            each = 0 if rank < 0 else self.spectators // watchers + (
+                rank < self.spectators % watchers)
+            crowd = CrowdShare(each, max(1, JOINING // watchers), self.join_timeout)
         return replace(self, games=games, seed=self.seed * 1000 + index, procs=1, crowd=crowd)
 
 

@@ -47,6 +47,12 @@ def register(subparsers: Any) -> None:
                         f"at least {CROWD_FROM} of them, each room's spectators are spread "
                         "over all the load processes, and every one of them joins before the "
                         "warm-up starts: the window opens with everyone in)")
+    parser.add_argument("--players-apart", action="store_true",
+                        help="with spectators spread over the load processes (above): the "
+                        "players of every room in the first process, which watches nothing, "
+                        "and the spectators in the others (needs --procs 2 or more), so that "
+                        "the players' latency carries none of the generator's reading of the "
+                        "crowd")
     parser.add_argument("--think", type=float, default=0.0,
                         help="seconds a player waits before each move, on average (0: as fast "
                         "as it can)")
@@ -117,6 +123,9 @@ def run(args: argparse.Namespace) -> int:
     crowd = args.next == "rematch" and args.procs > 1 and args.spectators >= CROWD_FROM
     if args.procs > args.games and not crowd:  # a crowd's process may only watch
         problems.append(f"--procs ({args.procs}) cannot exceed --games ({args.games})")
+    if args.players_apart and not crowd:
+        problems.append(f"--players-apart needs the spectators spread: --next rematch, "
+                        f"--procs 2 or more and --spectators {CROWD_FROM} or more")
     if problems:
         for problem in problems:
             print(f"tictactoe bench: error: {problem}", file=sys.stderr)
@@ -127,7 +136,7 @@ def run(args: argparse.Namespace) -> int:
         rounds=args.rounds, procs=args.procs, seed=args.seed,
         rules=args.rules, baseline=args.baseline, probe=args.probe, idle=args.idle,
         spectator_cost=args.spectator_cost, url=args.url, server_pid=args.server_pid,
-        redis_url=args.redis_url, quiet=args.quiet,
+        redis_url=args.redis_url, quiet=args.quiet, players_apart=args.players_apart,
     )
     report = run_bench(options)
     write_report(report, args.json)

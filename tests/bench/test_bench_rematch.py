@@ -74,6 +74,21 @@ def test_a_crowd_is_spread_over_the_processes_and_joined_up(target: Launched) ->
     assert result["opened"] == GAMES * (2 + watchers)
 
 
+def test_the_players_can_be_kept_apart_from_the_crowd(target: Launched) -> None:
+    """With ``players_apart`` the first process plays every room and watches none: every
+    delivery is still joined up, every spectator having joined in the other processes."""
+    watchers = 4
+    plan = LoadPlan(target.url, GAMES, watchers, 0.05, 0.3, 1.2, {}, procs=3,
+                    next="rematch", crowd_from=watchers, players_apart=True)
+    result = run_load(plan)
+    assert result["errors"] == {} and result["unfinished"] == 0
+    crowd = result["crowd"]
+    assert crowd["rooms"] == GAMES and crowd["watchers"] == GAMES * watchers
+    assert crowd["missed"] == 0 and crowd["early"] == 0
+    assert len(result["opponent"]) == result["moves"] > 0
+    assert len(result["spectator"]) == crowd["expected"] == watchers * result["moves"]
+
+
 def _reader(pipe: Connection) -> None:
     for _ in range(50):
         pipe.recv()

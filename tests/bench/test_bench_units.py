@@ -106,6 +106,11 @@ def test_a_crowded_plan_spreads_every_room_s_spectators_over_the_processes() -> 
     assert all(c is not None for c in crowds)
     assert [c.each for c in crowds if c] == [334, 333, 333]
     assert all(c.gate == 16 for c in crowds if c)  # about 50 joins at once a room, in all
+    # the players apart: the first process plays every room, the others watch them all
+    apart = [replace(plan, players_apart=True).share(i) for i in range(3)]
+    assert [s.games for s in apart] == [2, 0, 0]
+    assert [s.crowd.each for s in apart if s.crowd] == [0, 500, 500]
+    assert all(s.crowd.gate == 25 for s in apart if s.crowd)  # 50 at once in all, as above
     # the same load in room mode, with one process or with few spectators: no crowd
     for other in ({"next": "room"}, {"procs": 1}, {"spectators": 99}):
         assert not replace(plan, **other).crowded  # type: ignore[arg-type]
@@ -190,6 +195,10 @@ def test_the_progress_bar_draws_only_when_asked() -> None:
     (["--next", "newroom"], "invalid choice: 'newroom'"),
     (["--think", "1", "--think-spread", "1.5"], "--think-spread must be from 0 to 1, got 1.5"),
     (["--think-spread", "-0.1"], "--think-spread must be from 0 to 1, got -0.1"),
+    (["--players-apart", "--next", "rematch", "--procs", "2", "-S", "99"],
+     "--players-apart needs the spectators spread"),
+    (["--players-apart", "--next", "rematch", "-S", "1000"],
+     "--players-apart needs the spectators spread"),
 ])
 def test_bad_flags_are_refused_before_anything_starts(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
