@@ -23,7 +23,7 @@ spectators a move, cost the load generator more than the reordering gained.
 
 Subtracting times taken in two processes is sound on Linux: ``time.perf_counter()`` and
 ``time.monotonic()`` both read CLOCK_MONOTONIC, one clock for every process of the machine
-(tests/bench/test_bench_crowd.py checks that two processes' readings are ordered as the
+(tests/bench/test_bench_rematch.py checks that two processes' readings are ordered as the
 events were).
 """
 
