@@ -1,9 +1,10 @@
 """The bare relay publishes the server's events during play, with the server's fields.
 
-Both run for real (uvicorn on a free port, in memory), driven by the real websockets
-client through one short game and a rematch. The relay is the limit every server
-figure is compared with, so what it sends must cost what the server's events cost: the
-same events in the same order, to the same connections, with the same keys.
+Both run for real (uvicorn on a free port; in memory, and on a private Redis with two
+workers), driven by the real websockets client through one short game and a rematch. The
+relay is the limit every server figure is compared with, so what it sends must cost what
+the server's events cost: the same events in the same order, to the same connections,
+with the same keys.
 """
 
 from __future__ import annotations
@@ -20,16 +21,30 @@ from bench.load import CONFIGS
 from bench.load.crowd import _queued
 from bench.load.http import HttpPool
 from bench.load.launch import Launched, launch
+from tests.support.redis_server import RedisServer
 
 MOVES = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # X completes the top row at the fifth
 
 
 @pytest.fixture(scope="module")
-def launched() -> Iterator[dict[str, Launched]]:
+def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    with RedisServer(tmp_path_factory.mktemp("relay-events-redis")) as server:
+        yield server.url
+
+
+@pytest.fixture(scope="module", params=[
+    "memory", pytest.param("redis2", marks=pytest.mark.redis),
+])
+def launched(request: pytest.FixtureRequest) -> Iterator[dict[str, Launched]]:
+    """Server and relay in one configuration: in memory, and on Redis with two workers,
+    where the relay counts a room's rematch votes with ``INCR`` (the players may be on two
+    workers) instead of in the process."""
+    config = CONFIGS[request.param]
+    redis = request.getfixturevalue("redis_url") if config.store == "redis" else None
     started: dict[str, Launched] = {}
     try:
         for target in ("server", "relay"):
-            started[target] = launch(target, CONFIGS["memory"], None)
+            started[target] = launch(target, config, redis)
         yield started
     finally:
         for one in started.values():
