@@ -27,11 +27,16 @@ first command after another worker's commit, a load. The settings, an immutable 
 most rooms share, are built once per distinct settings, as core.codec does for the rules.
 When the cache still holds an earlier state of the room decoded, it passes it as ``base``
 and the game is brought forward from a copy of the base's game, playing only the new moves
-(core.codec.decode): the same room as a full decode, the replay's checks included.
+(core.codec.decode): the same room as a full decode, the replay's checks included. The
+base's seats, spectator list and offers are kept where the text holds the same values (a
+move changes the mover's seat only): decoded rooms are only ever read (rooms.service), so
+two may share them, and a seat is kept only when ``Seat.from_dict`` would have built an
+equal one (``Seat.matches``), so nothing is accepted that a full decode would refuse.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from core import BuiltOnce, GameError, decode, encode
@@ -115,7 +120,8 @@ def _time(value: object) -> float | None:
 
 def decode_room(text: str, base: Room | None = None) -> Room:
     """The room ``text`` holds; ``base``, an earlier state of it that is only read, may
-    spare replaying the moves it has played already (see the module)."""
+    spare replaying the moves it has played already, and building the seats, spectators
+    and offers that did not change (see the module)."""
     try:
         head, _, games = text.partition("\n")
         data: Any = loads(head)
@@ -123,38 +129,61 @@ def decode_room(text: str, base: Room | None = None) -> Room:
         if stored_as not in (FORMAT, _INLINE_GAMES):
             raise ValueError(f"not a stored room (format {FORMAT} or {_INLINE_GAMES})")
         game = decode(data["game"], base=base.game if base is not None else None)
-        room = Room(
-            str(data["room_id"]),
-            game.rules,
-            public=bool(data["public"]),
-            created=float(data["created"]),
-            updated=float(data["updated"]),
-            game=game,
-            seats=[Seat.from_dict(seat) for seat in data["seats"]],
-            spectators=[str(conn) for conn in data["spectators"]],
-            version=int(data["version"]),
-            game_version=int(data["game_version"]),
-            settings=_settings(data.get("settings") or {}),
-        )
+        room_id = str(data["room_id"])
+        prior = base if base is not None and base.room_id == room_id else None
+        state: dict[str, Any] = {
+            "room_id": room_id,
+            "rules": game.rules,
+            "public": bool(data["public"]),
+            "created": float(data["created"]),
+            "updated": float(data["updated"]),
+            "game": game,
+            "seats": _seats(data["seats"], prior.seats if prior is not None else ()),
+            "spectators": _spectators(data["spectators"], prior),
+            "version": int(data["version"]),
+            "game_version": int(data["game_version"]),
+            "settings": _settings(data.get("settings") or {}),
+        }
         clock = data.get("clock")
-        room.clock = Clock.from_dict(clock) if clock is not None else None
-        room.turn_started = _time(data.get("turn_started"))
-        room.started_at = _time(data.get("started_at"))
-        room.ended_at = _time(data.get("ended_at"))
-        room.move_times = [float(t) for t in data.get("move_times", [])]
-        if len(room.move_times) != game.ply:
-            room.move_times = [room.updated] * game.ply  # a record from before move times
-        room.offers = Offers.from_dict(data.get("offers") or {})
-        room.game_number = int(data.get("game_number", 1))
+        state["clock"] = Clock.from_dict(clock) if clock is not None else None
+        state["turn_started"] = _time(data.get("turn_started"))
+        state["started_at"] = _time(data.get("started_at"))
+        state["ended_at"] = _time(data.get("ended_at"))
+        move_times = [float(t) for t in data.get("move_times", [])]
+        if len(move_times) != game.ply:
+            move_times = [state["updated"]] * game.ply  # a record from before move times
+        state["move_times"] = move_times
+        offers = data.get("offers") or {}
+        state["offers"] = (
+            prior.offers if prior is not None and prior.offers.matches(offers)
+            else Offers.from_dict(offers)
+        )
+        state["game_number"] = int(data.get("game_number", 1))
         if stored_as == _INLINE_GAMES:
-            room.games = Archive.of(data.get("games", []))
+            state["games"] = Archive.of(data.get("games", []))
         elif games:
-            room.games = Archive.stored(games)
+            state["games"] = Archive.stored(games)
         else:
-            room.games = EMPTY
-        return room
+            state["games"] = EMPTY
+        return Room.restored(state)
     except (GameError, ValueError, KeyError, TypeError, AttributeError, RoomError) as exc:
         # RoomError: stored settings out of range; the store's fault, not the client's
         raise RoomError(
             ErrorCode.INTERNAL_ERROR, f"stored room cannot be decoded: {exc}"
         ) from exc
+
+
+def _seats(data: Any, earlier: Sequence[Seat]) -> list[Seat]:
+    """The seats ``data`` holds, each one that equals the earlier state's seat in its
+    place kept as it is (rooms are only read once decoded, so two may share a seat)."""
+    kept = len(earlier)
+    return [
+        earlier[i] if i < kept and earlier[i].matches(seat) else Seat.from_dict(seat)
+        for i, seat in enumerate(data)
+    ]
+
+
+def _spectators(data: Any, prior: Room | None) -> list[str]:
+    if prior is not None and data == prior.spectators:  # equal to a list of str: the same
+        return prior.spectators
+    return [str(conn) for conn in data]

@@ -66,6 +66,20 @@ class Offers:
             "rematch": list(self.rematch),
         }
 
+    def matches(self, data: Any) -> bool:
+        """Whether ``from_dict(data)`` would build offers equal to these (False when not,
+        or when it would refuse ``data``): a decode keeps the earlier state's offers then
+        (rooms.codec; ``from_dict`` converts each value to the type held here)."""
+        return (
+            type(data) is dict
+            and data.get("draw") == self.draw
+            and data.get("takeback") == self.takeback
+            and data.get("rematch", []) == self.rematch
+            and data.get("draw_moves", {}) == self.draw_moves
+            and data.get("takeback_declines", {}) == self.takeback_declines
+            and data.get("takeback_not_before", {}) == self.takeback_not_before
+        )
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Offers:
         # positional, and a part copied whole when its types are already the ones built

@@ -91,6 +91,25 @@ class Seat:
             "draws": self.draws,
         }
 
+    def matches(self, data: Any) -> bool:
+        """Whether ``from_dict(data)`` would build a seat equal to this one (False when it
+        would not, or would refuse ``data``): a decode keeps the earlier state's seat
+        then (rooms.codec). Equal values are enough, as ``from_dict`` converts each field
+        to the type this seat holds (``true`` and ``1.0`` become the ``1`` they equal)."""
+        return (
+            type(data) is dict
+            and data.get("moves") == self.moves
+            and data.get("connections") == self.connections
+            and data.get("token_hash") == self.token_hash
+            and data.get("mark") == self.mark
+            and data.get("name") == self.name
+            and data.get("bot") == self.bot
+            and data.get("away_since") == self.away_since
+            and data.get("left", False) == self.left
+            and data.get("wins", 0) == self.wins
+            and data.get("draws", 0) == self.draws
+        )
+
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Seat:
         # positional, and lists copied whole when they hold only strings (always, for a

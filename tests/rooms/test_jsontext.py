@@ -20,7 +20,8 @@ def _standard(value: Any) -> str:
     "value",
     [
         {"type": "moved", "row": 1, "col": 2, "due": None, "players": [{"mark": "X"}]},
-        {"name": "Zoë 🎲", "quote": 'a "b" \\ c', "tab": "\t", "floats": [0.5, 1796093959.4195235, 30.0]},
+        {"name": "Zoë 🎲", "quote": 'a "b" \\ c', "tab": "\t"},
+        {"floats": [0.5, 1796093959.4195235, 30.0, -2.25]},
         {1: "one", "two": {3: [4, {5: None}]}},  # int keys: orjson with OPT_NON_STR_KEYS
         {"deep": {"inner": {7: True, 8: False}}},
         {"surrogate": "\ud800"},  # a lone surrogate: orjson refuses it, json does not
