@@ -62,6 +62,8 @@ class BenchOptions:
     """Also run with 0 and with this many spectators per game (0: skip)."""
     players_apart: bool = False
     """Crowd mode: the players in a load process of their own (``LoadPlan.players_apart``)."""
+    rematch_think: float = 0.0
+    """Rematch mode: the players' wait before each vote (``LoadPlan.rematch_think``)."""
     url: str | None = None
     server_pid: int | None = None
     redis_url: str | None = None
@@ -87,7 +89,7 @@ def _plan(options: BenchOptions, url: str, spectators: int) -> LoadPlan:
     return LoadPlan(url, options.games, spectators, options.think, options.warmup,
                     options.duration, options.rules, options.seed, options.procs,
                     next=options.next, think_spread=options.think_spread,
-                    players_apart=options.players_apart)
+                    players_apart=options.players_apart, rematch_think=options.rematch_think)
 
 
 def _interleaved(

@@ -9,6 +9,12 @@ as in a single game (``bench.load.game``). The ``rematch`` also carries the vers
 player last saw: the server ignores the field; the bare relay, which keeps no room state,
 numbers its ``rematch_offered`` and ``new_game`` from it, as it numbers a ``moved`` from
 its move's version.
+
+The players vote the instant they see the last move unless given a ``vote`` wait
+(``--rematch-think``). Instant votes put the ``rematch_offered`` and ``new_game`` fan-outs
+on top of the last move's: with a crowd watching, that move's delivery then shares the
+machine with two more events to everyone (docs/performance.md), which people, who take a
+moment to ask for another game, do not do.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ from .think import Think
 __all__ = ["Seated", "play_series"]
 
 FIRST = {"X": 0, "O": 1}  # a player's index in ``seat``: X moves first
+_AT_ONCE = Think()
 
 
 @dataclass(slots=True)
@@ -75,9 +82,14 @@ class _Player:
     ws: ClientConnection
     mark: str
     version: int
+    vote: Think
+    """How long it waits after a game's last move before asking for the rematch."""
 
     async def play(self, game: Round) -> None:
         if game.number:  # after the first game: vote, and learn the new mark
+            pause = self.vote.pause()
+            if pause > 0:
+                await asyncio.sleep(pause)
             await self.ws.send(json.dumps({"type": "rematch", "id": f"r{game.number}",
                                            "version": self.version}))
             self.version, marks = await _next_game(self.ws)
@@ -107,11 +119,13 @@ async def play_series(
     stop: asyncio.Event,
     seated: Seated | None = None,
     sends: dict[tuple[str, int, int], float] | None = None,
+    vote: Think = _AT_ONCE,
 ) -> None:
     """Play games in one room until ``stop`` is set (looked at after each game); errors are
     counted in ``recorder``, never raised, and end the series. A new room with two players
     and ``spectators`` is made, unless ``seated`` brings one (whose spectators live
-    elsewhere). ``timeout`` bounds the joins and each game (its rematch included)."""
+    elsewhere). ``timeout`` bounds the joins and each game (its rematch included). ``vote``:
+    the players' wait before each rematch vote (none by default)."""
     opened: list[ClientConnection] = [] if seated is None else list(seated.players)
     try:
         with counting_errors(recorder):
@@ -123,8 +137,8 @@ async def play_series(
                 start = max(versions[:2])  # the game started at the second player's join
             else:
                 room_id, start = seated.room_id, seated.version
-            players = [_Player(ws, mark, start) for ws, mark in zip(opened[:2], "XO",
-                                                                    strict=True)]
+            players = [_Player(ws, mark, start, vote)
+                       for ws, mark in zip(opened[:2], "XO", strict=True)]
             watchers = opened[2:]
             for number in itertools.count():
                 game = Round(next_script(), recorder, think, sends=sends, room=room_id,

@@ -78,6 +78,9 @@ class LoadPlan:
     think_spread: float = SPREAD
     """Each think time is drawn from ``think × [1 − spread, 1 + spread]`` (bench.load.think)."""
     crowd_from: int = CROWD_FROM
+    rematch_think: float = 0.0
+    """Rematch mode: seconds a player waits, on average, after a game's last move before
+    it asks for the rematch (drawn with ``think_spread``; 0: at once, the default)."""
     players_apart: bool = False
     """In crowd mode, process 0 plays every room and watches none, and the others share
     the spectators: the players' latency then carries none of the load generator's
@@ -88,11 +91,11 @@ class LoadPlan:
     @property
     def game_timeout(self) -> float:
         """A game not over by then counts as an error (a lost event would hang it)."""
-        return 15.0 + 12 * self.think * (1 + self.think_spread)
+        return 15.0 + (12 * self.think + self.rematch_think) * (1 + self.think_spread)
 
     @property
     def drain(self) -> float:
-        return 3.0 + 2 * self.think * (1 + self.think_spread)
+        return 3.0 + (2 * self.think + self.rematch_think) * (1 + self.think_spread)
 
     @property
     def crowded(self) -> bool:
@@ -155,6 +158,8 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
     http = HttpPool(plan.base_url, size=min(64, max(1, plan.games)))
     stop = asyncio.Event()
     think = Think(plan.think, plan.think_spread, random.Random(plan.seed))  # seed: per process
+    # its own draws, so that the moves' think times are the same with or without it
+    vote = Think(plan.rematch_think, plan.think_spread, random.Random(f"vote{plan.seed}"))
 
     async def ticker() -> None:
         while True:
@@ -203,14 +208,15 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
                 await play_series(ws_base, http, plan.rules, next_script, spectators=0,
                                   think=think, recorder=recorder,
                                   timeout=plan.game_timeout, stop=stop, seated=room,
-                                  sends=sends)
+                                  sends=sends, vote=vote)
             return
         while not stop.is_set():
             errors = sum(recorder.errors.values())
             if plan.next == "rematch":
                 await play_series(ws_base, http, plan.rules, next_script,
                                   spectators=plan.spectators, think=think,
-                                  recorder=recorder, timeout=plan.game_timeout, stop=stop)
+                                  recorder=recorder, timeout=plan.game_timeout, stop=stop,
+                                  vote=vote)
             else:
                 await play_game(ws_base, http, plan.rules, next_script(),
                                 spectators=plan.spectators, think=think,

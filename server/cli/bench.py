@@ -60,6 +60,11 @@ def register(subparsers: Any) -> None:
                         help="each think time is drawn uniformly from think × [1 − F, 1 + F] "
                         "(default 0.5; 0: the same think time before every move, which "
                         "makes the games move in step and the load bursty)")
+    parser.add_argument("--rematch-think", type=float, default=0.0, metavar="SECONDS",
+                        help="with --next rematch: seconds a player waits, on average, after a "
+                        "game's last move before asking for the rematch (drawn as think "
+                        "times are; default 0: at once, so the rematch's events reach a "
+                        "crowd while the last move still does)")
     parser.add_argument("--next", choices=("room", "rematch"), default="room",
                         help="after a game: a new room with new connections (room, the "
                         "default), or a rematch in the same room, the same players and "
@@ -115,7 +120,8 @@ def run(args: argparse.Namespace) -> int:
     spread = SPREAD if args.think_spread is None else args.think_spread
     if not 0 <= spread <= 1:
         problems.append(f"--think-spread must be from 0 to 1, got {spread}")
-    for flag, value in (("--think", args.think), ("--warmup", args.warmup)):
+    for flag, value in (("--think", args.think), ("--warmup", args.warmup),
+                        ("--rematch-think", args.rematch_think)):
         if not 0 <= value <= 3600:
             problems.append(f"{flag} must be from 0 to 3600 seconds, got {value}")
     if not 0 < args.duration <= 3600:
@@ -126,6 +132,8 @@ def run(args: argparse.Namespace) -> int:
     if args.players_apart and not crowd:
         problems.append(f"--players-apart needs the spectators spread: --next rematch, "
                         f"--procs 2 or more and --spectators {CROWD_FROM} or more")
+    if args.rematch_think and args.next != "rematch":
+        problems.append("--rematch-think needs --next rematch")
     if problems:
         for problem in problems:
             print(f"tictactoe bench: error: {problem}", file=sys.stderr)
@@ -137,6 +145,7 @@ def run(args: argparse.Namespace) -> int:
         rules=args.rules, baseline=args.baseline, probe=args.probe, idle=args.idle,
         spectator_cost=args.spectator_cost, url=args.url, server_pid=args.server_pid,
         redis_url=args.redis_url, quiet=args.quiet, players_apart=args.players_apart,
+        rematch_think=args.rematch_think,
     )
     report = run_bench(options)
     write_report(report, args.json)

@@ -89,6 +89,23 @@ def test_the_players_can_be_kept_apart_from_the_crowd(target: Launched) -> None:
     assert len(result["spectator"]) == crowd["expected"] == watchers * result["moves"]
 
 
+def test_the_players_can_think_before_asking_for_the_rematch(target: Launched) -> None:
+    """With ``rematch_think`` each player waits before its vote: a room starts a game at
+    most once per shortest wait (half the mean, the default spread), where instant votes
+    play a game every few milliseconds. (A slower machine plays fewer games, never more.)"""
+    window, think = 1.5, 0.2
+    plan = LoadPlan(target.url, GAMES, 0, 0.0, 0.0, window, {}, next="rematch",
+                    rematch_think=think)
+    assert plan.game_timeout > LoadPlan(target.url, GAMES, 0, 0.0, 0.0, window, {},
+                                        next="rematch").game_timeout
+    result = run_load(plan)
+    assert result["errors"] == {} and result["unfinished"] == 0
+    shortest = think * (1 - plan.think_spread)
+    assert GAMES <= result["games"] <= GAMES * (window / shortest + 2)
+    at_once = run_load(LoadPlan(target.url, GAMES, 0, 0.0, 0.0, window, {}, next="rematch"))
+    assert at_once["errors"] == {} and at_once["games"] > result["games"]
+
+
 def _reader(pipe: Connection) -> None:
     for _ in range(50):
         pipe.recv()

@@ -199,6 +199,10 @@ def test_the_progress_bar_draws_only_when_asked() -> None:
      "--players-apart needs the spectators spread"),
     (["--players-apart", "--next", "rematch", "-S", "1000"],
      "--players-apart needs the spectators spread"),
+    (["--rematch-think", "1"], "--rematch-think needs --next rematch"),
+    (["--rematch-think", "-1", "--next", "rematch"],
+     "--rematch-think must be from 0 to 3600 seconds, got -1"),
+    (["--rematch-think", "nan", "--next", "rematch"], "--rematch-think must be from 0 to 3600"),
 ])
 def test_bad_flags_are_refused_before_anything_starts(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
