@@ -17,6 +17,7 @@ from types import SimpleNamespace
 import pytest
 
 from bench.load.crowd import Crowd, deliveries
+from bench.load.game import GameFailed, message
 from bench.load.progress import ProgressBar
 from bench.load.recorder import Recorder, merge, summarize
 from bench.load.report import compare, crowd_line, run_record, table
@@ -270,3 +271,14 @@ def test_a_crowd_takes_everyone_s_first_event_before_anyone_s_second() -> None:
     assert len(first) == len(second) == 3
     assert max(first) < min(second)
     assert recorder.errors == {"closed_by_server": 3}  # each stream ended: counted, as ever
+
+
+def test_a_frame_is_an_event_or_a_counted_failure() -> None:
+    assert message('{"type":"moved","col":2,"at":1796093959.4195235}') == {
+        "type": "moved", "col": 2, "at": 1796093959.4195235}
+    assert message(b'{"type":"ack"}') == {"type": "ack"}
+    for text, kind in (("[1, 2]", "not_an_object"), ('"moved"', "not_an_object"),
+                       ("{not json", "not_json"), ("", "not_json")):
+        with pytest.raises(GameFailed) as failed:
+            message(text)
+        assert failed.value.kind == kind
