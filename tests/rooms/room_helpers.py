@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 from core import MoveRequest, Rules
-from rooms import Handled, Join, PlayMove, Role, Room, RoomError, encode_room
+from rooms import (
+    ErrorCode,
+    Handled,
+    Join,
+    PlayMove,
+    Role,
+    Room,
+    RoomError,
+    decode_room,
+    encode_room,
+)
 
 BACKEND_URLS = ["memory://", "redis", "redis-cluster"]
 """Every store/bus backend the contract suite runs against ("redis": conftest's private
@@ -47,3 +59,37 @@ def refused(room: Room, command: Any) -> RoomError:
         assert encode_room(room) == before, "a refused command changed the room"
         return exc
     raise AssertionError(f"{command!r} was accepted")
+
+
+def conn_of(room: Room, mark: str) -> str:
+    """The first connection of the seat playing ``mark``."""
+    return next(seat.connections[0] for seat in room.seats if seat.mark == mark)
+
+
+def texts_of(rules: Rules, cells: list[int]) -> list[str]:
+    """One room's texts: once seated (``seated``), then after each of ``cells`` played."""
+    room, _ = seated(rules)
+    texts = [encode_room(room)]
+    for index in cells:
+        row, col, _ = rules.coords(index)
+        room.handle(PlayMove(conn_of(room, room.game.turn), MoveRequest(row=row, col=col),
+                             room.version, f"m{room.version}"), 102.0)
+        texts.append(encode_room(room))
+    return texts
+
+
+def edited(text: str, edit: Callable[[Any], object]) -> str:
+    """A room text with ``edit`` applied to its parsed JSON (a corrupted record, say)."""
+    data = json.loads(text)
+    edit(data)
+    return json.dumps(data, separators=(",", ":"))
+
+
+def decode_refusal(text: str, base: Room | None) -> str:
+    """The message of the refusal ``decode_room(text, base)`` must give."""
+    try:
+        decode_room(text, base)
+    except RoomError as exc:
+        assert exc.code is ErrorCode.INTERNAL_ERROR
+        return str(exc)
+    raise AssertionError("the record was decoded")
