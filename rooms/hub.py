@@ -129,8 +129,11 @@ class Hub:
             await self._stop(channel)
 
     async def _stop(self, channel: _Channel) -> None:
-        if channel.subscription is not None:
-            await channel.subscription.close()
+        # The subscription's listener is bound to the channel: dropped here, the closed
+        # channel and subscription are freed at once instead of by a full collection.
+        subscription, channel.subscription = channel.subscription, None
+        if subscription is not None:
+            await subscription.close()
 
     def _on_message(self, room_id: str, channel: _Channel, text: str) -> None:
         """One message of the room's channel, handed over by the bus as it arrives."""
