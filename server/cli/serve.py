@@ -128,18 +128,28 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     from uvicorn.config import WS_PROTOCOLS
 
     installed = importlib.util.find_spec
+    httptools = installed("httptools") is not None  # server/uvicorn_protocols.py needs it
+    sans_io = "websockets-sansio" in WS_PROTOCOLS
     return {
         "host": settings.host,
         "port": settings.port,
         "loop": "uvloop" if installed("uvloop") else "asyncio",
-        "http": "httptools" if installed("httptools") else "h11",
-        "ws": "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets",
+        "http": _protocol("http") if httptools else "h11",
+        "ws": (_protocol("ws") if httptools else "websockets-sansio") if sans_io else "websockets",
         "ws_max_size": settings.max_frame_bytes,
         "ws_ping_interval": settings.ping_interval,
         "ws_ping_timeout": settings.ping_timeout,
         "ws_per_message_deflate": False,
         "lifespan": "on",
     }
+
+
+def _protocol(kind: str) -> type:
+    """uvicorn's httptools (``http``) or websockets sans-I/O (``ws``) protocol, freeing a
+    connection's objects as soon as it ends (server/uvicorn_protocols.py)."""
+    from ..uvicorn_protocols import ReleasingWebSockets, UpgradeReleasingHttpTools
+
+    return UpgradeReleasingHttpTools if kind == "http" else ReleasingWebSockets
 
 
 def worker_env(settings: Settings) -> dict[str, str]:

@@ -1,7 +1,8 @@
 """A closed WebSocket connection is freed by reference counting alone: its uvicorn
-protocol, transport and buffers (about 60 objects) do not wait in a reference cycle for
-the collector's next full collection, which a worker with a new room per game would
-otherwise fill with every connection it served (docs/performance.md, item 28)."""
+protocols (the HTTP one that took the upgrade, the WebSocket one), websockets'
+``ServerProtocol``, transport and buffers (about 70 objects) do not wait in a reference
+cycle for the collector's next full collection, which a worker with a new room per game
+would otherwise fill with every connection it served (docs/performance.md, item 28)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,18 @@ from typing import Any
 import pytest
 
 from server import Settings
+from server.uvicorn_protocols import UpgradeReleasingHttpTools
 from tests.server.wsclient import WAIT, Client, LiveServer
+
+_HTTP_PROTOCOLS: list[weakref.ref[Any]] = []
+
+
+class _RecordedHttp(UpgradeReleasingHttpTools):
+    """The server's HTTP protocol, each instance known by a weak reference."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        _HTTP_PROTOCOLS.append(weakref.ref(self))
 
 
 class _Spy:
@@ -25,10 +37,12 @@ class _Spy:
     def __init__(self, app: Any) -> None:
         self.app = app
         self.protocols: list[weakref.ref[Any]] = []
+        self.parsers: list[weakref.ref[Any]] = []
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":
             self.protocols.append(weakref.ref(send.__self__))
+            self.parsers.append(weakref.ref(send.__self__.conn))  # websockets' ServerProtocol
         await self.app(scope, receive, send)
 
 
@@ -37,6 +51,9 @@ def live() -> Iterator[tuple[LiveServer, _Spy]]:
     server = LiveServer(Settings())
     spy = _Spy(server.app)
     server.server.config.app = spy
+    assert server.server.config.http is UpgradeReleasingHttpTools  # uvicorn_options' choice
+    server.server.config.http = _RecordedHttp
+    _HTTP_PROTOCOLS.clear()
     server.start()
     gc.collect()
     gc.disable()
@@ -68,5 +85,11 @@ async def test_players_and_a_spectator_leave_nothing_for_the_collector(
     assert len(spy.protocols) == 3 and all(ref() is not None for ref in spy.protocols)
     for client in (x, o, watcher):
         await client.close()
-    for reference in spy.protocols:
-        assert await _freed(reference), "a closed connection is held by a reference cycle"
+    assert len(_HTTP_PROTOCOLS) >= 3  # the upgrades (and the room's POST)
+    for kind, references in [
+        ("uvicorn's WebSocket protocol", spy.protocols),
+        ("websockets' ServerProtocol", spy.parsers),
+        ("uvicorn's HTTP protocol", _HTTP_PROTOCOLS),
+    ]:
+        for reference in references:
+            assert await _freed(reference), f"{kind} is held by a reference cycle"

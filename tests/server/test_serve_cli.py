@@ -11,9 +11,12 @@ import time
 from pathlib import Path
 
 import httpx
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
 from server import Settings
 from server.cli.serve import uvicorn_options
+from server.uvicorn_protocols import ReleasingWebSockets, UpgradeReleasingHttpTools
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -59,10 +62,14 @@ def test_presence_flags_are_documented_and_checked() -> None:
 
 def test_uvicorn_options_pick_fast_implementations_without_compression() -> None:
     options = uvicorn_options(Settings(max_frame_bytes=8192, ping_interval=7.0))
-    assert options["ws"] == "websockets-sansio"
+    # uvicorn's sans-I/O and httptools protocols, which free a connection once it ends
+    assert options["ws"] is ReleasingWebSockets
+    assert issubclass(options["ws"], WebSocketsSansIOProtocol)
+    assert options["http"] is UpgradeReleasingHttpTools
+    assert issubclass(options["http"], HttpToolsProtocol)
     assert options["ws_per_message_deflate"] is False
     assert options["ws_max_size"] == 8192 and options["ws_ping_interval"] == 7.0
-    assert options["loop"] in {"uvloop", "asyncio"} and options["http"] in {"httptools", "h11"}
+    assert options["loop"] in {"uvloop", "asyncio"}
 
 
 def free_port() -> int:
