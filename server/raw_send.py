@@ -37,8 +37,9 @@ class RawSend:
             # uvicorn's protocol holds the scope, and ``send`` is a bound method of that
             # protocol: left in, the pair is a reference cycle, and a closed connection (its
             # protocol, transport, buffers: ~60 objects) would wait for a full collection
-            # instead of being freed when the connection ends (docs/performance.md, item 28)
-            del scope[SCOPE_KEY]
+            # instead of being freed when the connection ends (docs/performance.md, item 28).
+            # pop: a KeyError here would hide whatever the app raised
+            scope.pop(SCOPE_KEY, None)
 
 
 def server_send(websocket: Any) -> Send | None:
