@@ -231,13 +231,24 @@ class AutoPipeline:
         self.batches += 1
         self.commands += len(sending)
         encoder = connection.encoder
-        await connection.send_packed_command(pack_commands(
+        packed = pack_commands(
             [pending.args for pending in sending], encoder.encoding, encoder.encoding_errors
-        ))
-        # The socket timeout bounds the batch's replies as a whole: one timer per batch,
-        # not one per reply (``math.inf``: redis-py's own read sets none).
+        )
+        # The socket timeout bounds the batch's write and replies as a whole: one timer per
+        # batch, not one per reply (``math.inf``: redis-py's own read sets none). The write
+        # goes with the connection's own timeout off: with one, redis-py sends through
+        # ``asyncio.wait_for``, a task of its own, so the commit reached the socket a loop
+        # turn later (and the task cost a worker 2-3 % at 500 moves/s). A connect or
+        # reconnect inside the send (redis-py's, reading the handshake's replies) is under
+        # this timeout too.
+        timeout = connection.socket_timeout
         try:
-            async with asyncio.timeout(connection.socket_timeout):
+            async with asyncio.timeout(timeout):
+                connection.socket_timeout = None
+                try:
+                    await connection.send_packed_command(packed)
+                finally:
+                    connection.socket_timeout = timeout
                 for pending in sending:  # every reply is read, wanted or not: in step
                     try:
                         reply = await connection.read_response(timeout=math.inf)
@@ -249,7 +260,7 @@ class AutoPipeline:
                             pending.future.set_result(reply)
         except TimeoutError:  # asyncio's; redis-py made socket errors ConnectionErrors
             await connection.disconnect(nowait=True)  # replies may still come: never reuse
-            raise RedisTimeoutError("Timeout reading from Redis") from None
+            raise RedisTimeoutError("Timeout writing to or reading from Redis") from None
 
 
 class DirectCalls:

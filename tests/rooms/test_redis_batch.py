@@ -26,6 +26,7 @@ from rooms.redis_presence import RedisRegistry
 from rooms.redis_store import RedisStore
 from rooms.store import Swapped
 from tests.support.backends import event, unique_prefix
+from tests.support.counting import count_calls
 from tests.support.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
@@ -214,6 +215,26 @@ async def test_a_caller_that_gives_up_leaves_the_batch_alone(server: RedisServer
         await store.close()
 
 
+async def test_a_batch_is_written_without_a_task_of_its_own(
+    server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """redis-py writes through ``asyncio.wait_for`` (a task, a loop turn later) when the
+    connection has a socket timeout: the batch writes with it off, under its own timeout,
+    and gives it back to the connection afterwards."""
+    store = await open_store(server.url)
+    try:
+        await store.create("turn0", "v0", listed=False)
+        waits = count_calls(monkeypatch, asyncio, "wait_for")
+        for _ in range(5):
+            assert await store.load("turn0") == StoredRoom(0, "v0")
+        assert await store.swap("turn0", 0, "v1", event(1), listed=False) == Swapped(True)
+        assert waits.calls == 0
+        connection = pipeline_of(store)._connection
+        assert connection.socket_timeout == FAST.socket_timeout
+    finally:
+        await store.close()
+
+
 async def test_a_lost_redis_reaches_every_waiting_caller_as_unavailable(
     server: RedisServer,
 ) -> None:
@@ -252,6 +273,7 @@ async def test_a_frozen_redis_times_every_caller_out_then_serves_again(
         for result in results:
             assert isinstance(result, RoomError), result
             assert result.code is ErrorCode.UNAVAILABLE
+        assert pipeline_of(store)._connection.socket_timeout == FAST.socket_timeout
         # Whatever the frozen batch left on the wire never answers a later call.
         assert await asyncio.gather(*(store.load(f"cold{i}") for i in range(5))) == [
             StoredRoom(0, f"v{i}") for i in range(5)
