@@ -238,9 +238,9 @@ class AutoPipeline:
         # batch, not one per reply (``math.inf``: redis-py's own read sets none). The write
         # goes with the connection's own timeout off: with one, redis-py sends through
         # ``asyncio.wait_for``, a task of its own, so the commit reached the socket a loop
-        # turn later (and the task cost a worker 2-3 % at 500 moves/s). A connect or
-        # reconnect inside the send (redis-py's, reading the handshake's replies) is under
-        # this timeout too.
+        # turn later (and the task cost about 12 % of a one-command batch's client CPU,
+        # docs/performance.md item 29). A connect or reconnect inside the send (redis-py's,
+        # reading the handshake's replies) is under this timeout too.
         timeout = connection.socket_timeout
         try:
             async with asyncio.timeout(timeout):

@@ -128,28 +128,26 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
     from uvicorn.config import WS_PROTOCOLS
 
     installed = importlib.util.find_spec
-    httptools = installed("httptools") is not None  # server/uvicorn_protocols.py needs it
-    sans_io = "websockets-sansio" in WS_PROTOCOLS
+    http: type | str = "httptools" if installed("httptools") else "h11"
+    ws: type | str = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
+    if http == "httptools" and ws == "websockets-sansio":
+        # the same two, freeing a connection's objects as soon as it ends (the module
+        # subclasses both, so it is imported only when both are there)
+        from ..uvicorn_protocols import ReleasingWebSockets, UpgradeReleasingHttpTools
+
+        http, ws = UpgradeReleasingHttpTools, ReleasingWebSockets
     return {
         "host": settings.host,
         "port": settings.port,
         "loop": "uvloop" if installed("uvloop") else "asyncio",
-        "http": _protocol("http") if httptools else "h11",
-        "ws": (_protocol("ws") if httptools else "websockets-sansio") if sans_io else "websockets",
+        "http": http,
+        "ws": ws,
         "ws_max_size": settings.max_frame_bytes,
         "ws_ping_interval": settings.ping_interval,
         "ws_ping_timeout": settings.ping_timeout,
         "ws_per_message_deflate": False,
         "lifespan": "on",
     }
-
-
-def _protocol(kind: str) -> type:
-    """uvicorn's httptools (``http``) or websockets sans-I/O (``ws``) protocol, freeing a
-    connection's objects as soon as it ends (server/uvicorn_protocols.py)."""
-    from ..uvicorn_protocols import ReleasingWebSockets, UpgradeReleasingHttpTools
-
-    return UpgradeReleasingHttpTools if kind == "http" else ReleasingWebSockets
 
 
 def worker_env(settings: Settings) -> dict[str, str]:

@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 
@@ -70,6 +71,19 @@ def test_uvicorn_options_pick_fast_implementations_without_compression() -> None
     assert options["ws_per_message_deflate"] is False
     assert options["ws_max_size"] == 8192 and options["ws_ping_interval"] == 7.0
     assert options["loop"] in {"uvloop", "asyncio"}
+
+
+def test_uvicorn_options_fall_back_to_uvicorn_s_names_without_the_sans_io_protocol(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """An older uvicorn (no sans-I/O implementation): its own protocols by name, and the
+    module that subclasses both is not needed."""
+    import uvicorn.config
+
+    older = {k: v for k, v in uvicorn.config.WS_PROTOCOLS.items() if k != "websockets-sansio"}
+    monkeypatch.setattr(uvicorn.config, "WS_PROTOCOLS", older)
+    options = uvicorn_options(Settings())
+    assert options["http"] == "httptools" and options["ws"] == "websockets"
 
 
 def free_port() -> int:
