@@ -16,7 +16,13 @@ Three changes, each measured under ``tictactoe bench`` (docs/performance.md):
   15-second window: the slowest percent of moves waited behind them. So every ``YOUNG_EVERY``
   seconds the loop collects the two young generations itself (``gc.collect(1)``): a pause of
   about a millisecond, for what 50 ms of play left alive. CPython's own young collections
-  still run between two ticks if a burst of allocations calls for one.
+  run between two ticks only when a burst of allocations calls for one: its threshold is
+  raised from 700 to ``YOUNG_THRESHOLD``. At 700, with a new room per game and no think
+  time, it still collected the youngest generation about a hundred times a second between
+  the ticks, and what survived one of those was walked again by the next tick: 6 % of the
+  throughput (docs/performance.md, item 30). The ticks see about 3,300 young objects at
+  that load, the heaviest the bench makes, so at 10,000 CPython collects only in a burst,
+  with a pause of a few milliseconds at most.
 - **Full collections when the heap has grown**, not after a count of younger ones: each
   walks every live object (hundreds of thousands at 1,500 connections, 100–200 ms of CPU
   with the event loop stopped). CPython's own rule (after 10 middle collections, once the
@@ -41,10 +47,12 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["CHECK_EVERY", "GROWTH", "MIN_GROWTH", "YOUNG_EVERY", "Collector"]
+__all__ = ["CHECK_EVERY", "GROWTH", "MIN_GROWTH", "YOUNG_EVERY", "YOUNG_THRESHOLD", "Collector"]
 
 YOUNG_EVERY = 0.05
 """Seconds between two collections of the young generations."""
+YOUNG_THRESHOLD = 10_000
+"""CPython's own threshold for the youngest generation while the ticks run (its default: 700)."""
 CHECK_EVERY = 1.0
 """Seconds between two looks at the heap's growth."""
 GROWTH = 2.0
@@ -68,10 +76,13 @@ class Collector:
         check_every: float = CHECK_EVERY,
         growth: float = GROWTH,
         min_growth: int = MIN_GROWTH,
+        young_threshold: int = YOUNG_THRESHOLD,
     ) -> None:
-        if not (young_every > 0 and check_every > 0 and growth > 1 and min_growth >= 0):
+        if not (young_every > 0 and check_every > 0 and growth > 1 and min_growth >= 0
+                and young_threshold > 0):
             raise ValueError("the collector's intervals must be above 0 and its growth above 1")
         self._young_every = young_every
+        self._young_threshold = young_threshold
         self._check_every = check_every
         self._growth = growth
         self._min_growth = min_growth
@@ -89,8 +100,7 @@ class Collector:
         """Collect what startup left behind, freeze the rest, and take over the schedule."""
         gc.collect()
         gc.freeze()
-        young, middle, _ = self._thresholds
-        gc.set_threshold(young, middle, _NEVER)
+        gc.set_threshold(self._young_threshold, self._thresholds[1], _NEVER)
         self._base = sys.getallocatedblocks()
         loop = asyncio.get_running_loop()
         self._handles = [

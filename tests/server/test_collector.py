@@ -35,8 +35,8 @@ async def _until(condition: object, seconds: float = 5.0) -> None:
 
 
 async def test_the_ticks_collect_the_young_generations() -> None:
-    gc.set_threshold(1 << 30, 10, 10)  # CPython's own young collections out of the way
-    collector = Collector(young_every=0.02, check_every=60)
+    # CPython's own young collections out of the way
+    collector = Collector(young_every=0.02, check_every=60, young_threshold=1 << 30)
     collector.start()
     try:
         assert gc.get_threshold()[0] == 1 << 30 and gc.get_threshold()[2] > 10**6
@@ -71,8 +71,9 @@ async def test_everything_is_collected_once_the_heap_has_grown_and_only_then() -
 
 async def test_close_gives_cpython_its_rules_back_and_stops_the_ticks() -> None:
     gc.set_threshold(700, 10, 10)
-    collector = Collector(young_every=0.01, check_every=0.01)
+    collector = Collector(young_every=0.01, check_every=0.01, young_threshold=5_000)
     collector.start()
+    assert gc.get_threshold() == (5_000, 10, 1 << 30)  # bursts only; no full on counts
     await _until(lambda: collector.young >= 2)
     collector.close()
     assert gc.get_threshold() == (700, 10, 10)
@@ -83,6 +84,7 @@ async def test_close_gives_cpython_its_rules_back_and_stops_the_ticks() -> None:
 
 @pytest.mark.parametrize("options", [
     {"young_every": 0}, {"check_every": -1}, {"growth": 1.0}, {"min_growth": -5},
+    {"young_threshold": 0},
 ])
 def test_bad_settings_are_refused(options: dict[str, float]) -> None:
     with pytest.raises(ValueError, match="intervals must be above 0"):
