@@ -106,6 +106,7 @@ class RedisBus:
         self._resync_batch: set[str] = set()
         self._resync_task: asyncio.Task[None] | None = None
         self._conn: AbstractConnection | None = None
+        self._write_timeout: float | None = None  # the connection's own, taken by ``_run``
         self._connected = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
         self._closing = False
@@ -185,12 +186,22 @@ class RedisBus:
 
     async def _send(self, *args: str) -> None:
         """Send on the live connection; a failure is left to the reader, which reconnects
-        and resubscribes everything."""
+        and resubscribes everything.
+
+        The connection's socket timeout is off once it is connected (``_run``), and the
+        write is bounded here: with one, redis-py writes through ``asyncio.wait_for``, a
+        task of its own for every SUBSCRIBE and UNSUBSCRIBE, as the auto-pipeline's batches
+        did (docs/performance.md, items 29 and 31). The reader's reads set no timeout."""
         conn = self._conn
         if conn is None or not conn.is_connected:
             return
         with contextlib.suppress(*_BROKEN):
-            await conn.send_command(*args, check_health=False)
+            try:
+                async with asyncio.timeout(self._write_timeout):
+                    await conn.send_command(*args, check_health=False)
+            except TimeoutError:  # the write may be half done: never reuse the connection
+                await conn.disconnect(nowait=True)
+                raise
 
     async def _send_subscribe(self, room_ids: list[str]) -> None:
         if self._conn is None:
@@ -220,6 +231,9 @@ class RedisBus:
             try:
                 conn = self._new_connection()
                 await conn.connect()  # type: ignore[no-untyped-call]  # unannotated upstream
+                # The handshake's replies were read under the socket timeout; from here on
+                # it would bound only the writes, which ``_send`` bounds itself.
+                self._write_timeout, conn.socket_timeout = conn.socket_timeout, None
                 self.connections += 1
                 # No await between taking the room list and publishing the connection, so
                 # a concurrent subscribe is either in this batch or sends its own.

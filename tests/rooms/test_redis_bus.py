@@ -32,6 +32,7 @@ from rooms.redis_keys import KeyLayout
 from rooms.redis_scripts import COMMIT
 from rooms.redis_store import RedisStore
 from tests.support.backends import BackendMaker, Pair, event
+from tests.support.counting import count_calls
 from tests.support.redis_server import RedisServer, free_port
 
 pytestmark = pytest.mark.redis
@@ -208,3 +209,55 @@ async def test_closed_store_and_bus_can_be_reopened(redis_server: RedisServer) -
         await subscription.close()
         await bus.close()
         await store.close()
+
+
+async def test_subscribe_and_unsubscribe_are_written_without_a_task_of_their_own(
+    redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """redis-py writes through ``asyncio.wait_for`` (a task, a loop turn later) when the
+    connection has a socket timeout: the bus's connection has none once connected, and
+    ``_send`` bounds each write with the timeout the connection was made with."""
+    options = RedisOptions(socket_timeout=0.7)
+    bus = RedisBus(redis_server.url, prefix="notask", options=options)
+    await bus.open()
+    try:
+        waits = count_calls(monkeypatch, asyncio, "wait_for")
+        subscriptions = [await bus.subscribe(f"room{i:04d}") for i in range(5)]
+        for subscription in subscriptions:
+            await subscription.close()
+        await bus.subscribe("roomlast")
+        assert waits.calls == 0
+        assert bus._conn is not None and bus._conn.socket_timeout is None
+        assert bus._write_timeout == 0.7
+    finally:
+        await bus.close()
+
+
+async def test_a_write_that_does_not_finish_in_time_drops_the_connection(
+    redis_server: RedisServer,
+) -> None:
+    """A write stuck past the timeout (here one that never ends: a peer that stopped
+    reading) may have sent half a command: the connection is dropped, never written to
+    again, and the reader reconnects and subscribes every room anew."""
+    options = RedisOptions(socket_timeout=0.2)
+    bus = RedisBus(redis_server.url, prefix="stuck", options=options)
+    await bus.open()
+    try:
+        kept = await bus.subscribe("roomkept")
+        stuck = bus._conn
+        assert stuck is not None
+
+        async def never_finishes(*args: object, **kwargs: object) -> None:
+            await asyncio.sleep(3600)
+
+        stuck.send_command = never_finishes  # type: ignore[method-assign]
+        started = time.monotonic()
+        await bus._send("PING")
+        assert time.monotonic() - started < 2.0
+        assert not stuck.is_connected
+        await eventually(lambda: bus.connections == 2 and bus._conn is not None, "reconnected")
+        await bus.publish("roomkept", event(1))
+        assert await asyncio.wait_for(kept.get(), 5.0) == event(1)
+        await kept.close()
+    finally:
+        await bus.close()
