@@ -153,8 +153,9 @@ class Session:
         """The next frame, or None when the peer left or never joined in time."""
         if self._joined is None:
             remaining = self._join_deadline - self._clock()
-            try:
-                message = await asyncio.wait_for(self.websocket.receive(), max(remaining, 0))
+            try:  # asyncio.timeout, not wait_for: no task of its own per connection
+                async with asyncio.timeout(max(remaining, 0)):
+                    message = await self.websocket.receive()
             except TimeoutError:
                 self.conn.end(CloseCode.JOIN_TIMEOUT, "no join in time")
                 return None
