@@ -20,7 +20,7 @@ Three changes, each measured under ``tictactoe bench`` (docs/performance.md):
   raised from 700 to ``YOUNG_THRESHOLD``. At 700, with a new room per game and no think
   time, it still collected the youngest generation about a hundred times a second between
   the ticks, and what survived one of those was walked again by the next tick: 6 % of the
-  throughput (docs/performance.md, item 30). The ticks see about 3,300 young objects at
+  throughput (docs/performance.md, item 30). The ticks see 3,300–9,500 young objects at
   that load, the heaviest the bench makes, so at 10,000 CPython collects only in a burst,
   with a pause of a few milliseconds at most.
 - **Full collections when the heap has grown**, not after a count of younger ones: each
