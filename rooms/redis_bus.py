@@ -6,6 +6,14 @@ the channel, so every event published afterwards reaches it (subscribe first, th
 invariant 4). The confirmations are matched by counting outstanding ``SUBSCRIBE``s per
 channel, so an unsubscribe racing a resubscribe cannot mark a channel live too early.
 
+A channel whose last listener left stays subscribed for ``linger`` seconds: a listener
+that comes back meanwhile (a player's reconnect, the next game's connection) finds it live
+without a command, and the channels left unused are unsubscribed together, one
+``UNSUBSCRIBE`` for many, about every ``linger / 4`` seconds. With a new room per game a
+departure's ``UNSUBSCRIBE`` was a write of its own, a system call: 3 % of a worker's time
+(docs/performance.md, item 32). Meanwhile the channel's messages still arrive here and
+are dropped (no listener); a lingering channel is forgotten when the connection is lost.
+
 One task reads the connection, with no timer per message: a health watch re-armed about
 once per ``health_interval`` PINGs it when quiet (rooms.redis_health). When it breaks
 (Redis restarted, a reset) or goes silent (no reply, PINGs included, for
@@ -28,6 +36,7 @@ import asyncio
 import contextlib
 import logging
 import math
+from collections import Counter
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -39,13 +48,16 @@ from .errors import ErrorCode, RoomError
 from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text, unavailable
 from .redis_health import HealthWatch
 from .redis_keys import KeyLayout
+from .redis_resp import pack_commands
 
 __all__ = ["RedisBus", "RedisSubscription", "stop_task"]
 
 log = logging.getLogger("tictactoe.rooms")
 
 _BROKEN = (rx.RedisError, OSError, TimeoutError)
-_CHUNK = 256  # channels per SUBSCRIBE command when resubscribing
+_CHUNK = 256  # channels per SUBSCRIBE command when resubscribing, per UNSUBSCRIBE
+LINGER = 2.0
+"""Seconds a channel stays subscribed after its last listener left (see the module)."""
 
 
 async def stop_task(task: asyncio.Task[None]) -> None:
@@ -89,7 +101,10 @@ class RedisBus:
         buffer: int = 1024,
         health_interval: float = 1.0,
         health_timeout: float = 3.0,
+        linger: float = LINGER,
     ) -> None:
+        if isinstance(linger, bool) or not isinstance(linger, int | float) or not linger >= 0:
+            raise ValueError(f"linger must be a number of seconds, 0 or more, not {linger!r}")
         self.options = options or RedisOptions()
         self._layout = KeyLayout(prefix)
         self._own_client = client is None
@@ -105,6 +120,11 @@ class RedisBus:
         self._resync_due: set[str] = set()  # resubscribed: redeliver once confirmed
         self._resync_batch: set[str] = set()
         self._resync_task: asyncio.Task[None] | None = None
+        self._linger = float(linger)
+        # Channels with no listener left, still subscribed, and the loop time from which
+        # each may go; in that order, as the linger is the same for all.
+        self._lingering: dict[str, float] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self._conn: AbstractConnection | None = None
         self._write_timeout: float | None = None  # the connection's own, taken by ``_run``
         self._connected = asyncio.Event()
@@ -114,6 +134,8 @@ class RedisBus:
         """How many times the pub/sub connection was (re)established."""
         self.resyncs = 0
         """How many latest events were redelivered after reconnects."""
+        self.sent: Counter[str] = Counter()
+        """Commands written, by name (PING included), for tests and the benchmarks."""
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -131,12 +153,13 @@ class RedisBus:
 
     async def close(self) -> None:
         self._closing = True
-        tasks = [t for t in (self._reader, self._resync_task) if t is not None]
-        self._reader = self._resync_task = None
+        tasks = [t for t in (self._reader, self._resync_task, self._sweeper) if t is not None]
+        self._reader = self._resync_task = self._sweeper = None
         for task in tasks:
             await stop_task(task)
         self._rooms.clear()
         self._ready.clear()
+        self._lingering.clear()
         if self._own_client:
             await self._client.aclose()
 
@@ -153,8 +176,11 @@ class RedisBus:
         subscriptions = self._rooms.get(room_id)
         if subscriptions is None:
             self._rooms[room_id] = {subscription}
-            ready = self._ready[room_id] = asyncio.Event()
-            await self._send_subscribe([room_id])
+            if self._lingering.pop(room_id, None) is not None:
+                ready = self._ready[room_id]  # still subscribed (or on its way): no command
+            else:
+                ready = self._ready[room_id] = asyncio.Event()
+                await self._send_subscribe([room_id])
         else:
             subscriptions.add(subscription)
             ready = self._ready[room_id]
@@ -169,6 +195,10 @@ class RedisBus:
     def subscribers(self, room_id: str) -> int:
         return len(self._rooms.get(room_id, ()))
 
+    def lingering(self) -> int:
+        """Channels with no listener, still subscribed for a while (see the module)."""
+        return len(self._lingering)
+
     async def _release(self, subscription: RedisSubscription) -> None:
         room_id = subscription.room_id
         subscriptions = self._rooms.get(room_id)
@@ -178,15 +208,44 @@ class RedisBus:
         if subscriptions:
             return
         del self._rooms[room_id]
+        if self._linger > 0 and self._reader is not None:
+            self._lingering[room_id] = asyncio.get_running_loop().time() + self._linger
+            if self._sweeper is None or self._sweeper.done():
+                self._sweeper = asyncio.create_task(
+                    self._unsubscribe_unused(), name="redis-bus-linger"
+                )
+            return
+        self._forget(room_id)
+        await self._send_unsubscribe([room_id])
+
+    def _forget(self, room_id: str) -> None:
         self._ready.pop(room_id, None)
         self._resync_due.discard(room_id)
-        await self._send(self._unsubscribe_command, self._layout.channel(room_id))
+
+    async def _unsubscribe_unused(self) -> None:
+        """Unsubscribe, a batch at a time, the channels that lingered long enough."""
+        clock = asyncio.get_running_loop().time
+        while self._lingering and not self._closing:
+            await asyncio.sleep(self._linger / 4)
+            now, due = clock(), []
+            for room_id, until in self._lingering.items():
+                if until > now:
+                    break
+                due.append(room_id)
+            for room_id in due:
+                del self._lingering[room_id]
+                self._forget(room_id)
+            if due:
+                await self._send_unsubscribe(due)
 
     # -- the connection -------------------------------------------------------------------
 
     async def _send(self, *args: str) -> None:
-        """Send on the live connection; a failure is left to the reader, which reconnects
-        and resubscribes everything.
+        await self._send_all([args])
+
+    async def _send_all(self, commands: list[tuple[str, ...]]) -> None:
+        """Send ``commands`` in one write on the live connection; a failure is left to the
+        reader, which reconnects and resubscribes everything.
 
         The connection's socket timeout is off once it is connected (``_run``), and the
         write is bounded here: with one, redis-py writes through ``asyncio.wait_for``, a
@@ -195,10 +254,12 @@ class RedisBus:
         conn = self._conn
         if conn is None or not conn.is_connected:
             return
+        for command in commands:
+            self.sent[command[0]] += 1
         with contextlib.suppress(*_BROKEN):
             try:
                 async with asyncio.timeout(self._write_timeout):
-                    await conn.send_command(*args, check_health=False)
+                    await conn.send_packed_command(pack_commands(commands), check_health=False)
             except TimeoutError:  # the write may be half done: never reuse the connection
                 await conn.disconnect(nowait=True)
                 raise
@@ -209,6 +270,13 @@ class RedisBus:
         for room_id in room_ids:
             self._pending[room_id] = self._pending.get(room_id, 0) + 1
         await self._send(self._subscribe_command, *(self._layout.channel(r) for r in room_ids))
+
+    async def _send_unsubscribe(self, room_ids: list[str]) -> None:
+        channels = [self._layout.channel(room_id) for room_id in room_ids]
+        await self._send_all([
+            (self._unsubscribe_command, *channels[start : start + _CHUNK])
+            for start in range(0, len(channels), _CHUNK)
+        ])
 
     def _new_connection(self) -> AbstractConnection:
         # A Cluster shard overrides this; here the client is one Redis with one pool.
@@ -238,6 +306,9 @@ class RedisBus:
                 # No await between taking the room list and publishing the connection, so
                 # a concurrent subscribe is either in this batch or sends its own.
                 self._pending.clear()
+                for room_id in self._lingering:  # not subscribed on the new connection
+                    self._forget(room_id)
+                self._lingering.clear()
                 for event in self._ready.values():
                     event.clear()
                 rooms = list(self._rooms)

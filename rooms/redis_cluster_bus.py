@@ -55,7 +55,7 @@ class _ShardLink(RedisBus):
         super().__init__(
             client=owner.client, prefix=owner.layout.prefix, options=owner.options,
             buffer=owner.buffer, health_interval=owner.health[0],
-            health_timeout=owner.health[1],
+            health_timeout=owner.health[1], linger=0.0,
         )
         self.node = node
         self._owner = owner
@@ -83,6 +83,14 @@ class _ShardLink(RedisBus):
         for room_id in room_ids:  # one slot per SSUBSCRIBE, or Redis answers CROSSSLOT
             self._pending[room_id] = self._pending.get(room_id, 0) + 1
             await self._send(self._subscribe_command, self._layout.channel(room_id))
+
+    async def _send_unsubscribe(self, room_ids: list[str]) -> None:
+        # One slot per command, as for SSUBSCRIBE. (A link does not linger: a room may
+        # move to another master meanwhile, and the cluster bus finds a room's link by
+        # its listeners.)
+        await self._send_all(
+            [(self._unsubscribe_command, self._layout.channel(room_id)) for room_id in room_ids]
+        )
 
     def _lost(self) -> None:
         self._owner.reroute_soon()

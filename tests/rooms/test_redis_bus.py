@@ -250,7 +250,7 @@ async def test_a_write_that_does_not_finish_in_time_drops_the_connection(
         async def never_finishes(*args: object, **kwargs: object) -> None:
             await asyncio.sleep(3600)
 
-        stuck.send_command = never_finishes  # type: ignore[method-assign]
+        stuck.send_packed_command = never_finishes  # type: ignore[method-assign]
         started = time.monotonic()
         await bus._send("PING")
         assert time.monotonic() - started < 2.0
