@@ -6,23 +6,24 @@ Three changes, each measured under ``tictactoe bench`` (docs/performance.md):
   imports and startup (modules, classes, functions) are never garbage, yet every full
   collection walked them again. Frozen, they are skipped; they are still freed by reference
   counting if they ever become unreachable.
-- **The young generations on the loop's clock.** CPython collects the youngest generation
-  when allocations outnumber deallocations by 700, and a deallocation of an *old* object
-  counts as much as one of a young one. A worker replaces each room's state at every move:
-  the new copy is young and lives until the next move, the old copy dies old. The two
-  balance, so the count barely moves while young survivors pile up: at 500 moves a second
-  a young collection found 10,000–35,000 objects (~700 rooms' states) and held the event
-  loop for 2–25 ms of CPU, the middle generation's for up to 35 ms, about twenty times in a
-  15-second window: the slowest percent of moves waited behind them. So every ``YOUNG_EVERY``
-  seconds the loop collects the two young generations itself (``gc.collect(1)``): a pause of
-  about a millisecond, for what 50 ms of play left alive. CPython's own young collections
-  run between two ticks only when a burst of allocations calls for one: its threshold is
-  raised from 700 to ``YOUNG_THRESHOLD``. At 700, with a new room per game and no think
-  time, it still collected the youngest generation about a hundred times a second between
-  the ticks, and what survived one of those was walked again by the next tick: 6 % of the
-  throughput (docs/performance.md, item 30). The ticks see 3,300–9,500 young objects at
-  that load, the heaviest the bench makes, so at 10,000 CPython collects only in a burst,
-  with a pause of a few milliseconds at most.
+- **The young objects frozen on the loop's clock, never walked.** CPython collects the
+  youngest generation when allocations outnumber deallocations by 700, and a deallocation
+  of an *old* object counts as much as one of a young one. A worker replaces each room's
+  state at every move: the new copy is young and lives until the next move, the old copy
+  dies old. The two balance, so the count barely moves while young survivors pile up: at
+  500 moves a second a young collection found 10,000–35,000 objects (~700 rooms' states)
+  and held the event loop for 2–25 ms of CPU. Collecting the young generations every 50 ms
+  on the loop instead (``gc.collect(1)``, items 21 and 30 of docs/performance.md) kept the
+  pauses short, but each tick still walked the 3,000–9,500 objects the last 50 ms left
+  alive, 6.5 % of a worker's CPU with a new room per game, and found nothing: the server
+  makes no cyclic garbage as it plays (a closed connection is freed by reference counting,
+  and so are the error paths: 20,000 refused commands, none). So every ``YOUNG_EVERY``
+  seconds the tick *freezes* what is there (``gc.freeze()``: the young lists spliced onto
+  the permanent generation, no walk, whatever their size), and only a full collection ever
+  looks at those objects again; an object freed by reference counting leaves the frozen
+  list as any other. CPython's own young collections run between two ticks only in a burst
+  of allocations (its threshold raised from 700 to ``YOUNG_THRESHOLD``): at 700, with a
+  new room per game, it collected the youngest generation about a hundred times a second.
 - **Full collections when the heap has grown**, not after a count of younger ones: each
   walks every live object (hundreds of thousands at 1,500 connections, 100–200 ms of CPU
   with the event loop stopped). CPython's own rule (after 10 middle collections, once the
@@ -33,7 +34,8 @@ Three changes, each measured under ``tictactoe bench`` (docs/performance.md):
   with what the last full collection left, and collects everything once they have doubled
   (``GROWTH``, and at least ``MIN_GROWTH`` blocks more), as Go's collector does at its
   default: a heap that keeps its size, the steady state, is never walked whole; one that
-  grows, with garbage in cycles or with more connections, is, once per doubling. A quarter
+  grows, with garbage in cycles or with more connections, is, once per doubling (the
+  frozen objects thawed for it, startup's included, then frozen again). A quarter
   (CPython's proportion) was tried first: with a new room per game the heap breathes by
   more than that as connections come and go, and each breath cost a full collection
   (six in 30 s at 700 games × 1 move/s, the last 255 ms of CPU: the p99).
@@ -50,7 +52,7 @@ from typing import Any
 __all__ = ["CHECK_EVERY", "GROWTH", "MIN_GROWTH", "YOUNG_EVERY", "YOUNG_THRESHOLD", "Collector"]
 
 YOUNG_EVERY = 0.05
-"""Seconds between two collections of the young generations."""
+"""Seconds between two freezes of the young generations."""
 YOUNG_THRESHOLD = 10_000
 """CPython's own threshold for the youngest generation while the ticks run (its default: 700)."""
 CHECK_EVERY = 1.0
@@ -65,9 +67,10 @@ _NEVER = 1 << 30
 
 
 class Collector:
-    """Collects the young generations every ``young_every`` seconds and everything once the
-    heap has grown by ``growth``, on the running loop (see the module); ``close`` gives
-    CPython its own thresholds back. Process-wide: one per worker process."""
+    """Freezes the young generations every ``young_every`` seconds and collects everything
+    once the heap has grown by ``growth``, on the running loop (see the module); ``close``
+    thaws what was frozen and gives CPython its own thresholds back. Process-wide: one per
+    worker process."""
 
     def __init__(
         self,
@@ -80,7 +83,10 @@ class Collector:
     ) -> None:
         if not (young_every > 0 and check_every > 0 and growth > 1 and min_growth >= 0
                 and young_threshold > 0):
-            raise ValueError("the collector's intervals must be above 0 and its growth above 1")
+            raise ValueError(
+                "the collector's intervals and young threshold must be above 0, its growth "
+                "above 1 and its minimum growth 0 or more"
+            )
         self._young_every = young_every
         self._young_threshold = young_threshold
         self._check_every = check_every
@@ -90,7 +96,7 @@ class Collector:
         self._handles: list[asyncio.TimerHandle] = []
         self._base = 0
         self.young = 0
-        """Collections of the young generations made by the ticks."""
+        """Ticks, each a freeze of the young generations."""
         self.full = 0
         """Full collections made because the heap had grown."""
         self.last_full_ms: float | None = None
@@ -112,10 +118,11 @@ class Collector:
         for handle in self._handles:
             handle.cancel()
         self._handles = []
+        gc.unfreeze()  # CPython's collections see everything again
         gc.set_threshold(*self._thresholds)
 
     def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
-        gc.collect(1)
+        gc.freeze()  # no walk: the young generations' lists spliced onto the permanent one
         self.young += 1
         self._handles[0] = loop.call_later(self._young_every, self._tick, loop)
 
@@ -123,7 +130,9 @@ class Collector:
         blocks = sys.getallocatedblocks()
         if blocks > max(self._base * self._growth, self._base + self._min_growth):
             started = time.process_time()
+            gc.unfreeze()  # everything, the ticks' frozen objects and startup's included
             gc.collect()
+            gc.freeze()
             self.last_full_ms = (time.process_time() - started) * 1000
             self.full += 1
             self._base = sys.getallocatedblocks()
