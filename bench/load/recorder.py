@@ -40,6 +40,9 @@ class Recorder:
     errors: Counter[str] = field(default_factory=Counter)
     cpu_s: float = 0.0
     """CPU seconds the load process itself used during the window."""
+    full_collections: int = 0
+    """Full garbage collections of the load process itself inside the window (pauses of
+    the instrument, bench.load.worker's ``settle``: there should be none)."""
     opened: int = 0
     """WebSocket connections opened."""
     open_now: int = 0
@@ -78,6 +81,7 @@ class Recorder:
             "opened": self.opened,
             "peak": self.peak,
             "cpu_s": self.cpu_s,
+            "full_collections": self.full_collections,
         }
 
 
@@ -88,7 +92,8 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
     merged: dict[str, Any] = {
         "opponent": array("d"), "spectator": array("d"), "moves": 0, "moves_total": 0, "games": 0,
         "unfinished": 0,
-        "errors": Counter(), "opened": 0, "peak": 0, "cpu_s": 0.0, "procs": 0,
+        "errors": Counter(), "opened": 0, "peak": 0, "cpu_s": 0.0, "full_collections": 0,
+        "procs": 0,
     }
     crowds = []
     for result in results:
@@ -99,6 +104,7 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
         merged["errors"].update(result["errors"])
         for key in ("moves", "moves_total", "games", "unfinished", "opened", "cpu_s"):
             merged[key] += result[key]
+        merged["full_collections"] += result.get("full_collections", 0)
         if side_by_side:
             merged["peak"] += result["peak"]
             merged["procs"] += result.get("procs", 1)

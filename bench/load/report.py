@@ -13,7 +13,7 @@ from typing import Any
 
 from .recorder import summarize
 
-__all__ = ["compare", "crowd_line", "run_record", "table"]
+__all__ = ["compare", "crowd_line", "generator_line", "run_record", "table"]
 
 MIB = 1024 * 1024
 
@@ -42,6 +42,7 @@ def run_record(
             "procs": result["procs"],
             "cpu_s": result["cpu_s"],
             "cpu_percent": result["cpu_s"] / duration * 100,
+            "full_collections": result.get("full_collections", 0),
         },
     }
     if server is not None and result["moves"]:
@@ -62,6 +63,16 @@ def crowd_line(run: dict[str, Any]) -> str:
         f"{run['generator']['procs']} load processes; {crowd['expected']:,} deliveries of "
         f"moves sent in the window, {crowd['missed']:,} missed"
     )
+
+
+def generator_line(run: dict[str, Any]) -> str | None:
+    """A warning when the load processes paused for a full collection inside the window
+    (their figures then hold that pause; bench.load.worker), else None."""
+    full = run["generator"].get("full_collections", 0)
+    if not full:
+        return None
+    return (f"{run['config']} {run['target']}: the load processes made {full} full garbage "
+            "collection(s) inside the window; its latencies include those pauses")
 
 
 def _ratio(top: float | None, bottom: float | None) -> float | None:

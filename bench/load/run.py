@@ -29,7 +29,7 @@ from .launch import CONFIGS, Config, Launched, RedisProcess, launch
 from .measure import Target, record, sample
 from .procstat import load_average
 from .redis_probe import probe_game
-from .report import compare, crowd_line, table
+from .report import compare, crowd_line, generator_line, table
 from .scripts import make_scripts
 from .think import SPREAD
 from .worker import LoadPlan
@@ -202,6 +202,9 @@ def write_report(report: dict[str, Any], path: Path | None) -> None:
     for run in report["runs"]:
         if run.get("crowd"):
             print(crowd_line(run))
+        warning = generator_line(run)
+        if warning is not None:
+            print(warning)
     if path is not None:
         path.write_text(json.dumps(report, indent=2) + "\n")
 

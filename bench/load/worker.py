@@ -13,19 +13,24 @@ and at least ``crowd_from`` spectators a game, the spectators of every room are 
 all the processes (``bench.load.crowd``); the rooms are made and every spectator joined
 before the start instant, so the warm-up and the window begin with everyone in.
 
-Once set up, a process freezes what it holds (``settle``): a crowd process holds 1,500
-connections and more, and CPython's full collections, which walk every tracked object with
-the loop stopped, took 76–201 ms each in such a process (seen at the end of a crowd run).
-One inside the window would add that to every arrival behind it, a pause of the load
-generator's, not of the server's. Frozen objects are skipped; they are still freed by
-reference counting when closed.
+Once set up, a process runs the server's garbage collector (``settle``, server.collector):
+what setting up left is collected and the rest frozen, then the young generations are
+frozen every 50 ms and everything is collected only when the heap has doubled. A load
+process holds thousands of connections, and with CPython's own collector its pauses were
+the run's tail, for the server and the relay alike: at 1,000 games × 1 move/s (one
+process, 3,000 connections) it collected the youngest generation every ~0.6 s in 14–30 ms
+and the middle one in 41–57 ms, finding nothing, and no move was sent or read meanwhile,
+so every move in flight, and the burst sent after, took the pause as latency (each of the
+20 gaps of over 15 ms between two sends in a 20 s window was one of these collections;
+docs/performance.md, item 34); a crowd process's full collections took 76–201 ms. Frozen
+objects are skipped by every collection but a full one; they are still freed by reference
+counting when closed.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import math
 import random
 import time
@@ -33,6 +38,8 @@ from dataclasses import dataclass, replace
 from multiprocessing.connection import Connection
 from time import perf_counter
 from typing import Any
+
+from server.collector import Collector
 
 from .crowd import Crowd, seat_players
 from .game import JOINING, play_game, together
@@ -136,10 +143,12 @@ class Progress:
 
 # -- inside a load process ------------------------------------------------------------------
 
-def settle() -> None:
-    """Collect what setting up left behind and freeze the rest (see the module)."""
-    gc.collect()
-    gc.freeze()
+def settle() -> Collector:
+    """Collect what setting up left behind, freeze the rest, and from now on keep the young
+    frozen on the running loop's clock (see the module); ``close`` the collector at the end."""
+    collector = Collector()
+    collector.start()
+    return collector
 
 
 async def _receive(pipe: Connection, timeout: float) -> Any:
@@ -182,7 +191,7 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
         joined = await crowd.join(rooms, plan.crowd.each, gate=plan.crowd.gate,
                                   timeout=plan.crowd.timeout)
         pipe.send(("joined", joined))
-    settle()
+    collector = settle()
     start = await _receive(pipe, plan.crowd.timeout + 120 if plan.crowd else 120)
     t0 = start + (perf_counter() - time.monotonic())  # the parent's instant, on our clock
     recorder.start, recorder.end = t0 + plan.warmup, t0 + plan.warmup + plan.duration
@@ -228,8 +237,10 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
     drivers = [asyncio.create_task(driver(slot)) for slot in range(plan.games)]
     await asyncio.sleep(max(0.0, recorder.start - perf_counter()))
     cpu = time.process_time()  # this process's own CPU over the window: is it the limit?
+    full = collector.full
     await asyncio.sleep(max(0.0, recorder.end - perf_counter()))
     recorder.cpu_s = time.process_time() - cpu
+    recorder.full_collections = collector.full - full
     stop.set()
     _, pending = await asyncio.wait(drivers, timeout=plan.drain) if drivers else (set(), set())
     recorder.unfinished = len(pending)
@@ -247,6 +258,7 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
         crowded = {"sends": sends, "arrivals": crowd.arrivals, "watching": crowd.watching}
     tick.cancel()
     await http.close()
+    collector.close()
     return {**recorder.result(), **crowded}
 
 

@@ -82,8 +82,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--no-tune-gc", dest="tune_gc", action="store_false", default=None,
         help="leave the garbage collector at CPython's defaults (by default each worker "
-        "freezes its startup heap and runs full collections 10x less often: shorter "
-        "pauses; TICTACTOE_TUNE_GC=0 does the same)",
+        "freezes its startup heap, freezes the young objects every 50 ms instead of "
+        "collecting them, and collects everything only once the heap has doubled: "
+        "shorter pauses, docs/operations.md; TICTACTOE_TUNE_GC=0 does the same)",
     )
     parser.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     parser.set_defaults(func=run)

@@ -20,7 +20,7 @@ from bench.load.crowd import Crowd, deliveries
 from bench.load.game import GameFailed, message
 from bench.load.progress import ProgressBar
 from bench.load.recorder import Recorder, merge, summarize
-from bench.load.report import compare, crowd_line, run_record, table
+from bench.load.report import compare, crowd_line, generator_line, run_record, table
 from bench.load.scripts import make_scripts
 from bench.load.worker import LoadPlan, Progress
 from core import Game, Rules
@@ -166,10 +166,30 @@ def test_server_figures_are_compared_to_the_relay() -> None:
     assert ratios["moves_per_s"] == pytest.approx(0.7)
     assert ratios["opponent_p99"] == pytest.approx(2.0)
     assert ratios["cpu_per_move"] == pytest.approx(1000 / 700)
-    assert server["generator"] == {"procs": 1, "cpu_s": 2.5, "cpu_percent": 25.0}
+    assert server["generator"] == {
+        "procs": 1, "cpu_s": 2.5, "cpu_percent": 25.0, "full_collections": 0,
+    }
     text = table([server, relay], [ratios])
     assert "| memory | server | 70 | 0.70 |" in text
     assert text.count("\n") == 3
+
+
+def test_the_load_processes_own_full_collections_in_the_window_are_shown() -> None:
+    """A pause of the instrument is in every latency behind it: the run says so."""
+    first, second, third = (Recorder(0, 1) for _ in range(3))
+    first.full_collections, third.full_collections = 1, 2
+    side_by_side = merge([first.result(), second.result()])
+    assert side_by_side["full_collections"] == 1
+    windows = merge([side_by_side, merge([third.result()])], side_by_side=False)
+    run = run_record("relay", "redis2", windows, duration=10, server=None)
+    assert run["generator"]["full_collections"] == 3
+    assert generator_line(run) == (
+        "redis2 relay: the load processes made 3 full garbage collection(s) inside the "
+        "window; its latencies include those pauses"
+    )
+    quiet = run_record("server", "redis2", merge([second.result()]), duration=10,
+                       server=None)
+    assert generator_line(quiet) is None
 
 
 def test_the_progress_bar_draws_only_when_asked() -> None:
@@ -216,30 +236,44 @@ def test_bad_flags_are_refused_before_anything_starts(
 
 
 _SETTLE = """
-import gc, weakref
+import asyncio, gc, weakref
 from bench.load.worker import settle
+from server.collector import YOUNG_EVERY, YOUNG_THRESHOLD
 
 class Node:
     pass
 
-dropped, kept = Node(), Node()
-dropped.me, kept.me = dropped, kept  # two cycles; only ``kept`` stays reachable
-gone = weakref.ref(dropped)
-del dropped
-gc.disable()  # only settle collects here
-before = gc.get_freeze_count()
-settle()
-print(gone() is None, gc.get_freeze_count() > before, gc.is_tracked(kept),
-      any(obj is kept for obj in gc.get_objects()))
+async def main():
+    dropped, kept = Node(), Node()
+    dropped.me, kept.me = dropped, kept  # two cycles; only ``kept`` stays reachable
+    gone = weakref.ref(dropped)
+    del dropped
+    gc.disable()  # only settle collects here
+    before = gc.get_freeze_count()
+    collector = settle()
+    frozen = gc.get_freeze_count()
+    later = Node()  # made in the window, as a connection is
+    await asyncio.sleep(YOUNG_EVERY * 4)
+    print(gone() is None, frozen > before, gc.is_tracked(kept),
+          any(obj is kept for obj in gc.get_objects()),
+          collector.young > 0, any(obj is later for obj in gc.get_objects()),
+          gc.get_threshold()[0] == YOUNG_THRESHOLD)
+    collector.close()
+    print(gc.get_freeze_count() == 0, gc.get_threshold()[0] != YOUNG_THRESHOLD)
+
+asyncio.run(main())
 """
 
 
 def test_a_load_process_settles_before_the_window() -> None:
-    """settle collects the garbage of setting up, then freezes what is left: the next
-    full collections (in the window) walk none of it, although it stays tracked."""
+    """settle collects the garbage of setting up and freezes what is left, then keeps
+    freezing what the window makes (server.collector): no collection but a full one walks
+    any of it, although it stays tracked; closed, the collector gives everything back."""
     done = subprocess.run([sys.executable, "-c", _SETTLE], capture_output=True, text=True,
                           check=True, timeout=60)
-    assert done.stdout.split() == ["True", "True", "True", "False"]
+    assert done.stdout.split() == [
+        "True", "True", "True", "False", "True", "False", "True", "True", "True",
+    ]
 
 
 class _Queued:
