@@ -102,9 +102,9 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
         merged["opponent"].extend(result["opponent"])
         merged["spectator"].extend(result["spectator"])
         merged["errors"].update(result["errors"])
-        for key in ("moves", "moves_total", "games", "unfinished", "opened", "cpu_s"):
+        for key in ("moves", "moves_total", "games", "unfinished", "opened", "cpu_s",
+                    "full_collections"):
             merged[key] += result[key]
-        merged["full_collections"] += result.get("full_collections", 0)
         if side_by_side:
             merged["peak"] += result["peak"]
             merged["procs"] += result.get("procs", 1)

@@ -42,7 +42,7 @@ def run_record(
             "procs": result["procs"],
             "cpu_s": result["cpu_s"],
             "cpu_percent": result["cpu_s"] / duration * 100,
-            "full_collections": result.get("full_collections", 0),
+            "full_collections": result["full_collections"],
         },
     }
     if server is not None and result["moves"]:
@@ -68,7 +68,7 @@ def crowd_line(run: dict[str, Any]) -> str:
 def generator_line(run: dict[str, Any]) -> str | None:
     """A warning when the load processes paused for a full collection inside the window
     (their figures then hold that pause; bench.load.worker), else None."""
-    full = run["generator"].get("full_collections", 0)
+    full = run["generator"]["full_collections"]
     if not full:
         return None
     return (f"{run['config']} {run['target']}: the load processes made {full} full garbage "
