@@ -49,8 +49,9 @@ from .redis_connect import RedisClient, RedisOptions, guarded, make_client, text
 from .redis_health import HealthWatch
 from .redis_keys import KeyLayout
 from .redis_resp import pack_commands
+from .tasks import stop_task
 
-__all__ = ["RedisBus", "RedisSubscription", "stop_task"]
+__all__ = ["RedisBus", "RedisSubscription"]
 
 log = logging.getLogger("tictactoe.rooms")
 
@@ -58,22 +59,6 @@ _BROKEN = (rx.RedisError, OSError, TimeoutError)
 _CHUNK = 256  # channels per SUBSCRIBE command when resubscribing, per UNSUBSCRIBE
 LINGER = 2.0
 """Seconds a channel stays subscribed after its last listener left (see the module)."""
-
-
-async def stop_task(task: asyncio.Task[None]) -> None:
-    """Cancel ``task`` and wait until it ends, cancelling again if need be.
-
-    Once is not always enough: a cancel that lands just as a redis-py timeout expires can
-    be swallowed (a read with a timeout returns None as if it had timed out), and the task
-    would carry on. The loops also stop on ``_closing``."""
-    for _ in range(100):
-        task.cancel()
-        done, _ = await asyncio.wait({task}, timeout=0.1)
-        if done:
-            if not task.cancelled() and task.exception() is not None:
-                log.warning("redis bus: a task failed while closing: %r", task.exception())
-            return
-    log.error("redis bus: task %s did not stop", task.get_name())
 
 
 class RedisSubscription(BufferedSubscription):

@@ -29,10 +29,11 @@ from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.asyncio.connection import AbstractConnection
 
 from .errors import ErrorCode, RoomError
-from .redis_bus import RedisBus, RedisSubscription, stop_task
+from .redis_bus import RedisBus, RedisSubscription
 from .redis_cluster_store import first_contact
 from .redis_connect import RedisOptions, guarded
 from .redis_keys import KeyLayout
+from .tasks import stop_task
 
 __all__ = ["RedisClusterBus"]
 

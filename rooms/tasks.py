@@ -1,0 +1,26 @@
+"""Stopping a background task for good (the buses' readers, resyncs and sweepers)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+__all__ = ["stop_task"]
+
+log = logging.getLogger("tictactoe.rooms")
+
+
+async def stop_task(task: asyncio.Task[None]) -> None:
+    """Cancel ``task`` and wait until it ends, cancelling again if need be.
+
+    Once is not always enough: a cancel that lands just as a redis-py timeout expires can
+    be swallowed (a read with a timeout returns None as if it had timed out), and the task
+    would carry on. The buses' loops also stop on their ``_closing``."""
+    for _ in range(100):
+        task.cancel()
+        done, _ = await asyncio.wait({task}, timeout=0.1)
+        if done:
+            if not task.cancelled() and task.exception() is not None:
+                log.warning("redis bus: a task failed while closing: %r", task.exception())
+            return
+    log.error("redis bus: task %s did not stop", task.get_name())
