@@ -30,8 +30,8 @@ from collections.abc import Awaitable, Callable
 from time import process_time
 from typing import Any
 
-from rooms.redis_connect import RedisOptions, guarded
-from rooms.redis_store import RedisStore
+from rooms.backends.redis.connect import RedisOptions, guarded
+from rooms.backends.redis.store import RedisStore
 
 __all__ = ["main", "measure"]
 

@@ -10,9 +10,9 @@ attach to the hub, ``Presence.join``, the welcome's snapshot encoded); then they
 that order (detach, ``Presence.leave``).
 
 - *commands per step*: what each step sends to Redis, one step at a time: the store's and
-  the presence registry's commands (each one command on the wire, rooms.redis_batch) and
+  the presence registry's commands (each one command on the wire, rooms.backends.redis.batch) and
   the bus's ``SUBSCRIBE``/``UNSUBSCRIBE`` (none on a departure: the channel lingers and
-  goes later, with others, in one ``UNSUBSCRIBE``: rooms.redis_bus);
+  goes later, with others, in one ``UNSUBSCRIBE``: rooms.backends.redis.bus);
 - *µs CPU per game*: the process's CPU time for whole lifecycles run by ``loops``
   concurrent game loops (both workers' work, their bus messages and the Redis clients'
   included; redis-server's own not), the best of the rounds.
@@ -26,22 +26,12 @@ from collections import Counter
 from time import process_time
 from typing import Any
 
-from rooms import (
-    Feed,
-    Hub,
-    Join,
-    JoinReply,
-    Presence,
-    Role,
-    RoomService,
-    dumps,
-    open_backend,
-    presence_registry,
-    welcome_message,
-)
-from rooms.redis_bus import RedisBus
-from rooms.redis_presence import RedisRegistry
-from rooms.redis_store import RedisStore
+from rooms import Feed, Hub, Presence, Role, RoomService, open_backend
+from rooms.backends.redis.bus import RedisBus
+from rooms.backends.redis.presence import RedisRegistry
+from rooms.backends.redis.store import RedisStore
+from rooms.protocol import dumps, welcome_message
+from rooms.room import Join, JoinReply
 
 __all__ = ["STEPS", "measure_lifecycle"]
 
@@ -54,23 +44,21 @@ class _Worker:
         self.backend = open_backend(url)
         self.service = RoomService(self.backend.store)
         self.hub = Hub(self.backend.bus, self.service.cache)
-        self.registry = presence_registry(url)
+        self.registry = self.backend.registry
         self.presence = Presence(self.registry, self.service, ttl=60.0)
 
     async def open(self) -> None:
         await self.backend.open()
-        await self.registry.open()
         await self.presence.start()
 
     async def close(self) -> None:
         await self.presence.close()
         await self.hub.close()
-        await self.registry.close()
         await self.backend.close()
 
     def sent(self) -> Counter[str]:
         """Commands sent so far by the store's and the registry's hot paths, and the bus's
-        (UN)SUBSCRIBEs (a channel left with no listener lingers: rooms.redis_bus)."""
+        (UN)SUBSCRIBEs (a channel left with no listener lingers: rooms.backends.redis.bus)."""
         store, registry, bus = self.backend.store, self.registry, self.backend.bus
         assert isinstance(store, RedisStore) and isinstance(registry, RedisRegistry)
         assert isinstance(bus, RedisBus)

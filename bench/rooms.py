@@ -39,24 +39,19 @@ from time import process_time
 from typing import Any
 
 from core import Game, MoveRequest, Rules
-from rooms import (
-    Join,
-    Leave,
-    MemoryStore,
+from rooms import Role, RoomService
+from rooms.backends import MemoryStore
+from rooms.cache import RoomCache
+from rooms.protocol import (
     MoveMessage,
-    MoveReply,
-    PlayMove,
-    Rematch,
-    Role,
-    RoomService,
     decode_room,
     dumps,
     encode_room,
     move_ok_message,
     parse_message,
 )
-from rooms.cache import RoomCache
-from rooms.rematch import KEEP_GAMES
+from rooms.room import Join, Leave, MoveReply, PlayMove, Rematch
+from rooms.room.rematch import KEEP_GAMES
 from rooms.watch import Watch
 
 __all__ = ["main", "measure"]

@@ -15,7 +15,6 @@ from .board import Board
 from .early_draw import LiveWindows
 from .errors import GameError, GameOver, MalformedMove, NothingToUndo, NotYourTurn, OutOfBounds
 from .geometry import Geometry, geometry
-from .listeners import GameListener
 from .loading import checked_position, setup_order
 from .move import Move, MoveRequest, parse_move
 from .off_board import OffBoardEndings
@@ -27,6 +26,20 @@ from .scoring import make_scoring
 from .wins import make_win_strategy
 
 __all__ = ["Game", "GameListener"]
+
+
+class GameListener:
+    """An observer of one game (``Game.add_listener``): hears every move, undo and end after
+    the game changed; ``Game.copy`` does not carry it over. Override the hooks you need."""
+
+    def on_move(self, game: Game, move: Move, mark: str) -> None:
+        return None
+
+    def on_undo(self, game: Game, move: Move, mark: str) -> None:
+        return None
+
+    def on_end(self, game: Game, outcome: Outcome) -> None:
+        return None
 
 
 class Game(OffBoardEndings):

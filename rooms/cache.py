@@ -6,7 +6,7 @@ before a commit. The service handles a command on the cached room and commits wi
 ``Store.swap``: the compare-and-set still runs in the store, so a stale copy can never
 land a wrong commit; it is refused, and the refusal carries the current room, which
 replaces the copy for the retry. Copies are brought forward by the service's own commits
-and by the bus (rooms.hub hands over the room text of every framed event), so for a room
+and by the bus (rooms.fanout.hub hands over the room text of every framed event), so for a room
 this worker listens to, the copy is current in the steady state and a command costs one
 round trip.
 
@@ -20,14 +20,14 @@ With two workers the players of a room are usually on different ones, so most co
 come after the other worker's commit: a new text, whose room is one move on from the room
 this worker decoded last. An entry replaced by a newer text hands its decoded room (or,
 when it was never decoded, the base it had) to the new entry as ``base``, and the decode
-brings that room's game forward instead of replaying the whole game (rooms.codec). One
+brings that room's game forward instead of replaying the whole game (rooms.protocol.codec). One
 base at most per entry, dropped once the entry is decoded.
 
-A bus message may leave the room's archive out (rooms.store.framed_head: a commit that
+A bus message may leave the room's archive out (rooms.backends.store.framed_head: a commit that
 did not change it), tagged with the room's game number, which names the archive within
-the room (it changes exactly when the archive does, rooms.rematch). ``offer_head`` puts the
+the room (it changes exactly when the archive does, rooms.room.rematch). ``offer_head`` puts the
 held copy's archive back only when that copy is of the same game (its game number read
-from its room, or off its text, rooms.codec.game_number_of); in any doubt the entry is
+from its room, or off its text, rooms.protocol.codec.game_number_of); in any doubt the entry is
 dropped, so the next command loads the room: one more round trip, never a wrong room.
 
 Offers only move an entry forward: an older version (a bus message that lost a race with
@@ -42,11 +42,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .codec import game_number_of
-from .store import StoredRoom
+from rooms.backends.store import StoredRoom
+from rooms.protocol.codec import game_number_of
 
 if TYPE_CHECKING:
-    from .room import Room
+    from rooms.room.room import Room
 
 __all__ = ["CachedRoom", "RoomCache"]
 
@@ -56,7 +56,7 @@ class CachedRoom:
     """A room at ``version`` as the text ``data``; ``room`` is that text decoded, once some
     command needed it (None until then). Only ``room`` is ever set after creation, and
     only to the decoding of ``data``; ``base`` is an earlier room of the same id, kept
-    until then to decode ``data`` from (rooms.codec.decode_room), never handed out."""
+    until then to decode ``data`` from (rooms.protocol.codec.decode_room), never handed out."""
 
     version: int
     data: str

@@ -11,7 +11,7 @@ from enum import StrEnum
 
 from core import GameError, RulesError
 
-__all__ = ["ErrorCode", "RoomError", "from_game_error"]
+__all__ = ["ErrorCode", "RoomError", "UnsupportedBackend", "from_game_error"]
 
 
 class ErrorCode(StrEnum):
@@ -91,3 +91,10 @@ def from_game_error(exc: GameError) -> RoomError:
         return RoomError(ErrorCode.INVALID_RULES, str(exc), field=exc.field)
     code = _ENGINE_CODES.get(exc.code, ErrorCode.MALFORMED_MOVE)
     return RoomError(code, exc.message)
+
+
+class UnsupportedBackend(RoomError):
+    """The URL names a backend this build cannot use (unknown, or not implemented yet)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCode.UNAVAILABLE, message)

@@ -16,75 +16,18 @@ from __future__ import annotations
 
 import hashlib
 import json
-import threading
-from collections import deque
 from dataclasses import dataclass
-from typing import Protocol
 
 from core import Rules
+from rooms.backends.queue import QuickPlayQueue
+from rooms.errors import ErrorCode, RoomError
+from rooms.room.commands import JoinReply, Reserve, Retire
+from rooms.room.config import RoomSettings, TimeControl
+from rooms.room.handled import Status
+from rooms.room.room import Room
+from rooms.service import RoomService
 
-from .commands import JoinReply, Reserve, Retire
-from .config import RoomSettings, TimeControl
-from .errors import ErrorCode, RoomError
-from .handled import Status
-from .room import Room
-from .service import RoomService
-from .store import Store
-
-__all__ = ["MemoryQueue", "Matched", "QuickPlayQueue", "queue_for", "queue_key", "quick_play"]
-
-
-class QuickPlayQueue(Protocol):
-    async def pop(self, key: str) -> str | None:
-        """Remove and return the oldest room id under ``key`` (None: empty)."""
-
-    async def offer(self, key: str, room_id: str) -> str | None:
-        """Atomically: remove and return the oldest room id if there is one; else queue
-        ``room_id`` and return None."""
-
-    async def push(self, key: str, room_id: str, *, front: bool = False) -> None:
-        """Queue ``room_id`` (at the back; ``front``: as the oldest, when put back)."""
-
-
-class MemoryQueue:
-    """The queues of one process (for ``memory://``), behind a lock like the store."""
-
-    def __init__(self) -> None:
-        self._queues: dict[str, deque[str]] = {}
-        self._lock = threading.Lock()
-
-    async def pop(self, key: str) -> str | None:
-        with self._lock:
-            queue = self._queues.get(key)
-            return queue.popleft() if queue else None
-
-    async def offer(self, key: str, room_id: str) -> str | None:
-        with self._lock:
-            queue = self._queues.setdefault(key, deque())
-            if queue:
-                return queue.popleft()
-            queue.append(room_id)
-            return None
-
-    async def push(self, key: str, room_id: str, *, front: bool = False) -> None:
-        with self._lock:
-            queue = self._queues.setdefault(key, deque())
-            if front:
-                queue.appendleft(room_id)
-            else:
-                queue.append(room_id)
-
-    def __len__(self) -> int:
-        return sum(len(queue) for queue in self._queues.values())
-
-
-def queue_for(store: Store) -> QuickPlayQueue:
-    """The queue living where ``store`` keeps its rooms (Redis: shared by all workers)."""
-    if store.name == "memory":
-        return MemoryQueue()
-    from .redis_quickplay import RedisQueue  # the Redis driver loads only for Redis
-
-    return RedisQueue.of_store(store)
+__all__ = ["Matched", "queue_key", "quick_play"]
 
 
 def queue_key(rules: Rules, time_control: TimeControl | None) -> str:

@@ -30,18 +30,17 @@ from dataclasses import dataclass
 from typing import Any, cast
 
 from core import GameError, Rules
-
-from .cache import CachedRoom, RoomCache
-from .codec import decode_room, encode_room
-from .commands import Command, Reply
-from .config import RoomSettings
-from .errors import ErrorCode, RoomError, from_game_error
-from .ids import new_room_id, valid_room_id
-from .keyed_locks import KeyedLocks
-from .presence_index import IndexChange, IndexingStore
-from .protocol import dumps
-from .room import Room
-from .store import Store, StoredRoom
+from rooms.backends.index import IndexChange, IndexingStore
+from rooms.backends.store import Store, StoredRoom
+from rooms.cache import CachedRoom, RoomCache
+from rooms.common.ids import new_room_id, valid_room_id
+from rooms.common.keyed_locks import KeyedLocks
+from rooms.errors import ErrorCode, RoomError, from_game_error
+from rooms.protocol.codec import decode_room, encode_room
+from rooms.protocol.messages import dumps
+from rooms.room.commands import Command, Reply
+from rooms.room.config import RoomSettings
+from rooms.room.room import Room
 
 __all__ = ["Executed", "Observer", "RoomService"]
 
@@ -55,7 +54,7 @@ Observer = Callable[["Room", bool], None]
 class Executed:
     """The room after the command (committed, or unchanged), the reply, and the event.
 
-    Read-only by convention, not frozen: one is built per command (see rooms.handled)."""
+    Read-only by convention, not frozen: one is built per command (see rooms.room.handled)."""
 
     room: Room
     reply: Reply
@@ -139,7 +138,7 @@ class RoomService:
         one more round trip, never a wrong write. A refusal, or an answer that changes
         nothing, is given only against the room as the store holds it: on a cached copy it
         is checked again after a load. ``index``: a presence index change that the commit
-        makes too (rooms.presence_index; only for a store that can, and never made when
+        makes too (rooms.backends.index; only for a store that can, and never made when
         nothing is committed: ``Executed.event`` None)."""
         async with self._locked(room_id):
             cached = self.cache.get(room_id) if valid_room_id(room_id) else None
@@ -195,7 +194,7 @@ class RoomService:
 
     def _locked(self, room_id: str) -> AbstractAsyncContextManager[None]:
         """The room's local lock, to hold with ``async with`` (nothing to hold without
-        local locks; rooms.keyed_locks keeps only the rooms in use)."""
+        local locks; rooms.common.keyed_locks keeps only the rooms in use)."""
         if not self._local_locks:
             return _UNLOCKED
         return self._locks.hold(room_id)

@@ -27,11 +27,10 @@ from typing import Any
 
 from core import Move
 from core.ai import BotJob, run_bot_job
-
-from .commands import BotMove, Tick
-from .errors import ErrorCode, RoomError
-from .room import Room
-from .service import RoomService
+from rooms.errors import ErrorCode, RoomError
+from rooms.room.commands import BotMove, Tick
+from rooms.room.room import Room
+from rooms.service import RoomService
 
 __all__ = ["Think", "Watch", "think_in_thread"]
 

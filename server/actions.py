@@ -11,26 +11,9 @@ from __future__ import annotations
 
 import time
 
-from rooms import (
-    Abort,
-    ActionMessage,
-    Answer,
-    ChatMessage,
-    Claim,
-    ClaimMessage,
-    ClientType,
-    Command,
-    Done,
-    Hub,
-    Leave,
-    Offer,
-    OfferKind,
-    Rematch,
-    Resign,
-    RoomService,
-    ServerType,
-    dumps,
-)
+from rooms import Command, Hub, RoomService
+from rooms.protocol import ActionMessage, ChatMessage, ClaimMessage, ClientType, ServerType, dumps
+from rooms.room import Abort, Answer, Claim, Done, Leave, Offer, OfferKind, Rematch, Resign
 
 __all__ = ["chat_line", "command_for", "version_of"]
 

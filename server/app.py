@@ -1,7 +1,7 @@
 """``create_app(settings)``: the Starlette application, its routes and its lifespan.
 
 Nothing does I/O at import time or in ``create_app``: the store URL is checked there (an
-unsupported one fails at once), and the lifespan opens the store and bus inside the
+unsupported one fails at once), and the lifespan opens the backend inside the
 running loop, registers the worker's presence lease (heartbeat and sweep of dead workers
 in the background), and undoes all of it at shutdown.
 """
@@ -28,8 +28,6 @@ from rooms import (
     Sweeper,
     Watch,
     open_backend,
-    presence_registry,
-    queue_for,
 )
 
 from .analysis_api import analysis_routes
@@ -62,11 +60,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     bots = BotPool(settings.bot_pool, settings.bot_workers)
     watch = Watch(service, think=bots.think)
     hub.on_due = watch.noted  # the due of each event, parsed only when not null
-    registry = presence_registry(settings.store_url)
-    presence = Presence(registry, service, ttl=settings.lease_ttl)
-    sweeper = Sweeper(registry, service, presence, interval=settings.sweep_interval)
+    presence = Presence(backend.registry, service, ttl=settings.lease_ttl)
+    sweeper = Sweeper(backend.registry, service, presence, interval=settings.sweep_interval)
     state = AppState(
-        settings, backend, service, hub, watch, queue_for(backend.store), bots, presence,
+        settings, backend, service, hub, watch, backend.queue, bots, presence,
         sweeper, Collector() if settings.tune_gc else None,
     )
 
@@ -74,7 +71,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await backend.open()
         try:
-            await registry.open()
             await presence.start()
             sweeper.start()
             if state.collector is not None:
@@ -88,7 +84,6 @@ def create_app(settings: Settings | None = None) -> Starlette:
             bots.close()
             await state.hub.close()
             await presence.close()  # departures still unrecorded, then the lease
-            await registry.close()
             await backend.close()
 
     all_routes: list[BaseRoute] = [

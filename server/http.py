@@ -14,16 +14,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Match, Route
 
-from rooms import (
-    ENCODES,
-    ErrorCode,
-    RoomError,
-    current_record,
-    dumps,
-    format_record,
-    queue_key,
-    quick_play,
-)
+from rooms import ErrorCode, RoomError, queue_key, quick_play
+from rooms.protocol import ENCODES, dumps
+from rooms.room import current_record, format_record
 
 from .room_options import parse_quickplay, parse_room
 from .state import app_state
@@ -100,7 +93,7 @@ async def create_room(request: Request) -> Response:
         "bot": body.bot[0] if body.bot is not None else None,
         "time_control": tc.to_dict() if tc is not None else None,
     }
-    # The same compact JSON as JSONResponse's, from orjson (rooms.jsontext): every new room
+    # The same compact JSON as JSONResponse's, from orjson (rooms.common.jsontext): every new room
     # answers this, and the json module took four times as long.
     return Response(dumps(answer), status_code=201, media_type="application/json")
 

@@ -5,7 +5,7 @@ size, rate limit, flood), turns messages into room commands through the service,
 replies to this connection only; the room's events reach it through its Feed. Honest
 mistakes get an ``error`` and the socket stays open; abuse closes it with a documented code.
 Its connection id names this worker, and the worker's presence indexes the room with the
-join and records the departure after (rooms.presence): if the worker's lease is lost, the
+join and records the departure after (rooms.presence.lease): if the worker's lease is lost, the
 connection is closed with 1012 and the client resumes.
 """
 
@@ -19,25 +19,15 @@ from dataclasses import dataclass
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from rooms import (
+from rooms import ErrorCode, Feed, Hub, LeaseLost, Presence, RoomError, RoomService
+from rooms.protocol import (
     ActionMessage,
     ChatMessage,
     ClaimMessage,
     ClientType,
-    ErrorCode,
-    Feed,
-    Hub,
-    Join,
     JoinMessage,
-    JoinReply,
-    LeaseLost,
     MoveMessage,
-    MoveReply,
     PingMessage,
-    PlayMove,
-    Presence,
-    RoomError,
-    RoomService,
     SyncMessage,
     ack_message,
     dumps,
@@ -47,6 +37,7 @@ from rooms import (
     pong_message,
     welcome_message,
 )
+from rooms.room import Join, JoinReply, MoveReply, PlayMove
 
 from .actions import chat_line, command_for, version_of
 from .close_codes import CloseCode

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from starlette.applications import Starlette
 
-from rooms import Backend, Hub, Presence, QuickPlayQueue, RoomService, Sweeper, Watch
+from rooms import Backend, Hub, Presence, RoomService, Sweeper, Watch
+from rooms.backends import QuickPlayQueue
 
 from .bots import BotPool
 from .collector import Collector

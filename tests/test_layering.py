@@ -1,7 +1,7 @@
 """The one-way import rule of the design: core ← rooms ← server.
 
 core imports only the standard library and itself; rooms never imports server, Starlette
-or uvicorn, and imports redis only inside its Redis modules (rooms/redis*.py).
+or uvicorn, and imports redis only inside its Redis backend (rooms/backends/redis/).
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 STDLIB = set(sys.stdlib_module_names)
+REDIS_BACKEND = ROOT / "rooms" / "backends" / "redis"
 
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:
@@ -51,8 +52,8 @@ def test_rooms_never_imports_server_or_web_stack(path: Path) -> None:
             f"{where} imports {name!r}; rooms must not depend on the server layer"
         )
         if top == "redis":
-            assert path.name.startswith("redis"), (
-                f"{where} imports redis outside rooms/redis*.py"
+            assert REDIS_BACKEND in path.parents, (
+                f"{where} imports redis outside rooms/backends/redis/"
             )
 
 

@@ -11,7 +11,7 @@ are left out and what remains is the steady state of a move:
   not per move) is counted apart.
   The probe's own ``ECHO`` markers bracket the game in that same stream, so nothing from
   before or after leaks in. Each command a move needs is counted as one round trip: the
-  server's auto-pipelining (rooms.redis_batch) may send a move's command together with
+  server's auto-pipelining (rooms.backends.redis.batch) may send a move's command together with
   other moves' commands, never split one command, so the count is an upper bound on the
   round trips a move waits for. (``INFO commandstats`` also counts commands run inside
   scripts, so it cannot tell round trips from script work; ``commandstats`` here is for

@@ -14,9 +14,9 @@ from typing import TextIO
 
 from core import Game, MalformedMove, MoveRequest, Rules
 
+from .game_loop import play_game
 from .move_input import Command, PlayMove, Undo
 from .net_client import Disconnected, NetError, RoomClient, RoomLink, create_room
-from .play import play_game
 from .rules_flags import rules_from_args
 from .seats import MoveSource, TerminalSeat
 

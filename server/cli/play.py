@@ -1,7 +1,7 @@
 """``tictactoe play``: the terminal game, hot-seat, for any variant of the family.
 
-The loop asks the seat of the side to move (a ``MoveSource``) for a command, lets the
-engine judge it, and prints the board (``board_view``) after every change. It reads
+The loop (``game_loop``) asks the seat of the side to move (a ``MoveSource``) for a
+command, lets the engine judge it, and prints the board after every change. It reads
 stdin a line at a time, so a game can be scripted; it exits 0 when the game ends (or a
 player quits) and 1 when the input runs out first.
 """
@@ -10,18 +10,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Mapping
-from typing import Any, TextIO
+from typing import Any
 
-from core import Game, GameError
+from core import Game
 
-from .board_view import describe_cell, render_board, result_line
 from .bot_seat import add_bot_flags, bot_seat_from_args
-from .move_input import Help, PlayMove, Quit, Undo, help_text, move_fields
+from .game_loop import play_game
 from .rules_flags import add_rules_flags, rules_from_args
 from .seats import MoveSource, TerminalSeat
 
-__all__ = ["play_game", "register", "run"]
+__all__ = ["register", "run"]
 
 
 def register(subparsers: Any) -> None:
@@ -72,55 +70,3 @@ def run(args: argparse.Namespace) -> int:
     if args.bot is not None:  # the bot takes its seat instead of the keyboard
         seats[args.bot_plays] = bot_seat_from_args(args, game.rules)
     return play_game(game, seats, out=sys.stdout, err=sys.stderr)
-
-
-def _intro(game: Game) -> str:
-    rules = game.rules
-    order = ", then ".join(rules.marks)
-    return (
-        f"Tic-Tac-Toe {rules.describe()}: {order}. "
-        f"Moves are {' '.join(move_fields(rules))}; type help for more."
-    )
-
-
-def _apply(game: Game, mark: str, command: PlayMove | Undo) -> str:
-    """Play or take back a move; says what happened, or raises the engine's GameError."""
-    if isinstance(command, Undo):
-        taken = game.undo()
-        return f"Took back {game.turn}'s move at {describe_cell(game.rules, taken)}."
-    played = game.play(command.request)
-    return f"{mark} plays {describe_cell(game.rules, played)}."
-
-
-def play_game(game: Game, seats: Mapping[str, MoveSource], *, out: TextIO, err: TextIO) -> int:
-    """Play ``game`` to its end with a move source per mark; returns the exit code."""
-    print(_intro(game), file=out)
-    print(render_board(game), file=out)
-    while not game.is_over:
-        mark = game.turn
-        try:
-            command = seats[mark].next_command(game)
-        except GameError as exc:
-            print(f"error: {exc}", file=out)
-            continue
-        if command is None:
-            out.flush()  # the transcript so far goes before the complaint
-            print(
-                f"tictactoe: error: the input ended before the game did ({mark} to move)", file=err
-            )
-            return 1
-        if isinstance(command, Quit):
-            print(f"{mark} quit; the game is left unfinished.", file=out)
-            return 0
-        if isinstance(command, Help):
-            print(help_text(game.rules), file=out)
-            continue
-        try:
-            said = _apply(game, mark, command)
-        except GameError as exc:
-            print(f"error: {exc}", file=out)
-            continue
-        print(said, file=out)
-        print(render_board(game), file=out)
-    print(result_line(game), file=out)
-    return 0

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TextIO
 
 from core import GameError
-from rooms import GameRecord, parse_record
+from rooms.room import GameRecord, parse_record
 
 from .board_view import describe_cell, render_board
 

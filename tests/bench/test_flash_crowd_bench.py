@@ -1,6 +1,6 @@
 """The flash-crowd benchmark (bench.flash_crowd) runs end to end against a server it
 started: every spectator of a small crowd arriving at once is let in, and the player sees
-the few ``spectators`` events of their group commits (rooms.gathering), not one each."""
+the few ``spectators`` events of their group commits (rooms.common.gathering), not one each."""
 
 from __future__ import annotations
 

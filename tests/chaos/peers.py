@@ -22,7 +22,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
-from rooms import EventType
+from rooms.room import EventType
 from tests.chaos.fleet import WAIT, Endpoint
 
 __all__ = ["Chooser", "Dropped", "Peer", "RETRYABLE", "chooser"]

@@ -8,18 +8,9 @@ import time
 from dataclasses import dataclass, field
 
 from core import MoveRequest, Rules
-from rooms import (
-    ErrorCode,
-    Feed,
-    Hub,
-    Join,
-    MoveReply,
-    PlayMove,
-    Role,
-    RoomError,
-    RoomService,
-    event_version,
-)
+from rooms import ErrorCode, Feed, Hub, Role, RoomError, RoomService
+from rooms.protocol import event_version
+from rooms.room import Join, MoveReply, PlayMove
 
 __all__ = ["PlayedRoom", "RETRYABLE", "open_room", "play", "retrying"]
 

@@ -9,9 +9,11 @@ import asyncio
 import pytest
 
 from core import Rules
-from rooms import ErrorCode, Hub, Join, Role, RoomError, RoomService, StoredRoom
-from rooms.redis_connect import RedisOptions
-from rooms.redis_store import RedisStore
+from rooms import ErrorCode, Hub, Role, RoomError, RoomService
+from rooms.backends import StoredRoom
+from rooms.backends.redis.connect import RedisOptions
+from rooms.backends.redis.store import RedisStore
+from rooms.room import Join
 from tests.chaos.redis_play import (
     PlayedRoom,
     check_nothing_lost_or_doubled,

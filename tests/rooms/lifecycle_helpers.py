@@ -6,8 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from core import MoveRequest, Rules
-from rooms import Command, Handled, Join, PlayMove, Role, Room, RoomError, encode_room
-from rooms.config import RoomSettings, TimeControl
+from rooms import Command, Role, Room, RoomError
+from rooms.protocol import encode_room
+from rooms.room import Handled, Join, PlayMove
+from rooms.room.config import RoomSettings, TimeControl
 
 T0 = 1000.0
 

@@ -7,17 +7,9 @@ from collections.abc import Callable
 from typing import Any
 
 from core import MoveRequest, Rules
-from rooms import (
-    ErrorCode,
-    Handled,
-    Join,
-    PlayMove,
-    Role,
-    Room,
-    RoomError,
-    decode_room,
-    encode_room,
-)
+from rooms import ErrorCode, Role, Room, RoomError
+from rooms.protocol import decode_room, encode_room
+from rooms.room import Handled, Join, PlayMove
 
 BACKEND_URLS = ["memory://", "redis", "redis-cluster"]
 """Every store/bus backend the contract suite runs against ("redis": conftest's private

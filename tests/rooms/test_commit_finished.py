@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from core import MoveRequest, Rules
-from rooms import Join, MemoryStore, PlayMove, Role, RoomService, StoredRoom, Swapped
-from rooms.redis_store import RedisStore, _finished_flag
+from rooms import Role, RoomService
+from rooms.backends import MemoryStore, StoredRoom, Swapped
+from rooms.backends.redis.store import RedisStore, _finished_flag
+from rooms.room import Join, PlayMove
 from tests.support.backends import BackendMaker, event
 from tests.support.counting import count_calls
 from tests.support.redis_server import RedisServer
@@ -42,9 +44,9 @@ async def test_the_memory_store_takes_the_flag_too() -> None:
 async def test_a_game_played_through_the_service_never_parses_an_event_to_commit(
     maker: BackendMaker, redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import rooms.redis_store
+    import rooms.backends.redis.store
 
-    parses = count_calls(monkeypatch, rooms.redis_store, "loads")
+    parses = count_calls(monkeypatch, rooms.backends.redis.store, "loads")
     store = (await maker.make(room_ttl=3600.0, finished_ttl=600.0)).store
     assert isinstance(store, RedisStore)
     service = RoomService(store)

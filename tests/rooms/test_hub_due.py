@@ -1,5 +1,5 @@
 """The hub hands every event's ``due`` to ``on_due``, reading a ``null`` one without parsing
-the event (rooms.hub.due_of): the same answer as parsing it, whatever the event's text."""
+the event (rooms.fanout.hub.due_of): the same answer as parsing it, whatever the event's text."""
 
 from __future__ import annotations
 
@@ -11,12 +11,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core import MoveRequest, Rules
-from rooms import Join, MemoryBus, MemoryStore, PlayMove, Role, RoomService, dumps
+from rooms import Role, RoomService
+from rooms.backends import MemoryBus, MemoryStore
+from rooms.backends.store import framed
 from rooms.cache import RoomCache
-from rooms.hub import Hub, due_of, event_due
-from rooms.jsontext import dumps as encode
-from rooms.jsontext import loads
-from rooms.store import framed
+from rooms.common.jsontext import dumps as encode
+from rooms.common.jsontext import loads
+from rooms.fanout.hub import Hub, due_of, event_due
+from rooms.protocol import dumps
+from rooms.room import Join, PlayMove
 from tests.support.counting import count_calls
 
 # -- the text against the parse -------------------------------------------------------------
@@ -108,9 +111,9 @@ async def test_real_events_with_due_in_their_text() -> None:
 async def test_the_hub_hands_on_due_each_events_due_parsing_only_when_not_null(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    import rooms.hub
+    import rooms.fanout.hub
 
-    parses = count_calls(monkeypatch, rooms.hub, "loads")
+    parses = count_calls(monkeypatch, rooms.fanout.hub, "loads")
     bus = MemoryBus()
     hub = Hub(bus, RoomCache())
     heard: list[tuple[str, float | None]] = []

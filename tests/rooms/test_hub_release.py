@@ -11,8 +11,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from rooms import MemoryBus
-from rooms.hub import Hub
+from rooms.backends import MemoryBus
+from rooms.fanout.hub import Hub
 
 
 class _Listener:

@@ -1,4 +1,4 @@
-"""A crowd's fan-out is served in slices (rooms.hub): other rooms' players get through
+"""A crowd's fan-out is served in slices (rooms.fanout.hub): other rooms' players get through
 between them, a room's players get its events at once, and every connection still gets the
 room's events in order, each once."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import asyncio
 
-from rooms import MemoryBus
-from rooms.hub import SLICE, Hub
+from rooms.backends import MemoryBus
+from rooms.fanout.hub import SLICE, Hub
 
 CROWD = 5 * SLICE + 17
 

@@ -1,4 +1,4 @@
-"""rooms.jsontext writes the text the standard library writes (compact, not ASCII-escaped)
+"""rooms.common.jsontext writes the text the standard library writes (compact, not ASCII-escaped)
 whichever of its paths a value takes: orjson as it is, orjson allowing keys that are not
 strings, or the standard library for what orjson refuses; and reads it back."""
 
@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from rooms.jsontext import dumps, loads
+from rooms.common.jsontext import dumps, loads
 
 
 def _standard(value: Any) -> str:

@@ -11,23 +11,20 @@ from core import Move, MoveRequest, Rules
 from core.ai import BotJob, run_bot_job
 from rooms import (
     Backend,
-    Join,
-    PlayMove,
     Role,
     RoomService,
     RoomSettings,
     Status,
-    Tick,
     TimeControl,
     Watch,
-    queue_for,
     quick_play,
 )
+from rooms.room import Join, PlayMove, Tick
 
 
 async def test_simultaneous_quick_play_requests_pair_up(backend: Backend) -> None:
     workers = [RoomService(backend.store) for _ in range(2)]
-    queue = queue_for(backend.store)
+    queue = backend.queue
     rules = Rules(rows=5, cols=5, k=4)  # rules of their own: no other test's rooms queued
     settings = RoomSettings(abandon_grace=60.0)
     for round_ in range(15):
@@ -48,7 +45,7 @@ async def test_many_requests_at_once_leave_at_most_one_room_half_empty(
     backend: Backend,
 ) -> None:
     workers = [RoomService(backend.store) for _ in range(3)]
-    queue = queue_for(backend.store)
+    queue = backend.queue
     rules = Rules(rows=4, cols=6, k=3)
     settings = RoomSettings()
     results = await asyncio.gather(*(
@@ -67,7 +64,7 @@ async def test_many_requests_at_once_leave_at_most_one_room_half_empty(
 async def test_a_deserted_waiting_room_is_skipped_and_retired(backend: Backend) -> None:
     clock = [1000.0]
     service = RoomService(backend.store, clock=lambda: clock[0])
-    queue = queue_for(backend.store)
+    queue = backend.queue
     rules = Rules(rows=3, cols=5, k=3)
     settings = RoomSettings(abandon_grace=10.0)
     ghost = await quick_play(service, queue, rules, settings, name="ghost")

@@ -4,14 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from rooms import (
-    ErrorCode,
-    MemoryBus,
-    MemoryStore,
-    RoomError,
-    UnsupportedBackend,
-    open_backend,
-)
+from rooms import ErrorCode, RoomError, UnsupportedBackend, open_backend
+from rooms.backends import MemoryBus, MemoryStore
 
 
 class FakeClock:

@@ -14,9 +14,10 @@ import redis
 from redis.crc import key_slot
 from room_helpers import BACKEND_URLS
 
-from rooms import MemoryRegistry, Registry, new_worker_id, presence_registry
-from rooms.redis_presence import RedisRegistry
-from tests.support.backends import unique_prefix
+from rooms.backends import MemoryRegistry, Registry
+from rooms.backends.redis.presence import RedisRegistry
+from rooms.common import new_worker_id
+from tests.support.backends import registry_for, unique_prefix
 
 WAIT = 10.0  # a bound against hangs, never a measurement
 MakeRegistry = Callable[[], Awaitable[Registry]]
@@ -39,7 +40,7 @@ async def make_registry(request: pytest.FixtureRequest) -> AsyncIterator[MakeReg
             registry: Registry = shared
         else:
             fixture = {"redis": "redis_url", "redis-cluster": "redis_cluster_url"}[request.param]
-            registry = presence_registry(with_prefix(request.getfixturevalue(fixture), prefix))
+            registry = registry_for(with_prefix(request.getfixturevalue(fixture), prefix))
         await registry.open()
         opened.append(registry)
         return registry
@@ -163,7 +164,7 @@ async def test_a_scan_visits_every_listed_worker(make_registry: MakeRegistry) ->
 async def test_a_workers_keys_share_one_cluster_slot_and_a_named_client(
     redis_url: str,
 ) -> None:
-    registry = presence_registry(with_prefix(redis_url, "slots"))
+    registry = registry_for(with_prefix(redis_url, "slots"))
     assert isinstance(registry, RedisRegistry)
     await registry.open()
     try:

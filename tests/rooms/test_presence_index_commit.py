@@ -1,5 +1,5 @@
 """A worker's index of rooms changed by the rooms' own commits on one Redis
-(rooms.presence_index, rooms.presence_rooms): a join indexes its room in its commit, the
+(rooms.backends.index, rooms.presence.rooms): a join indexes its room in its commit, the
 last local departure unindexes it in its commit, and nothing is sent apart. The two change
 in one step or not at all, so whatever the crash or the lost answer, a room where a commit
 recorded a connection of a worker is in that worker's index, and the sweep of the dead
@@ -19,24 +19,22 @@ from test_redis_archive import _field, _game, _rematch, _seated
 from core import Rules
 from rooms import (
     ErrorCode,
-    Join,
     LeaseLost,
-    MemoryRegistry,
-    MemoryStore,
     Presence,
     Role,
     RoomError,
     RoomService,
-    Swapped,
     Sweeper,
-    presence_registry,
 )
-from rooms.jsontext import dumps, loads
-from rooms.redis_cluster import make_cluster_client, parse_cluster_url
-from rooms.redis_cluster_store import RedisClusterStore
-from rooms.redis_connect import RedisOptions
-from rooms.redis_presence import KEEP_MS, RedisRegistry
-from rooms.redis_store import RedisStore
+from rooms.backends import MemoryRegistry, MemoryStore, Swapped
+from rooms.backends.redis.cluster.pair import make_cluster_client, parse_cluster_url
+from rooms.backends.redis.cluster.store import RedisClusterStore
+from rooms.backends.redis.connect import RedisOptions
+from rooms.backends.redis.presence import KEEP_MS, RedisRegistry
+from rooms.backends.redis.store import RedisStore
+from rooms.common.jsontext import dumps, loads
+from rooms.room import Join
+from tests.support.backends import registry_for
 from tests.support.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
@@ -73,7 +71,7 @@ async def workers(redis_server: RedisServer) -> AsyncIterator[Any]:
     async def make(store_class: type[RedisStore] = RedisStore) -> Worker:
         store = store_class(redis_server.url, prefix="fold")
         await store.open()
-        registry = presence_registry(f"{redis_server.url}?prefix=fold")
+        registry = registry_for(f"{redis_server.url}?prefix=fold")
         assert isinstance(registry, RedisRegistry)
         await registry.open()
         service = RoomService(store)
@@ -110,7 +108,7 @@ async def indexed(worker: Worker, worker_id: str | None = None) -> list[str]:
 def test_the_registry_folds_into_a_store_on_its_own_redis_only(
     redis_server: RedisServer,
 ) -> None:
-    registry = presence_registry(redis_server.url)
+    registry = registry_for(redis_server.url)
     assert isinstance(registry, RedisRegistry)
     other_db = redis_server.url.rsplit("/", 1)[0] + "/1"
     assert registry.folds_into(RedisStore(f"{redis_server.url}?prefix=another"))  # any prefix
@@ -122,7 +120,7 @@ def test_the_registry_folds_into_a_store_on_its_own_redis_only(
     cluster = RedisClusterStore(make_cluster_client(parse_cluster_url(cluster_url),
                                                     RedisOptions()))
     assert not registry.folds_into(cluster)
-    cluster_registry = presence_registry(cluster_url)
+    cluster_registry = registry_for(cluster_url)
     assert isinstance(cluster_registry, RedisRegistry)
     assert not cluster_registry.folds_into(RedisStore(redis_server.url))
 

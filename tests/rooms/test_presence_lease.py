@@ -11,19 +11,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from core import Rules
-from rooms import (
-    ErrorCode,
-    Join,
-    LeaseLost,
-    MemoryRegistry,
-    MemoryStore,
-    Presence,
-    Role,
-    RoomError,
-    RoomService,
-    Sweeper,
-    worker_of,
-)
+from rooms import ErrorCode, LeaseLost, Presence, Role, RoomError, RoomService, Sweeper, worker_of
+from rooms.backends import MemoryRegistry, MemoryStore
+from rooms.room import Join
 
 TTL = 10.0
 

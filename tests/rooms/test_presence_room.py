@@ -6,19 +6,10 @@ from __future__ import annotations
 from room_helpers import new_room
 
 from core import Rules
-from rooms import (
-    Evict,
-    Join,
-    JoinReply,
-    Leave,
-    LeaveReply,
-    Role,
-    Room,
-    encode_room,
-    new_connection_id,
-    new_worker_id,
-    worker_of,
-)
+from rooms import Role, Room, new_connection_id, worker_of
+from rooms.common import new_worker_id
+from rooms.protocol import encode_room
+from rooms.room import Evict, Join, JoinReply, Leave, LeaveReply
 
 DEAD, LIVE = "deadbeef0001", "c0ffee000002"
 

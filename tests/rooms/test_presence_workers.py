@@ -18,14 +18,8 @@ from test_presence_contract import with_prefix
 from core import MoveRequest, Rules
 from rooms import (
     Backend,
-    Claim,
     ErrorCode,
-    Join,
-    JoinReply,
-    MemoryRegistry,
-    PlayMove,
     Presence,
-    Registry,
     Role,
     RoomError,
     RoomService,
@@ -34,9 +28,10 @@ from rooms import (
     Sweeper,
     TimeControl,
     Watch,
-    presence_registry,
 )
-from tests.support.backends import unique_prefix
+from rooms.backends import MemoryRegistry, Registry
+from rooms.room import Claim, Join, JoinReply, PlayMove
+from tests.support.backends import registry_for, unique_prefix
 
 TTL = 0.6  # short leases: a test waits about this long for a death to be noticed
 WAIT = 20.0  # a bound against hangs, never a measurement
@@ -75,7 +70,7 @@ async def workers(backend: Backend, request: pytest.FixtureRequest) -> AsyncIter
         for _ in range(count):
             registry: Registry = shared
             if backend.store.name != "memory":
-                registry = presence_registry(with_prefix(backend.url, prefix))
+                registry = registry_for(with_prefix(backend.url, prefix))
                 registries.append(registry)
             await registry.open()
             service = RoomService(backend.store)

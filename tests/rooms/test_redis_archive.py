@@ -16,13 +16,15 @@ from typing import Any
 import pytest
 
 from core import MoveRequest, Rules
-from rooms import Hub, Join, PlayMove, Rematch, Role, RoomService, StoredRoom
+from rooms import Hub, Role, RoomService
+from rooms.backends import StoredRoom
+from rooms.backends.redis.archive import commit_parts, whole
+from rooms.backends.redis.store import RedisStore
+from rooms.backends.store import Frame, framed, framed_head, unframe
 from rooms.cache import RoomCache
-from rooms.codec import decode_room, encode_room, game_number_of
-from rooms.jsontext import dumps, loads
-from rooms.redis_archive import commit_parts, whole
-from rooms.redis_store import RedisStore
-from rooms.store import Frame, framed, framed_head, unframe
+from rooms.common.jsontext import dumps, loads
+from rooms.protocol.codec import decode_room, encode_room, game_number_of
+from rooms.room import Join, PlayMove, Rematch
 from tests.support.backends import BackendMaker
 from tests.support.redis_server import RedisServer
 
@@ -34,7 +36,7 @@ WIN = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # whoever moves first wins
 
 def _room_with_games(games: int) -> tuple[str, int]:
     """The text of a room after ``games`` rematches (played on one service, in memory)."""
-    from rooms import MemoryStore
+    from rooms.backends import MemoryStore
 
     async def play() -> tuple[str, int]:
         service = RoomService(MemoryStore())

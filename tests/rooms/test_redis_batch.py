@@ -1,4 +1,4 @@
-"""Auto-pipelining of the hot Redis commands (rooms.redis_batch), against real redis-server
+"""Auto-pipelining of the hot Redis commands (rooms.backends.redis.batch), against real redis-server
 processes: concurrent calls share round trips and each gets its own reply or error;
 NOSCRIPT reloads once for the command that met it; callers that give up, a lost
 connection and a frozen Redis break nothing for the others. Everything here is counted
@@ -18,13 +18,14 @@ import redis.asyncio as aioredis
 from redis._parsers import _AsyncHiredisParser
 from redis.asyncio.cluster import ClusterNode
 
-from rooms import ErrorCode, RoomError, StoredRoom
-from rooms.redis_batch import AutoPipeline, DirectCalls, redis_calls
-from rooms.redis_cluster import make_cluster_client, parse_cluster_url
-from rooms.redis_connect import RedisOptions, make_client
-from rooms.redis_presence import RedisRegistry
-from rooms.redis_store import RedisStore
-from rooms.store import Swapped
+from rooms import ErrorCode, RoomError
+from rooms.backends import StoredRoom
+from rooms.backends.redis.batch import AutoPipeline, DirectCalls, redis_calls
+from rooms.backends.redis.cluster.pair import make_cluster_client, parse_cluster_url
+from rooms.backends.redis.connect import RedisOptions, make_client
+from rooms.backends.redis.presence import RedisRegistry
+from rooms.backends.redis.store import RedisStore
+from rooms.backends.store import Swapped
 from tests.support.backends import event, unique_prefix
 from tests.support.counting import count_calls
 from tests.support.redis_server import RedisServer

@@ -11,26 +11,14 @@ import pytest
 import redis
 
 from core import MoveRequest, Rules
-from rooms import (
-    Command,
-    ErrorCode,
-    Feed,
-    Hub,
-    Join,
-    PlayMove,
-    Role,
-    RoomError,
-    RoomService,
-    decode_room,
-    dumps,
-    encode_room,
-    event_version,
-)
-from rooms.redis_bus import RedisBus
-from rooms.redis_connect import RedisOptions
-from rooms.redis_keys import KeyLayout
-from rooms.redis_scripts import COMMIT
-from rooms.redis_store import RedisStore
+from rooms import Command, ErrorCode, Feed, Hub, Role, RoomError, RoomService
+from rooms.backends.redis.bus import RedisBus
+from rooms.backends.redis.connect import RedisOptions
+from rooms.backends.redis.keys import KeyLayout
+from rooms.backends.redis.scripts import COMMIT
+from rooms.backends.redis.store import RedisStore
+from rooms.protocol import decode_room, dumps, encode_room, event_version
+from rooms.room import Join, PlayMove
 from tests.support.backends import BackendMaker, Pair, event
 from tests.support.counting import count_calls
 from tests.support.redis_server import RedisServer, free_port

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from rooms.redis_bus import RedisBus
-from rooms.redis_keys import KeyLayout
+from rooms.backends.redis.bus import RedisBus
+from rooms.backends.redis.keys import KeyLayout
 from tests.rooms.test_redis_bus import eventually, numsub
 from tests.support.backends import event
 from tests.support.redis_server import RedisServer

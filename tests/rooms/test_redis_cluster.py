@@ -14,11 +14,12 @@ import pytest
 from redis.crc import key_slot
 
 from core import MoveRequest, Rules
-from rooms import ErrorCode, Join, PlayMove, Role, RoomError, RoomService, open_backend
-from rooms.backends import UnsupportedBackend
-from rooms.redis_cluster import parse_cluster_url
-from rooms.redis_cluster_bus import RedisClusterBus
-from rooms.redis_cluster_store import RedisClusterStore, slot_tags
+from rooms import ErrorCode, Role, RoomError, RoomService, open_backend
+from rooms.backends.open import UnsupportedBackend
+from rooms.backends.redis.cluster.bus import RedisClusterBus
+from rooms.backends.redis.cluster.pair import parse_cluster_url
+from rooms.backends.redis.cluster.store import RedisClusterStore, slot_tags
+from rooms.room import Join, PlayMove
 from tests.support.backends import BackendMaker, Pair, event
 from tests.support.redis_cluster import ClusterNodeServer, LocalCluster
 

@@ -1,4 +1,5 @@
-"""The Store and Bus contract (rooms/store.py, rooms/bus.py), run against every backend.
+"""The Store and Bus contract (rooms/backends/store.py, rooms/backends/bus.py), run against
+every backend.
 
 Each test gets a ``BackendMaker`` for ``memory`` and for ``redis`` (a private redis-server
 shared by this module, a fresh key prefix per test), so both backends must behave alike.
@@ -12,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from rooms import StoredRoom, Subscription
+from rooms.backends import StoredRoom, Subscription
 from tests.support.backends import BackendMaker, event
 from tests.support.redis_server import RedisServer
 

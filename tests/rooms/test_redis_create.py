@@ -1,5 +1,5 @@
 """Creating a room on Redis: one command for an unlisted room, the CREATE script reading
-(or setting) the dataset's epoch in the same step (rooms.redis_epoch); a listed room sends
+(or setting) the dataset's epoch in the same step (rooms.backends.redis.epoch); a listed room sends
 its lobby entry first (never a hidden room). A Redis that lost its data is noticed there."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from rooms import ErrorCode, RoomError
-from rooms.redis_store import RedisStore
+from rooms.backends.redis.store import RedisStore
 from tests.support.backends import BackendMaker
 from tests.support.redis_server import RedisServer
 
@@ -21,7 +21,7 @@ async def opened(maker: BackendMaker) -> RedisStore:
 
 
 def sent(store: RedisStore) -> int:
-    """Commands the store's auto-pipelining has sent so far (rooms.redis_batch)."""
+    """Commands the store's auto-pipelining has sent so far (rooms.backends.redis.batch)."""
     return int(store.calls.commands)
 
 

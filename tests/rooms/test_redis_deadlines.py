@@ -1,4 +1,4 @@
-"""The deadlines of the hot store calls (rooms.redis_deadlines): one timer for many blocks,
+"""The deadlines of the hot store calls (rooms.backends.redis.deadlines): one timer for many blocks,
 armed only while blocks are inside; an overdue block fails with the typed ``unavailable``
 error within its bound (never before its timeout); a cancel from elsewhere stays a cancel;
 against a real, frozen redis-server: every caller times out, a command whose caller timed
@@ -18,13 +18,14 @@ from typing import Any
 import pytest
 from redis import exceptions as rx
 
-from rooms import ErrorCode, RoomError, StoredRoom
-from rooms.redis_batch import AutoPipeline, DirectCalls
-from rooms.redis_cluster import make_cluster_client, parse_cluster_url
-from rooms.redis_connect import RedisOptions, guarded, make_client
-from rooms.redis_deadlines import Deadlines
-from rooms.redis_presence import RedisRegistry
-from rooms.redis_store import RedisStore
+from rooms import ErrorCode, RoomError
+from rooms.backends import StoredRoom
+from rooms.backends.redis.batch import AutoPipeline, DirectCalls
+from rooms.backends.redis.cluster.pair import make_cluster_client, parse_cluster_url
+from rooms.backends.redis.connect import RedisOptions, guarded, make_client
+from rooms.backends.redis.deadlines import Deadlines
+from rooms.backends.redis.presence import RedisRegistry
+from rooms.backends.redis.store import RedisStore
 from tests.support.backends import event, unique_prefix
 from tests.support.redis_server import RedisServer
 

@@ -1,4 +1,4 @@
-"""The bus reader's health watch (rooms.redis_health): no timer per message, a PING when
+"""The bus reader's health watch (rooms.backends.redis.health): no timer per message, a PING when
 the connection is quiet, a reconnect after ``health_timeout`` of silence, nothing left
 armed once the reader is done. Counts, never durations."""
 
@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 from redis import exceptions as rx
 
-from rooms.redis_bus import RedisBus
-from rooms.redis_connect import RedisOptions
-from rooms.redis_health import HealthWatch
-from rooms.redis_keys import KeyLayout
+from rooms.backends.redis.bus import RedisBus
+from rooms.backends.redis.connect import RedisOptions
+from rooms.backends.redis.health import HealthWatch
+from rooms.backends.redis.keys import KeyLayout
 from tests.support.redis_server import RedisServer
 
 BOUND = 10.0

@@ -10,8 +10,8 @@ import secrets
 import pytest
 
 from rooms import UnsupportedBackend
-from rooms.redis_connect import RedisOptions
-from rooms.redis_store import RedisStore
+from rooms.backends.redis.connect import RedisOptions
+from rooms.backends.redis.store import RedisStore
 
 pytestmark = pytest.mark.redis
 

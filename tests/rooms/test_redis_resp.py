@@ -1,4 +1,4 @@
-"""rooms.redis_resp packs the very bytes redis-py's ``pack_commands`` sends, and refuses
+"""rooms.backends.redis.resp packs the very bytes redis-py's ``pack_commands`` sends, and refuses
 what it refuses."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from redis.asyncio.connection import Connection
 from redis.exceptions import DataError
 
-from rooms.redis_resp import pack_commands
+from rooms.backends.redis.resp import pack_commands
 
 _ARG = st.one_of(
     st.text(), st.binary(), st.integers(), st.floats(), st.text(alphabet=" \t\nab", max_size=6),

@@ -9,10 +9,11 @@ import time
 import pytest
 from redis.crc import key_slot
 
-from rooms import ErrorCode, RoomError, StoredRoom, UnsupportedBackend
-from rooms.redis_connect import RedisOptions, split_url
-from rooms.redis_keys import KeyLayout
-from rooms.redis_store import RedisStore
+from rooms import ErrorCode, RoomError, UnsupportedBackend
+from rooms.backends import StoredRoom
+from rooms.backends.redis.connect import RedisOptions, split_url
+from rooms.backends.redis.keys import KeyLayout
+from rooms.backends.redis.store import RedisStore
 from tests.support.backends import BackendMaker, event
 from tests.support.redis_server import RedisServer
 

@@ -1,4 +1,4 @@
-"""A room's earlier games (rooms.archive): stored as the JSON text they were written as,
+"""A room's earlier games (rooms.room.archive): stored as the JSON text they were written as,
 one record per line, parsed only when read and at most once, spliced when a game is added
 and cut when the oldest goes (never parsed for either), shared by copies; the stored
 format 1 (games inline) and archives stored with plain commas still decode; a corrupted
@@ -15,27 +15,18 @@ import pytest
 from lifecycle_helpers import T0, at, play, refused_at, room_with
 
 from core import MoveRequest, Rules
-from rooms import (
-    ErrorCode,
-    Join,
-    MemoryStore,
-    PlayMove,
-    Rematch,
-    Role,
-    Room,
-    RoomError,
-    RoomService,
-    decode_room,
-    encode_room,
-)
-from rooms import archive as archive_module
-from rooms.archive import EMPTY, Archive
+from rooms import ErrorCode, Role, Room, RoomError, RoomService
+from rooms.backends import MemoryStore
+from rooms.backends.store import Frame, framed, unframe
 from rooms.cache import RoomCache
-from rooms.commands import Resign
-from rooms.jsontext import dumps
-from rooms.record import format_record
-from rooms.rematch import KEEP_GAMES
-from rooms.store import Frame, framed, unframe
+from rooms.common.jsontext import dumps
+from rooms.protocol import decode_room, encode_room
+from rooms.room import Join, PlayMove, Rematch
+from rooms.room import archive as archive_module
+from rooms.room.archive import EMPTY, Archive
+from rooms.room.commands import Resign
+from rooms.room.record import format_record
+from rooms.room.rematch import KEEP_GAMES
 from tests.support.counting import count_calls
 
 
@@ -237,7 +228,7 @@ def test_a_room_with_rules_of_any_shape_round_trips_its_games() -> None:
 
 
 def records_numbered(first: int, last: int) -> list[dict[str, object]]:
-    """Records shaped as rooms.record writes them (small: the archive does not look in)."""
+    """Records shaped as rooms.room.record writes them (small: the archive does not look in)."""
     return [
         {"game_number": n, "players": [{"mark": "X", "name": f"P{n}"}], "moves": [],
          "outcome": {"reason": "draw", "winner": None}, "started_at": float(n)}

@@ -16,26 +16,12 @@ from typing import Any
 import pytest
 
 from core import MoveRequest, Rules
-from rooms import (
-    Backend,
-    BackendOptions,
-    Feed,
-    Hub,
-    Join,
-    MemoryBus,
-    MemoryStore,
-    PlayMove,
-    Role,
-    RoomError,
-    RoomService,
-    Store,
-    StoredRoom,
-    Swapped,
-    open_backend,
-)
+from rooms import Backend, BackendOptions, Feed, Hub, Role, RoomError, RoomService, open_backend
+from rooms.backends import MemoryBus, MemoryStore, Store, StoredRoom, Swapped
+from rooms.backends.store import Frame, framed, framed_head, unframe
 from rooms.cache import CachedRoom, RoomCache
-from rooms.protocol import event_version
-from rooms.store import Frame, framed, framed_head, unframe
+from rooms.protocol.messages import event_version
+from rooms.room import Join, PlayMove
 
 
 def rid() -> str:

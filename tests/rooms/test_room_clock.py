@@ -7,9 +7,10 @@ import pytest
 from lifecycle_helpers import T0, at, play, refused_at, room_with
 
 from core import MoveRequest
-from rooms import ErrorCode, PlayMove, RoomError, Status
-from rooms.commands import Claim, Resign, Tick
-from rooms.config import TimeControl
+from rooms import ErrorCode, RoomError, Status
+from rooms.room import PlayMove
+from rooms.room.commands import Claim, Resign, Tick
+from rooms.room.config import TimeControl
 
 TC = TimeControl(initial=60.0, increment=2.0, first_move=10.0)
 

@@ -8,7 +8,9 @@ import pytest
 from room_helpers import move, seated
 
 from core import Rules
-from rooms import ErrorCode, Join, Role, RoomError, decode_room, encode_room
+from rooms import ErrorCode, Role, RoomError
+from rooms.protocol import decode_room, encode_room
+from rooms.room import Join
 
 
 def test_round_trip_keeps_everything_but_tokens_in_the_clear() -> None:

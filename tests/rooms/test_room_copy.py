@@ -8,20 +8,10 @@ from typing import Any
 from lifecycle_helpers import T0, at, play, room_with
 
 from core import Rules
-from rooms import (
-    Answer,
-    Join,
-    Leave,
-    Offer,
-    OfferKind,
-    Rematch,
-    Resign,
-    Role,
-    Room,
-    decode_room,
-    encode_room,
-)
-from rooms.config import TimeControl
+from rooms import Role, Room
+from rooms.protocol import decode_room, encode_room
+from rooms.room import Answer, Join, Leave, Offer, OfferKind, Rematch, Resign
+from rooms.room.config import TimeControl
 
 SHARED = {"room_id", "rules", "public", "created", "updated", "version", "game_version",
           "settings", "turn_started", "started_at", "ended_at", "game_number", "games"}

@@ -20,24 +20,12 @@ import pytest
 from room_helpers import conn_of, decode_refusal, edited, new_room, texts_of
 
 from core import Game, MoveRequest, Rules
-from rooms import (
-    Answer,
-    Join,
-    Leave,
-    Offer,
-    OfferKind,
-    PlayMove,
-    Rematch,
-    Resign,
-    Role,
-    Room,
-    RoomError,
-    StoredRoom,
-    decode_room,
-    encode_room,
-)
+from rooms import Role, Room, RoomError
+from rooms.backends import StoredRoom
 from rooms.cache import RoomCache
-from rooms.config import RoomSettings, TimeControl
+from rooms.protocol import decode_room, encode_room
+from rooms.room import Answer, Join, Leave, Offer, OfferKind, PlayMove, Rematch, Resign
+from rooms.room.config import RoomSettings, TimeControl
 from rooms.service import _decoded
 
 VARIANTS = {

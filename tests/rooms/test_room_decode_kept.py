@@ -1,5 +1,5 @@
 """Decoding a room from an earlier state of it keeps what did not change: the base's
-seats, spectator list and offers where the text holds equal values (rooms.codec), and only
+seats, spectator list and offers where the text holds equal values (rooms.protocol.codec), and only
 where a full decode would have built equal ones, so an edited record decodes as in full, or
 is refused alike. Decoded rooms share those parts, which commands never change (they work
 on ``Room.copy``); the room is built without ``__init__`` (``Room.restored``)."""
@@ -12,7 +12,9 @@ import pytest
 from room_helpers import conn_of, decode_refusal, edited, new_room, texts_of
 
 from core import MoveRequest, Rules
-from rooms import Join, PlayMove, Role, RoomError, decode_room, encode_room
+from rooms import Role, RoomError
+from rooms.protocol import decode_room, encode_room
+from rooms.room import Join, PlayMove
 
 
 def _seat(index: int, key: str, value: Any) -> Any:

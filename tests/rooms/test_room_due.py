@@ -7,9 +7,10 @@ from __future__ import annotations
 from lifecycle_helpers import T0, at, play, room_with
 
 from core import Move
-from rooms import BotMove, Join, Role, Room, Status
-from rooms.commands import Resign
-from rooms.config import RoomSettings, TimeControl
+from rooms import Role, Room, Status
+from rooms.room import BotMove, Join
+from rooms.room.commands import Resign
+from rooms.room.config import RoomSettings, TimeControl
 
 
 def _status(room: Room) -> Status:

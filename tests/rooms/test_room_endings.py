@@ -6,9 +6,10 @@ import pytest
 from lifecycle_helpers import T0, at, play, refused_at, room_with
 
 from core import Rules
-from rooms import ErrorCode, Join, Leave, Role, Status
-from rooms.commands import Abort, Claim, Resign, Tick
-from rooms.config import RoomSettings
+from rooms import ErrorCode, Role, Status
+from rooms.room import Join, Leave
+from rooms.room.commands import Abort, Claim, Resign, Tick
+from rooms.room.config import RoomSettings
 
 
 def test_resign_ends_the_game_for_the_opponent_and_counts_in_the_series() -> None:

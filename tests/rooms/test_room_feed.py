@@ -6,7 +6,9 @@ import asyncio
 import json
 
 from core import Rules
-from rooms import Feed, Hub, Join, MemoryBus, MemoryStore, Role, RoomService
+from rooms import Feed, Hub, Role, RoomService
+from rooms.backends import MemoryBus, MemoryStore
+from rooms.room import Join
 
 
 class Inbox:

@@ -12,7 +12,9 @@ from hypothesis import strategies as st
 from room_helpers import new_room
 
 from core import Game, MoveRequest, Rules
-from rooms import Join, Leave, PlayMove, Role, RoomError, decode_room, encode_room
+from rooms import Role, RoomError
+from rooms.protocol import decode_room, encode_room
+from rooms.room import Join, Leave, PlayMove
 
 CONNS = ["a", "b", "c", "d", "s1", "s2"]
 

@@ -6,7 +6,9 @@ import pytest
 from room_helpers import move, new_room, refused, seated
 
 from core import MoveRequest, Rules
-from rooms import ErrorCode, Join, Leave, PlayMove, Role, Status, encode_room
+from rooms import ErrorCode, Role, Status
+from rooms.protocol import encode_room
+from rooms.room import Join, Leave, PlayMove
 
 
 def play(room, conn, col, row=None, **kw):  # type: ignore[no-untyped-def]

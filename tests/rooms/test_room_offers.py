@@ -7,9 +7,10 @@ import pytest
 from lifecycle_helpers import T0, at, play, refused_at, room_with
 
 from core import MoveRequest
-from rooms import ErrorCode, Join, PlayMove, Role, Status
-from rooms.commands import Answer, Offer, OfferKind, Resign
-from rooms.config import RoomSettings
+from rooms import ErrorCode, Role, Status
+from rooms.room import Join, PlayMove
+from rooms.room.commands import Answer, Offer, OfferKind, Resign
+from rooms.room.config import RoomSettings
 
 DRAW, TAKEBACK = OfferKind.DRAW, OfferKind.TAKEBACK
 

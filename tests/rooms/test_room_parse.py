@@ -10,21 +10,19 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import MoveRequest
-from rooms import (
+from rooms import ErrorCode, Role, RoomError
+from rooms.protocol import (
     ActionMessage,
     ChatMessage,
     ClaimMessage,
     ClientType,
-    ErrorCode,
     JoinMessage,
     MoveMessage,
     PingMessage,
-    Role,
-    RoomError,
     SyncMessage,
     parse_message,
 )
-from rooms.parse import ACTIONS
+from rooms.protocol.parse import ACTIONS
 
 
 def parse(data: object, max_bytes: int = 4096):  # type: ignore[no-untyped-def]
@@ -209,7 +207,7 @@ def test_every_text_parses_as_with_the_standard_library_alone(
     """orjson reads the common message; what it reads differently (integers past 64 bits
     become floats) is read by the json module, so answers and error messages stay the same."""
     fast = _outcome(text)
-    monkeypatch.setattr("rooms.parse.loads", json.loads)
+    monkeypatch.setattr("rooms.protocol.parse.loads", json.loads)
     assert fast == _outcome(text)
 
 
@@ -224,5 +222,5 @@ def test_every_text_parses_as_with_the_standard_library_alone(
 ).map(json.dumps))
 def test_any_message_parses_as_with_the_standard_library_alone(text: str) -> None:
     fast = _outcome(text)
-    with mock.patch("rooms.parse.loads", json.loads):
+    with mock.patch("rooms.protocol.parse.loads", json.loads):
         assert fast == _outcome(text)

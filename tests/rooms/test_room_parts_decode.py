@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from rooms.offers import Offers
-from rooms.seats import Seat
+from rooms.room.pending import Offers
+from rooms.room.seats import Seat
 
 
 def converted_offers(data: dict[str, Any]) -> Offers:

@@ -6,8 +6,8 @@ import pytest
 from lifecycle_helpers import T0, at, play, room_with
 
 from core import GameError, Move, Rules
-from rooms.commands import Resign
-from rooms.record import current_record, format_record, parse_record
+from rooms.room.commands import Resign
+from rooms.room.record import current_record, format_record, parse_record
 
 
 def test_a_finished_game_exports_headers_moves_with_times_and_the_result() -> None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from lifecycle_helpers import T0, at, play, refused_at, room_with
 
 from core import Rules
-from rooms import ErrorCode, Join, Role, Status, decode_room, encode_room
-from rooms.commands import Abort, Rematch, Resign
-from rooms.config import TimeControl
+from rooms import ErrorCode, Role, Status
+from rooms.protocol import decode_room, encode_room
+from rooms.room import Join
+from rooms.room.commands import Abort, Rematch, Resign
+from rooms.room.config import TimeControl
 
 
 def x_wins(room, t):  # type: ignore[no-untyped-def]

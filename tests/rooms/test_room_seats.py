@@ -8,7 +8,9 @@ import pytest
 from room_helpers import new_room, refused, seated
 
 from core import Rules
-from rooms import ErrorCode, Join, Leave, Role, Status, encode_room
+from rooms import ErrorCode, Role, Status
+from rooms.protocol import encode_room
+from rooms.room import Join, Leave
 
 
 def test_new_room_is_waiting_at_version_zero() -> None:

@@ -8,17 +8,9 @@ import json
 import pytest
 
 from core import MoveRequest, Rules
-from rooms import (
-    ErrorCode,
-    Join,
-    Leave,
-    MemoryStore,
-    PlayMove,
-    Role,
-    RoomError,
-    RoomService,
-    StoredRoom,
-)
+from rooms import ErrorCode, Role, RoomError, RoomService
+from rooms.backends import MemoryStore, StoredRoom
+from rooms.room import Join, Leave, PlayMove
 
 
 class NetworkLikeStore(MemoryStore):

@@ -12,22 +12,12 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from core import MoveRequest, Rules
-from rooms import (
-    ErrorCode,
-    Join,
-    Leave,
-    MemoryStore,
-    PlayMove,
-    Role,
-    Room,
-    RoomError,
-    RoomService,
-    StoredRoom,
-    decode_room,
-    encode_room,
-)
+from rooms import ErrorCode, Role, Room, RoomError, RoomService
 from rooms import service as service_module
+from rooms.backends import MemoryStore, StoredRoom
 from rooms.cache import CachedRoom, RoomCache
+from rooms.protocol import decode_room, encode_room
+from rooms.room import Join, Leave, PlayMove
 
 
 class LoadCounting(MemoryStore):
@@ -157,7 +147,7 @@ async def test_refusals_and_lost_races_leave_the_cached_room_and_handed_out_room
 async def test_a_room_text_from_the_bus_is_decoded_once_by_the_next_command(
     decodes: Callable[[], int],
 ) -> None:
-    """As rooms.hub does with another worker's framed commit: the text is offered to the
+    """As rooms.fanout.hub does with another worker's framed commit: the text is offered to the
     cache without a room; the next command decodes it (no load: one round trip) and the
     room it commits is kept decoded for the command after."""
     store = LoadCounting()

@@ -9,7 +9,9 @@ import asyncio
 import pytest
 
 from core import Rules
-from rooms import ErrorCode, Join, MemoryStore, Role, RoomError, RoomService, StoredRoom
+from rooms import ErrorCode, Role, RoomError, RoomService
+from rooms.backends import MemoryStore, StoredRoom
+from rooms.room import Join
 
 
 class GatedStore(MemoryStore):

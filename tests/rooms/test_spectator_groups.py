@@ -1,5 +1,5 @@
 """Spectators who arrive or leave together are recorded in one commit and one
-``spectators`` event (rooms.gathering, rooms.presence_rooms; ``JoinSpectators`` and
+``spectators`` event (rooms.common.gathering, rooms.presence.rooms; ``JoinSpectators`` and
 ``LeaveSpectators`` in the room): a crowd arriving or leaving at once is a few commits, not
 one per spectator each sent to everyone still watching. Each of them still gets its own
 answer; one who goes away before its group is taken is left out; one who goes away while
@@ -18,22 +18,13 @@ from room_helpers import new_room
 from test_presence_index_commit import LostAnswers
 
 from core import Rules
-from rooms import (
-    ErrorCode,
-    Join,
-    JoinReply,
-    LeaseLost,
-    MemoryRegistry,
-    MemoryStore,
-    Presence,
-    Role,
-    RoomError,
-    RoomService,
-    presence_registry,
-)
-from rooms.commands import JoinSpectators, LeaveReply, LeaveSpectators
-from rooms.gathering import Gathering
-from rooms.redis_presence import RedisRegistry
+from rooms import ErrorCode, LeaseLost, Presence, Role, RoomError, RoomService
+from rooms.backends import MemoryRegistry, MemoryStore
+from rooms.backends.redis.presence import RedisRegistry
+from rooms.common.gathering import Gathering
+from rooms.room import Join, JoinReply
+from rooms.room.commands import JoinSpectators, LeaveReply, LeaveSpectators
+from tests.support.backends import registry_for
 
 WAIT = 20.0  # a bound against hangs, never a measurement
 
@@ -299,7 +290,7 @@ async def redis_worker(redis_url: str) -> AsyncIterator[tuple[Presence, RoomServ
                                                               RedisRegistry, LostAnswers]]:
     store = LostAnswers(redis_url, prefix="watchers")
     await store.open()
-    registry = presence_registry(f"{redis_url}?prefix=watchers")
+    registry = registry_for(f"{redis_url}?prefix=watchers")
     assert isinstance(registry, RedisRegistry)
     await registry.open()
     service = RoomService(store)

@@ -11,7 +11,8 @@ import secrets
 
 from room_helpers import CONTRACT_LOG_SIZE
 
-from rooms import Backend, Subscription
+from rooms import Backend
+from rooms.backends import Subscription
 
 
 def rid() -> str:

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from rooms import MemoryStore, RoomService, Watch
+from rooms import RoomService, Watch
+from rooms.backends import MemoryStore
 
 
 async def test_one_timer_per_room_following_the_latest_due() -> None:

@@ -9,8 +9,9 @@ import sys
 from pathlib import Path
 
 from core import MoveRequest, Rules
-from rooms import Join, PlayMove, Role, Room, current_record, format_record
-from rooms.commands import Resign
+from rooms import Role, Room
+from rooms.room import Join, PlayMove, current_record, format_record
+from rooms.room.commands import Resign
 from server.cli.replay import run_replay
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -1,5 +1,5 @@
 """The answer to ``POST /api/rooms`` is the compact JSON a ``JSONResponse`` would send,
-byte for byte, with the same content type (it is encoded by orjson: rooms.jsontext)."""
+byte for byte, with the same content type (it is encoded by orjson: rooms.common.jsontext)."""
 
 from __future__ import annotations
 

@@ -13,7 +13,7 @@ import pytest
 from wsclient import Client, LiveServer
 
 from core import Game, Rules
-from rooms import parse_record
+from rooms.room import parse_record
 
 
 async def post(server: LiveServer, path: str, body: Any) -> httpx.Response:

@@ -9,7 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from rooms import PROTOCOL_VERSION, RESERVED_TYPES, ClientType, ErrorCode, EventType, ServerType
+from rooms import ErrorCode
+from rooms.protocol import PROTOCOL_VERSION, RESERVED_TYPES, ClientType, ServerType
+from rooms.room import EventType
 from server import CloseCode
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()

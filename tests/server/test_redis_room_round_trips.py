@@ -5,7 +5,7 @@ Per step, the commands each worker's clients send (commands run inside a script 
 round trips): the store's client (auto-pipelined: a command is one command on the wire,
 and a batch at most one round trip for all of its commands), the bus connection
 (``<prefix>-bus``) and the presence registry's client (``<prefix>-presence``). On one Redis
-the worker's index of rooms changes inside the commits (rooms.presence_index), so a join
+the worker's index of rooms changes inside the commits (rooms.backends.index), so a join
 or a departure sends nothing on the presence client; a new unlisted room is one script
 that also reads the dataset's epoch.
 """
@@ -128,7 +128,7 @@ async def test_a_rooms_lifecycle_on_two_workers_costs_one_store_command_per_step
         client = await connect(worker, warm)
         await client.join("spectator")
         await client.close()
-    await unsubscribed(monitor, warm)  # the warm room's channels linger (rooms.redis_bus)
+    await unsubscribed(monitor, warm)  # the warm room's channels linger (rooms.backends.redis.bus)
     room_id = ""
 
     async def create() -> None:
@@ -195,5 +195,5 @@ async def unsubscribed(monitor: Monitor, room_id: str) -> None:
 
 
 def index_of(server: LiveServer) -> str:
-    """The key of the worker's index of rooms (rooms.redis_presence)."""
+    """The key of the worker's index of rooms (rooms.backends.redis.presence)."""
     return f"ttt:{{w:{server.app.state.tictactoe.presence.worker}}}:rooms"

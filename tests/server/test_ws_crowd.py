@@ -1,7 +1,7 @@
 """A crowd that arrives at once (a shared link): every spectator is let in, nobody is
 dropped as too slow, and everyone already there sees a few ``spectators`` events rather
 than one per newcomer, because spectators arriving together are joined in one commit
-(rooms.presence_rooms); the same when the crowd leaves at once. Real uvicorn, real
+(rooms.presence.rooms); the same when the crowd leaves at once. Real uvicorn, real
 websockets clients."""
 
 from __future__ import annotations

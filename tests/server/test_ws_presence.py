@@ -12,7 +12,8 @@ from typing import Any
 import pytest
 from wsclient import LiveServer
 
-from rooms import decode_room, worker_of
+from rooms import worker_of
+from rooms.protocol import decode_room
 from server import Settings, SettingsError
 from server.state import app_state
 

@@ -21,7 +21,7 @@ import uvicorn
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from rooms import EventType
+from rooms.room import EventType
 from server import Settings, create_app
 from server.cli.serve import uvicorn_options
 

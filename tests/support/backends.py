@@ -12,13 +12,13 @@ import itertools
 import json
 from dataclasses import dataclass, field
 
-from rooms import Bus, MemoryBus, MemoryStore, Store
-from rooms.redis_bus import RedisBus
-from rooms.redis_cluster import make_cluster_client, parse_cluster_url
-from rooms.redis_cluster_bus import RedisClusterBus
-from rooms.redis_cluster_store import RedisClusterStore
-from rooms.redis_connect import RedisOptions
-from rooms.redis_store import RedisStore
+from rooms.backends import Bus, MemoryBus, MemoryStore, Registry, Store, open_backend
+from rooms.backends.redis.bus import RedisBus
+from rooms.backends.redis.cluster.bus import RedisClusterBus
+from rooms.backends.redis.cluster.pair import make_cluster_client, parse_cluster_url
+from rooms.backends.redis.cluster.store import RedisClusterStore
+from rooms.backends.redis.connect import RedisOptions
+from rooms.backends.redis.store import RedisStore
 
 __all__ = ["BackendMaker", "Pair", "event", "unique_prefix"]
 
@@ -97,3 +97,9 @@ class BackendMaker:
             await pair.store.close()
             await pair.bus.close()
         self.opened.clear()
+
+
+def registry_for(url: str) -> Registry:
+    """The presence registry ``open_backend(url)`` builds, alone (not opened): its store and
+    bus are never opened, so they hold no connection."""
+    return open_backend(url).registry

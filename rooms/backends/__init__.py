@@ -1,0 +1,28 @@
+"""Where rooms live and how workers hear of changes: the seams (store, bus, presence
+registry, quick-play queue), their memory backend, and ``open_backend(url)``."""
+
+from __future__ import annotations
+
+from rooms.backends.bus import Bus, Subscription
+from rooms.backends.memory import MemoryBus, MemoryStore
+from rooms.backends.open import Backend, BackendOptions, open_backend
+from rooms.backends.queue import MemoryQueue, QuickPlayQueue
+from rooms.backends.registry import MemoryRegistry, Registry
+from rooms.backends.store import Store, StoredRoom, Swapped
+
+__all__ = [
+    "Backend",
+    "BackendOptions",
+    "Bus",
+    "MemoryBus",
+    "MemoryQueue",
+    "MemoryRegistry",
+    "MemoryStore",
+    "QuickPlayQueue",
+    "Registry",
+    "Store",
+    "StoredRoom",
+    "Subscription",
+    "Swapped",
+    "open_backend",
+]

@@ -1,0 +1,102 @@
+"""One backend chosen by URL: store, bus, presence registry and quick-play queue together.
+
+``memory://`` (one process), ``redis://`` (``rediss://``, ``unix://``: one Redis, shared by
+workers and hosts) or ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster). The
+Redis driver is imported only for a Redis URL, and nothing connects here: ``open()`` does,
+inside the running loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from rooms.backends.bus import Bus
+from rooms.backends.memory import MemoryBus, MemoryStore
+from rooms.backends.queue import MemoryQueue, QuickPlayQueue
+from rooms.backends.registry import MemoryRegistry, Registry
+from rooms.backends.store import Store
+from rooms.errors import UnsupportedBackend
+
+__all__ = ["Backend", "BackendOptions", "open_backend"]
+
+REDIS_SCHEMES = frozenset({"redis", "rediss", "unix"})
+CLUSTER_SCHEMES = frozenset({"redis+cluster", "rediss+cluster"})
+
+
+@dataclass(frozen=True, slots=True)
+class BackendOptions:
+    log_size: int = 256
+    """Events kept per room for resuming connections."""
+    room_ttl: float = 24 * 3600.0
+    """Seconds an untouched room lives."""
+    max_rooms: int = 100_000
+    """Rooms the memory store holds at most (Redis is bounded by its own memory)."""
+    registry_timeout: float = 2.0
+    """Seconds a presence registry command may take before it counts as failed."""
+
+
+@dataclass(frozen=True, slots=True)
+class Backend:
+    url: str
+    store: Store
+    bus: Bus
+    registry: Registry
+    queue: QuickPlayQueue
+
+    @property
+    def shared(self) -> bool:
+        """Whether several processes can share this backend (memory cannot)."""
+        return self.store.name != "memory"
+
+    async def open(self) -> None:
+        await self.bus.open()
+        await self.store.open()
+        await self.registry.open()
+
+    async def close(self) -> None:
+        await self.registry.close()
+        await self.store.close()
+        await self.bus.close()
+
+
+def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
+    """The backend for ``url`` (not yet opened). Raises UnsupportedBackend."""
+    options = options or BackendOptions()
+    scheme = urlsplit(url).scheme.lower()
+    if scheme == "memory":
+        memory_bus = MemoryBus()
+        memory_store = MemoryStore(
+            memory_bus, log_size=options.log_size, room_ttl=options.room_ttl,
+            max_rooms=options.max_rooms,
+        )
+        return Backend(url, memory_store, memory_bus, MemoryRegistry(), MemoryQueue())
+    store: Store
+    bus: Bus
+    if scheme in REDIS_SCHEMES:
+        from rooms.backends.redis.pair import redis_pair  # the driver loads only for Redis
+
+        store, bus = redis_pair(url, log_size=options.log_size, room_ttl=options.room_ttl)
+    elif scheme in CLUSTER_SCHEMES:
+        from rooms.backends.redis.cluster.pair import cluster_pair
+
+        store, bus = cluster_pair(url, log_size=options.log_size, room_ttl=options.room_ttl)
+    else:
+        raise UnsupportedBackend(
+            f"unknown store URL {_redact(url)!r}: expected memory://, redis://host:port/db or "
+            "redis+cluster://host:port[,host:port...]"
+        )
+    from rooms.backends.redis.presence import redis_registry
+    from rooms.backends.redis.quickplay import RedisQueue
+
+    registry = redis_registry(url, timeout=options.registry_timeout)
+    return Backend(url, store, bus, registry, RedisQueue.of_store(store))
+
+
+def _redact(url: str) -> str:
+    """A URL without its password, for messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+    return parts._replace(netloc=netloc).geturl()

@@ -1,0 +1,1 @@
+"""The Redis backend (``redis://``): store, bus, presence registry and quick-play queue."""

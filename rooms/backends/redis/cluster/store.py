@@ -1,0 +1,127 @@
+"""The Redis Store on a Redis Cluster (``redis+cluster://``, see rooms.backends.redis.cluster.pair).
+
+Every key of a room carries the hash tag ``{room_id}`` (rooms.backends.redis.keys), so the room's
+record, its log and its channel sit on one slot and the Lua scripts of rooms.backends.redis.store
+run unchanged on that slot's master. What differs from one Redis:
+
+* **Publishing.** The commit script SPUBLISHes (``COMMIT_SHARDED``): the event goes to
+  the shard that owns the room's slot, where the workers' sharded subscriptions listen
+  (rooms.backends.redis.cluster.bus), instead of being broadcast to every node.
+* **The epoch, per slot.** One Redis has one dataset and one epoch. In a cluster each
+  master can lose its data on its own (restarted without its AOF, or a failover to a
+  replica that never had the data), so the epoch lives in every hash slot that holds a
+  room: ``<prefix>:{<tag>}:epoch``, ``<tag>`` being a short string that hashes to the
+  slot. The epoch travels with its slot through resharding and is lost exactly when the
+  slot's rooms are, so a worker that saw a room can still tell "Redis lost it" from "it
+  expired". A worker reads a slot's epoch the first time it touches the slot (one extra
+  round trip, once per slot per worker). Losses are noticed when a lost room is looked
+  up; readiness does not sweep every slot.
+* **Readiness.** ``ping`` asks every master. With ``cluster-require-full-coverage yes``
+  (Redis' default) a cluster with a slot nobody serves refuses every command, so a worker
+  is not ready while any master is unreachable.
+* **The lobby** is one sorted set on whichever master its key hashes to; it is touched
+  only when a public room is created or finishes and when the lobby is listed, and it is
+  kept consistent by ordering and read repair, never by a cross-slot script.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import time
+from collections.abc import Callable
+
+from redis.asyncio.cluster import RedisCluster
+from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
+
+from rooms.backends.redis.connect import RedisOptions, guarded
+from rooms.backends.redis.scripts import COMMIT_SHARDED
+from rooms.backends.redis.store import DAY, RedisStore
+from rooms.errors import RoomError
+
+__all__ = ["RedisClusterStore", "first_contact", "slot_tags"]
+
+OPEN_ATTEMPTS = 3
+_SEARCH_LIMIT = 10_000_000  # far above the ~315,000 numbers it takes to cover every slot
+
+
+@functools.cache
+def slot_tags() -> tuple[str, ...]:
+    """For every hash slot, the shortest hex number (as text) that hashes to it.
+
+    Computed once per process (about a third of a second of CRC16), so a slot's epoch key
+    is a dictionary lookup afterwards."""
+    found: dict[int, str] = {}
+    for number in range(_SEARCH_LIMIT):
+        tag = format(number, "x")
+        found.setdefault(key_slot(tag.encode()), tag)
+        if len(found) == REDIS_CLUSTER_HASH_SLOTS:
+            return tuple(found[slot] for slot in range(REDIS_CLUSTER_HASH_SLOTS))
+    raise RuntimeError("no hash tag found for some cluster slots")  # CRC16 covers them all
+
+
+async def first_contact(client: RedisCluster, options: RedisOptions, what: str) -> None:
+    """Learn the topology and check that every master answers, trying a few times.
+
+    The first contact is heavier than any later command (CLUSTER SLOTS, then the whole
+    COMMAND table, from one node), so one slow answer on a busy host should not stop a
+    worker from starting; a cluster that is really down still fails within
+    ``OPEN_ATTEMPTS`` deadlines."""
+    for attempt in range(OPEN_ATTEMPTS):
+        try:
+            async with guarded(what, options.timeout):
+                await client.initialize()
+                await client.ping(target_nodes=RedisCluster.PRIMARIES)
+            return
+        except RoomError:
+            if attempt == OPEN_ATTEMPTS - 1:
+                raise
+        await asyncio.sleep(0.2)
+
+
+class RedisClusterStore(RedisStore):
+    name = "redis-cluster"
+    _commit_source = COMMIT_SHARDED
+
+    def __init__(
+        self,
+        client: RedisCluster,
+        *,
+        own_client: bool = True,
+        prefix: str = "ttt",
+        options: RedisOptions | None = None,
+        log_size: int = 256,
+        room_ttl: float = DAY,
+        finished_ttl: float = DAY,
+        lobby_grace: float = 60.0,
+        remember: int = 100_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        super().__init__(
+            "redis+cluster://", client=client, prefix=prefix, options=options,
+            log_size=log_size, room_ttl=room_ttl, finished_ttl=finished_ttl,
+            lobby_grace=lobby_grace, remember=remember, clock=clock,
+        )
+        self._cluster = client
+        self._own_client = own_client
+
+    @property
+    def cluster(self) -> RedisCluster:
+        return self._cluster
+
+    def _epoch_key(self, room_id: str) -> str:
+        slot = key_slot(self._layout.room(room_id).room.encode())
+        return self._layout.slot_epoch(slot_tags()[slot])
+
+    def epoch_of(self, room_id: str) -> str | None:
+        """The epoch this store last read for ``room_id``'s slot (None if never)."""
+        return self._epochs.current.get(self._epoch_key(room_id))
+
+    async def open(self) -> None:
+        """Learn the topology and check that every master answers."""
+        await asyncio.to_thread(slot_tags)  # the one-off table, off the event loop
+        await first_contact(self._cluster, self.options, "open")
+
+    async def ping(self) -> None:
+        async with self._guard("ping"):
+            await self._cluster.ping(target_nodes=RedisCluster.PRIMARIES)

@@ -1,0 +1,178 @@
+"""Reaching Redis with bounded waits, and Redis failures as the rooms layer's typed errors.
+
+A store call must never hang: each one runs under an overall deadline (``timeout``, all
+retries included) on top of redis-py's socket timeouts (``guarded``: an ``asyncio.timeout``
+per call; the hot auto-pipelined calls share one timer instead, rooms.backends.redis.deadlines),
+and every way Redis can fail to answer (refused, reset, silent, loading its AOF, out of
+memory, a replica) becomes ``RoomError(unavailable, "... retry")``. The client needs no
+reconnect logic of its own: the connection pool drops a broken connection and opens a new
+one on the next call.
+
+Our own URL query parameter (``prefix``, the key prefix) is split off here; every other
+query parameter is redis-py's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from types import TracebackType
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit
+
+import redis.asyncio as aioredis
+from redis import exceptions as rx
+from redis.asyncio.cluster import RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff
+
+from rooms.backends.redis.keys import DEFAULT_PREFIX
+from rooms.errors import ErrorCode, RoomError, UnsupportedBackend
+
+__all__ = [
+    "RedisClient", "RedisOptions", "guarded", "make_client", "raise_typed", "split_url", "text",
+    "unavailable",
+]
+
+RedisClient = aioredis.Redis | RedisCluster
+"""What the store talks to: one Redis, or a Cluster (rooms.backends.redis.cluster.pair);
+both take the same commands, scripts and non-transactional pipelines for what the store sends."""
+
+_TRANSIENT_REPLIES = ("BUSY", "NOREPLICAS", "MISCONF")
+"""Reply prefixes that mean "Redis cannot do this right now", not "this is a bug"."""
+_TRANSIENT_ERRORS = (
+    rx.OutOfMemoryError, rx.ReadOnlyError, rx.TryAgainError, rx.ClusterDownError, rx.AskError,
+)
+"""The same, for the replies redis-py already turns into their own classes (a MOVED or ASK
+that outlived the cluster client's own redirections is a topology still settling)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RedisOptions:
+    timeout: float = 2.0
+    """Seconds one store call may take, retries included, before it raises unavailable
+    (the hot calls: up to a quarter more, as their shared timer looks:
+    rooms.backends.redis.deadlines)."""
+    socket_timeout: float = 1.0
+    connect_timeout: float = 1.0
+    retries: int = 1
+    """Quick retries of a command whose connection broke (a restarted Redis, a reset)."""
+    pool_size: int = 64
+    """Connections per client; more concurrent commands wait for a free one."""
+
+    def __post_init__(self) -> None:
+        for name in ("timeout", "socket_timeout", "connect_timeout"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise UnsupportedBackend(f"redis {name} must be a number above 0, not {value!r}")
+        if isinstance(self.retries, bool) or not isinstance(self.retries, int) or not (
+            0 <= self.retries <= 10
+        ):
+            raise UnsupportedBackend(f"redis retries must be 0-10, not {self.retries!r}")
+        if isinstance(self.pool_size, bool) or not isinstance(self.pool_size, int) or (
+            self.pool_size < 1
+        ):
+            raise UnsupportedBackend(f"redis pool_size must be 1 or more, not {self.pool_size!r}")
+
+
+def split_url(url: str) -> tuple[str, str]:
+    """``(url without our parameters, key prefix)``; UnsupportedBackend for a bad URL."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in {"redis", "rediss", "unix"}:
+        raise UnsupportedBackend(f"not a Redis URL: {parts.scheme or url!r:.80}")
+    query = parse_qsl(parts.query, keep_blank_values=True)
+    prefixes = [value for key, value in query if key == "prefix"]
+    rest = [(key, value) for key, value in query if key != "prefix"]
+    prefix = prefixes[-1] if prefixes else DEFAULT_PREFIX
+    return parts._replace(query=urlencode(rest)).geturl(), prefix
+
+
+def make_client(
+    url: str, options: RedisOptions, *, client_name: str | None = None
+) -> aioredis.Redis:
+    """A pooled asyncio client that decodes replies to str (not connected yet);
+    ``client_name`` names its connections in ``CLIENT LIST``."""
+    try:
+        # A busy worker has more commands in flight than it should hold connections: they
+        # wait for one of ``pool_size`` (within the store call's deadline, ``guarded``)
+        # instead of failing, as they do past 100 with redis-py's default pool.
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url,
+            max_connections=options.pool_size,
+            timeout=None,  # no timer per call: ``guarded``'s deadline bounds the wait
+            decode_responses=True,
+            socket_timeout=options.socket_timeout,
+            socket_connect_timeout=options.connect_timeout,
+            retry=Retry(ExponentialBackoff(cap=0.2, base=0.02), options.retries),
+            health_check_interval=0,
+            client_name=client_name,
+        )
+        client = aioredis.Redis(connection_pool=pool)
+        client.auto_close_connection_pool = True  # aclose() closes the pool, as from_url's
+        return client
+    except (ValueError, TypeError) as exc:
+        raise UnsupportedBackend(f"bad Redis URL: {exc}") from None
+
+
+def text(value: Any) -> str:
+    """A reply as str, whether or not the (possibly injected) client decodes replies."""
+    if isinstance(value, bytes):
+        return value.decode()
+    return str(value)
+
+
+def unavailable(what: str, reason: str) -> RoomError:
+    return RoomError(
+        ErrorCode.UNAVAILABLE,
+        f"the room store (Redis) is unavailable ({what}: {reason}); retry in a moment",
+    )
+
+
+class guarded:  # lower case: used as ``async with guarded(...)``, as the function it was
+    """Run the block under ``timeout`` seconds; Redis failures become typed RoomErrors.
+
+    RoomErrors raised inside pass through untouched. A class rather than an
+    ``@asynccontextmanager`` generator: every store call enters one, and the generator's
+    machinery cost about as much CPU as the deadline itself.
+    """
+
+    __slots__ = ("_deadline", "_timeout", "_what")
+
+    def __init__(self, what: str, timeout: float) -> None:
+        self._what = what
+        self._timeout = timeout
+        self._deadline = asyncio.timeout(timeout)
+
+    async def __aenter__(self) -> None:
+        await self._deadline.__aenter__()
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        try:
+            await self._deadline.__aexit__(kind, exc, tb)
+        except TimeoutError:  # the overall deadline (asyncio's, a builtin TimeoutError)
+            raise unavailable(self._what, f"no answer within {self._timeout:g}s") from None
+        raise_typed(self._what, exc)
+
+
+def raise_typed(what: str, exc: BaseException | None) -> None:
+    """Raise the RoomError that stands for the Redis failure ``exc`` while doing ``what``;
+    return (the caller lets ``exc`` go on) for no error, a RoomError, a cancel and
+    anything that is not Redis'."""
+    if exc is None or isinstance(exc, RoomError) or not isinstance(exc, Exception):
+        return
+    if isinstance(exc, rx.ConnectionError | rx.TimeoutError | OSError):
+        raise unavailable(what, str(exc) or type(exc).__name__) from None
+    if isinstance(exc, rx.ClusterError | rx.RedisClusterException):
+        # A cluster that cannot be reached, has a slot nobody serves, or kept
+        # redirecting: a failover or resharding in progress, not a bug
+        # (RedisClusterException is not even a RedisError).
+        raise unavailable(what, str(exc) or type(exc).__name__) from None
+    if isinstance(exc, rx.ResponseError):
+        message = str(exc)
+        if isinstance(exc, _TRANSIENT_ERRORS) or message.split(" ", 1)[0] in _TRANSIENT_REPLIES:
+            raise unavailable(what, message) from None
+        raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis refused {what}: {message}") from exc
+    if isinstance(exc, rx.RedisError):
+        raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis failed {what}: {exc}") from exc

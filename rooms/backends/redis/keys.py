@@ -1,0 +1,73 @@
+"""Where a room lives in Redis: the key layout shared by the Redis store and bus.
+
+Every key of one room carries the hash tag ``{room_id}``, so in a Redis Cluster a room's
+record, its event log and its pub/sub channel all map to one slot and the commit script
+may touch all three. The lobby index and the epoch are global keys (on whatever slot their
+name hashes to), so nothing ever needs a cross-slot script:
+
+``<prefix>:{<room>}:room``  hash: ``v`` version, ``d`` room text, ``c`` creation time,
+                            ``l`` listed (1/0), ``f`` finished (1/0)
+``<prefix>:{<room>}:log``   list: the newest event texts, oldest first
+``<prefix>:{<room>}:ch``    pub/sub channel carrying the event texts
+``<prefix>:lobby``          sorted set: listed room ids scored by creation time
+``<prefix>:epoch``          string: a random id naming this Redis dataset (see redis_store)
+``<prefix>:{<tag>}:epoch``  string: in a Cluster, the same per hash slot, ``<tag>`` being a
+                            short string that hashes to that slot (redis_cluster_store)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from rooms.errors import UnsupportedBackend
+
+__all__ = ["DEFAULT_PREFIX", "KeyLayout", "RoomKeys"]
+
+DEFAULT_PREFIX = "ttt"
+_PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+
+
+@dataclass(frozen=True, slots=True)
+class RoomKeys:
+    room: str
+    log: str
+    channel: str
+
+
+@dataclass(frozen=True, slots=True)
+class KeyLayout:
+    prefix: str = DEFAULT_PREFIX
+
+    def __post_init__(self) -> None:
+        # Braces would change the hash tag and break the one-slot-per-room rule.
+        if not isinstance(self.prefix, str) or _PREFIX.fullmatch(self.prefix) is None:
+            raise UnsupportedBackend(
+                f"redis key prefix {self.prefix!r:.80} must be 1-64 of A-Z a-z 0-9 _ . : -"
+            )
+
+    def room(self, room_id: str) -> RoomKeys:
+        tag = f"{self.prefix}:{{{room_id}}}"
+        return RoomKeys(f"{tag}:room", f"{tag}:log", f"{tag}:ch")
+
+    def channel(self, room_id: str) -> str:
+        return f"{self.prefix}:{{{room_id}}}:ch"
+
+    def room_of_channel(self, channel: str) -> str | None:
+        """The room id a channel name belongs to (None for a foreign channel)."""
+        head, tail = f"{self.prefix}:{{", "}:ch"
+        if channel.startswith(head) and channel.endswith(tail):
+            return channel[len(head) : -len(tail)]
+        return None
+
+    @property
+    def lobby(self) -> str:
+        return f"{self.prefix}:lobby"
+
+    @property
+    def epoch(self) -> str:
+        return f"{self.prefix}:epoch"
+
+    def slot_epoch(self, tag: str) -> str:
+        """The epoch key of the hash slot that ``tag`` hashes to (a Cluster's)."""
+        return f"{self.prefix}:{{{tag}}}:epoch"

@@ -1,0 +1,13 @@
+"""Fan-out: the worker's hub (one bus subscription per room with local listeners) and each
+connection's feed (a room's events in version order, each once)."""
+
+from __future__ import annotations
+
+from rooms.fanout.feed import Feed
+from rooms.fanout.hub import Hub, Listener
+
+__all__ = [
+    "Feed",
+    "Hub",
+    "Listener",
+]

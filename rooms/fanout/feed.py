@@ -1,0 +1,146 @@
+"""One connection's view of a room's events: in version order, each exactly once.
+
+The hub hands a feed every event the bus carries; the feed forwards an event only when it
+is the next version. Until the connection's snapshot is sent (``start``) events wait in a
+bounded buffer; events at or below the snapshot version are dropped (subscribe first, then
+read, then drop). A gap (the bus dropped something) is repaired from the store's event log,
+or, when the log no longer reaches back, by sending the full snapshot as a ``state``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+
+from rooms.errors import RoomError
+from rooms.protocol.messages import dumps, event_version, state_message
+from rooms.service import RoomService
+
+__all__ = ["Feed"]
+
+log = logging.getLogger("tictactoe.rooms")
+
+
+class Feed:
+    def __init__(
+        self,
+        room_id: str,
+        service: RoomService,
+        send: Callable[[str], object],
+        *,
+        buffer: int = 1024,
+    ) -> None:
+        self.room_id = room_id
+        self._service = service
+        self._send = send
+        self._buffer = buffer
+        self.version: int | None = None
+        """The last version this connection was sent (None until its snapshot)."""
+        self._pending: list[tuple[int, str]] = []
+        self._lost = False  # the buffer overflowed before start: resynchronise
+        self._repair: asyncio.Task[None] | None = None
+        self._closed = False
+        self.repairs = 0
+        self.audience: str | None = None
+        """Whose chat this connection receives (``players``/``spectators``), once joined."""
+
+    # -- input from the hub ---------------------------------------------------------------
+
+    def deliver(self, version: int, text: str) -> None:
+        if self._closed:
+            return
+        if self.version is None or self._repair is not None:
+            self._hold(version, text)
+            return
+        if version <= self.version:
+            return
+        if version == self.version + 1:
+            self.version = version
+            self._send(text)
+            return
+        self._hold(version, text)
+        self._start_repair()
+
+    def deliver_chat(self, text: str) -> None:
+        """A chat line of this connection's audience (the hub filters): sent as it comes,
+        only once the connection's welcome went out (it sees lines sent while joined)."""
+        if not self._closed and self.version is not None:
+            self._send(text)
+
+    def _hold(self, version: int, text: str) -> None:
+        if len(self._pending) >= self._buffer:
+            self._pending.clear()
+            self._lost = True
+        self._pending.append((version, text))
+
+    # -- snapshots ------------------------------------------------------------------------
+
+    def start(self, version: int) -> None:
+        """The connection was just sent the snapshot at ``version``; forward what follows."""
+        self.version = version
+        self._drain()
+
+    async def send_state(self, ref: str | None = None) -> None:
+        """Send the full snapshot, never older than what this connection already has."""
+        for _ in range(8):
+            state = await self._service.snapshot(self.room_id)
+            if self.version is None or state["version"] >= self.version:
+                break
+        self._send(dumps(state_message(state, ref)))
+        if self.version is not None:
+            self.version = max(self.version, state["version"])
+            self._drain()
+
+    # -- repairs --------------------------------------------------------------------------
+
+    def _drain(self) -> None:
+        pending, self._pending = sorted(self._pending), []
+        if self._lost:
+            self._lost = False
+            self._pending = pending
+            self._start_repair()
+            return
+        for version, text in pending:
+            self.deliver(version, text)
+
+    def _start_repair(self) -> None:
+        if self._repair is None and not self._closed:
+            self.repairs += 1
+            self._repair = asyncio.create_task(self._fill(), name=f"feed-repair:{self.room_id}")
+
+    async def _fill(self) -> None:
+        assert self.version is not None
+        before = self.version
+        try:
+            texts = await self._service.events_since(self.room_id, self.version)
+            if texts is None:
+                state = await self._service.snapshot(self.room_id)
+                self._send(dumps(state_message(state)))
+                self.version = max(self.version, state["version"])
+            else:
+                for text in texts:
+                    version = event_version(text)
+                    if version == self.version + 1:
+                        self.version = version
+                        self._send(text)
+        except RoomError as exc:
+            log.info("room %s: cannot repair a feed: %s", self.room_id, exc.message)
+        finally:
+            self._repair = None
+        if self.version == before:  # no progress (the room is gone): give up on what waits
+            self._pending.clear()
+        if not self._closed:
+            self._drain()
+
+    def close(self) -> None:
+        self._closed = True
+        self._pending.clear()
+        if self._repair is not None:
+            self._repair.cancel()
+
+    async def wait_closed(self) -> None:
+        if self._repair is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._repair

@@ -1,0 +1,290 @@
+"""The worker's fan-out: one bus subscription per room that has local listeners.
+
+A listener (one per connection, a ``Feed``) is attached before its connection reads the
+room, so it sees every event published afterwards (subscribe first, then read). The bus
+hands each message to the hub as it arrives (``Subscription.listen``: no task per room);
+the hub decodes each event's version once per worker and hands the same text to every
+listener.
+Listeners must not block: they queue, and a slow one is dropped by its own connection.
+
+A crowd is served in slices: an event goes at once to the room's players and to the first
+``SLICE`` listeners, and the rest of them get it ``SLICE`` at a time, one slice per turn of
+the event loop, so that a move watched by thousands does not hold the worker for tens of
+milliseconds while other rooms' players wait behind it. The room's later events queue
+behind its fan-outs still being served (its players' part excepted, as they were served at
+once), so every connection still receives the room's events in order.
+
+Chat lines travel on the same channel but are not events (no version): the hub hands each
+one only to the listeners of its audience (``players`` or ``spectators``), so a spectator's
+connection never even queues a players' line. ``on_due`` (the worker's watch) hears the
+``due`` of every event, so timers follow rooms changed by other workers too; a framed
+event's ``due`` is read without parsing the event when it is ``null``, as it almost always
+is (``due_of``).
+
+A commit through ``Store.swap`` on a network store publishes the event framed with the new
+room text (rooms.backends.store.framed): the hub hands the room text to the worker's cache (so the
+next command on the room needs no load, rooms.cache) and only the event, byte for byte as
+logged, to the listeners. When the commit did not change the room's archive of earlier
+games, the frame carries the room without it, tagged with its game number
+(rooms.backends.store.framed_head): the cache puts back the archive of the copy it holds of that
+game, or drops its copy (``RoomCache.offer_head``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+from rooms.backends.bus import Bus, Subscription
+from rooms.backends.store import FRAME, unframe
+from rooms.cache import RoomCache
+from rooms.common.jsontext import loads
+
+__all__ = ["ChatListener", "Hub", "Listener", "due_of", "event_due"]
+
+log = logging.getLogger("tictactoe.rooms")
+
+SLICE = 128
+"""Listeners an event is handed to per turn of the event loop (see the module): about
+2 ms of sends, the longest another room's players wait behind a crowd's fan-out."""
+
+
+class Listener(Protocol):
+    def deliver(self, version: int, text: str) -> None: ...
+
+
+@runtime_checkable
+class ChatListener(Protocol):
+    audience: str | None
+
+    def deliver_chat(self, text: str) -> None: ...
+
+
+@dataclass(slots=True)
+class _Channel:
+    listeners: set[Listener] = field(default_factory=set)
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+    subscription: Subscription | None = None
+    backlog: deque[_FanOut] = field(default_factory=deque)
+    """The room's fan-outs still being served, oldest first (see the module)."""
+
+
+@dataclass(slots=True)
+class _FanOut:
+    listeners: tuple[Listener, ...]
+    next: int
+    """The first of ``listeners`` not served yet."""
+    version: int
+    text: str
+
+
+class Hub:
+    def __init__(self, bus: Bus, cache: RoomCache | None = None) -> None:
+        self._bus = bus
+        self._cache = cache
+        self._channels: dict[str, _Channel] = {}
+        self.on_due: Callable[[str, float | None], None] | None = None
+        """Called with the ``due`` of every event (``event_due``) the room's channel carries."""
+
+    async def publish(self, room_id: str, text: str) -> None:
+        """Send a message that is not an event (a chat line) to the room's listeners."""
+        await self._bus.publish(room_id, text)
+
+    def listeners(self, room_id: str) -> int:
+        channel = self._channels.get(room_id)
+        return len(channel.listeners) if channel is not None else 0
+
+    async def attach(self, room_id: str, listener: Listener) -> None:
+        """Deliver every event of ``room_id`` published after this returns to ``listener``."""
+        channel = self._channels.get(room_id)
+        if channel is None:
+            channel = self._channels[room_id] = _Channel()
+            channel.listeners.add(listener)
+            try:
+                channel.subscription = await self._bus.subscribe(room_id)
+            except BaseException:
+                del self._channels[room_id]
+                channel.ready.set()  # wake any waiter; it finds the channel gone
+                raise
+            channel.subscription.listen(functools.partial(self._on_message, room_id, channel))
+            channel.ready.set()
+            return
+        channel.listeners.add(listener)
+        await channel.ready.wait()
+        if self._channels.get(room_id) is not channel:
+            raise ConnectionError(f"could not subscribe to room {room_id!r}")
+
+    async def detach(self, room_id: str, listener: Listener) -> None:
+        channel = self._channels.get(room_id)
+        if channel is None:
+            return
+        channel.listeners.discard(listener)
+        if not channel.listeners and channel.ready.is_set():
+            del self._channels[room_id]
+            await self._stop(channel)
+
+    async def _stop(self, channel: _Channel) -> None:
+        # The subscription's listener is bound to the channel: dropped here, the closed
+        # channel and subscription are freed at once instead of by a full collection.
+        subscription, channel.subscription = channel.subscription, None
+        if subscription is not None:
+            await subscription.close()
+
+    def _on_message(self, room_id: str, channel: _Channel, text: str) -> None:
+        """One message of the room's channel, handed over by the bus as it arrives."""
+        try:
+            self._dispatch(room_id, channel, text)
+        except Exception:  # the bus's reader serves every room: never let one break it
+            log.exception("room %s: a bus message could not be handled", room_id)
+
+    def _dispatch(self, room_id: str, channel: _Channel, text: str) -> None:
+        if text.startswith(FRAME):
+            self._framed(room_id, channel, text)
+            return
+        try:
+            data = loads(text)
+        except ValueError:
+            data = None
+        if not isinstance(data, dict):
+            log.warning("room %s: ignoring a bus message that is not an object", room_id)
+            return
+        version = data.get("version")
+        if isinstance(version, int) and not isinstance(version, bool):
+            self._deliver(room_id, channel, version, text)
+            if self.on_due is not None:
+                self._noted(room_id, event_due(data))
+        elif data.get("type") == "chat" and isinstance(data.get("channel"), str):
+            self._chat(room_id, channel, data["channel"], text)
+        else:
+            log.warning("room %s: ignoring a bus message that is not an event", room_id)
+
+    def _framed(self, room_id: str, channel: _Channel, message: str) -> None:
+        """An event with the room text after it (rooms.backends.store.framed): the text goes to the
+        worker's cache, only the event to the listeners (clients never see the room)."""
+        parts = unframe(message)
+        if parts is None:
+            log.warning("room %s: ignoring a malformed framed bus message", room_id)
+            return
+        version, event = parts.version, parts.event
+        if self._cache is not None:
+            if parts.archive_of is None:
+                self._cache.offer(room_id, version, parts.data)
+            else:
+                self._cache.offer_head(room_id, version, parts.data, parts.archive_of)
+        self._deliver(room_id, channel, version, event)
+        if self.on_due is not None:
+            try:
+                due = due_of(event)
+            except ValueError:
+                return
+            self._noted(room_id, due)
+
+    def _deliver(self, room_id: str, channel: _Channel, version: int, text: str) -> None:
+        # The players first: in a room watched by a crowd the opponent's frame is not sent
+        # after a thousand spectators' (the crowd must not slow the game down).
+        listeners = tuple(channel.listeners)
+        if len(listeners) > 2:
+            listeners = tuple(sorted(listeners, key=_watching))
+        if len(listeners) <= SLICE and not channel.backlog:
+            self._serve(room_id, listeners, version, text)
+            return
+        # Behind an earlier fan-out still being served only the players go at once: they
+        # were served at once then too, so they have every earlier event already.
+        now = _players(listeners) if channel.backlog else SLICE
+        self._serve(room_id, listeners[:now], version, text)
+        if now < len(listeners):
+            channel.backlog.append(_FanOut(listeners, now, version, text))
+            if len(channel.backlog) == 1:
+                asyncio.get_running_loop().call_soon(self._serve_backlog, room_id, channel)
+
+    def _serve_backlog(self, room_id: str, channel: _Channel) -> None:
+        """One slice of the room's pending fan-outs; the next slice on the next turn."""
+        budget = SLICE
+        backlog = channel.backlog
+        while backlog and budget > 0:
+            fan_out = backlog[0]
+            start = fan_out.next
+            end = min(start + budget, len(fan_out.listeners))
+            fan_out.next = end
+            budget -= end - start
+            if end == len(fan_out.listeners):
+                backlog.popleft()
+            self._serve(room_id, fan_out.listeners[start:end], fan_out.version, fan_out.text)
+        if backlog:
+            asyncio.get_running_loop().call_soon(self._serve_backlog, room_id, channel)
+
+    def _serve(
+        self, room_id: str, listeners: tuple[Listener, ...], version: int, text: str
+    ) -> None:
+        for listener in listeners:
+            try:
+                listener.deliver(version, text)
+            except Exception:  # one broken listener must not starve the others
+                log.exception("room %s: a listener failed", room_id)
+
+    def _chat(self, room_id: str, channel: _Channel, audience: str, text: str) -> None:
+        for listener in tuple(channel.listeners):
+            if isinstance(listener, ChatListener) and listener.audience == audience:
+                try:
+                    listener.deliver_chat(text)
+                except Exception:
+                    log.exception("room %s: a listener failed", room_id)
+
+    def _noted(self, room_id: str, due: float | None) -> None:
+        if self.on_due is None:
+            return
+        try:
+            self.on_due(room_id, due)
+        except Exception:
+            log.exception("room %s: the event hook failed", room_id)
+
+    async def close(self) -> None:
+        channels, self._channels = list(self._channels.values()), {}
+        for channel in channels:
+            await self._stop(channel)
+
+
+def _watching(listener: Listener) -> bool:
+    """False for a player's connection (sorted first), True for anyone else's."""
+    return getattr(listener, "audience", None) != "players"
+
+
+def _players(listeners: tuple[Listener, ...]) -> int:
+    """How many of ``listeners`` (sorted by ``_watching``) are players' connections."""
+    count = 0
+    for listener in listeners:
+        if _watching(listener):
+            break
+        count += 1
+    return count
+
+
+def event_due(event: dict[str, Any]) -> float | None:
+    """When the server must act by itself on the room next (the event's ``due``), if ever."""
+    due = event.get("due")
+    return float(due) if isinstance(due, int | float) and not isinstance(due, bool) else None
+
+
+_NULL_DUE_LAST = ',"due":null}'
+
+
+def due_of(event: str) -> float | None:
+    """``event_due`` of an event's compact JSON text (as rooms.common.jsontext writes it), parsing
+    the text only when its ``due`` is not ``null``; ValueError if it is not a JSON object.
+
+    Room.handle adds ``due`` to every event last, almost always ``null``: the text then
+    ends with ``,"due":null}``. In a JSON object's text that ending is its last member (the
+    final brace closes the top-level object, and a quote after a comma opens a key: a quote
+    inside a string is escaped), and of keys given twice the last one counts: ``due`` is
+    None. A "due" anywhere else (a nested key, a player's name) changes nothing."""
+    if event.endswith(_NULL_DUE_LAST) and event.startswith("{"):
+        return None
+    parsed = loads(event)
+    if not isinstance(parsed, dict):
+        raise ValueError("not a JSON object")
+    return event_due(parsed)

@@ -1,0 +1,59 @@
+"""The wire protocol (docs/protocol.md): client messages parsed, server messages built,
+and the room codec every store keeps."""
+
+from __future__ import annotations
+
+from rooms.protocol.codec import decode_room, encode_room
+from rooms.protocol.messages import (
+    ENCODES,
+    PROTOCOL_VERSION,
+    RESERVED_TYPES,
+    ClientType,
+    ServerType,
+    ack_message,
+    dumps,
+    error_message,
+    event_version,
+    move_ok_message,
+    pong_message,
+    state_message,
+    welcome_message,
+)
+from rooms.protocol.parse import (
+    ActionMessage,
+    ChatMessage,
+    ClaimMessage,
+    ClientMessage,
+    JoinMessage,
+    MoveMessage,
+    PingMessage,
+    SyncMessage,
+    parse_message,
+)
+
+__all__ = [
+    "ActionMessage",
+    "ChatMessage",
+    "ClaimMessage",
+    "ClientMessage",
+    "ClientType",
+    "ENCODES",
+    "JoinMessage",
+    "MoveMessage",
+    "PROTOCOL_VERSION",
+    "PingMessage",
+    "RESERVED_TYPES",
+    "ServerType",
+    "SyncMessage",
+    "ack_message",
+    "decode_room",
+    "dumps",
+    "encode_room",
+    "error_message",
+    "event_version",
+    "move_ok_message",
+    "parse_message",
+    "pong_message",
+    "state_message",
+    "welcome_message",
+]

@@ -1,0 +1,30 @@
+"""What a room command did, and the room's status: plain values shared by the room's
+modules (kept apart from ``room`` so its lifecycle modules can import them)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from rooms.room.commands import Reply
+
+__all__ = ["Handled", "Status"]
+
+
+class Status(StrEnum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+
+
+@dataclass(slots=True)
+class Handled:
+    """What a command did: the event of the change (None: nothing changed) and the reply.
+
+    Read-only by convention, not frozen: one is built per command, a frozen dataclass's
+    ``__init__`` costs about three times a plain one's, and the event is a dict anyway
+    (neither hashable nor immutable)."""
+
+    event: dict[str, Any] | None
+    reply: Reply

@@ -1,0 +1,165 @@
+"""Game records: a finished game archived in its room, and the plain text export.
+
+The text form is PGN-like: ``[Name "value"]`` headers (the rules among them), a blank
+line, one move per line (``3. X r0c2 4.100``: ply, mark, cell, seconds since the game
+started), then the result. ``parse_record`` reads it back, so ``tictactoe play --replay``
+can step through a game exported by ``GET /api/rooms/{id}/record.txt``.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from core import Game, GameError, Move, Rules
+
+if TYPE_CHECKING:
+    from rooms.room.state import RoomState
+
+__all__ = ["GameRecord", "archive", "current_record", "format_record", "parse_record"]
+
+_RULE_HEADERS = {
+    "rows": "Rows", "cols": "Cols", "k": "K", "gravity": "Gravity", "misere": "Misere",
+    "players": "Players", "layers": "Layers", "early_draw": "EarlyDraw",
+}
+_HEADER = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
+_MOVE = re.compile(r"^(\d+)\.\s+([XOAB])\s+r(\d+)c(\d+)(?:l(\d+))?(?:\s+(-?[\d.]+))?$")
+
+
+def _moves(room: RoomState) -> list[dict[str, Any]]:
+    marks = room.rules.marks
+    return [
+        {"mark": marks[i % len(marks)], **move.to_dict(), "at": at}
+        for i, (move, at) in enumerate(zip(room.game.history, room.move_times, strict=True))
+    ]
+
+
+def current_record(room: RoomState) -> dict[str, Any]:
+    """The room's current game as a record (finished or not)."""
+    outcome = room.game.outcome
+    tc = room.settings.time_control
+    return {
+        "game_number": room.game_number,
+        "players": [{"mark": s.mark, "name": s.name} for s in room.seats],
+        "moves": _moves(room),
+        "outcome": outcome.to_dict() if outcome is not None else None,
+        "started_at": room.started_at,
+        "ended_at": room.ended_at,
+        "time_control": tc.describe() if tc is not None else None,
+    }
+
+
+def archive(room: RoomState) -> dict[str, Any]:
+    """The finished current game, to keep in the room's ``games`` when the next starts."""
+    return current_record(room)
+
+
+def _result(outcome: dict[str, Any] | None, players: int) -> str:
+    if outcome is None or outcome["reason"] == "aborted":
+        return "*"
+    winner = outcome.get("winner")
+    if winner is None:
+        return "1/2-1/2" if outcome.get("loser") is None else "*"
+    if players == 2:
+        return "1-0" if winner == "X" else "0-1"
+    return f"{winner} wins"
+
+
+def _quote(value: object) -> str:
+    return str(value).replace("\\", "\\\\").replace('"', '\\"')
+
+
+def format_record(room_id: str, rules: Rules, record: dict[str, Any]) -> str:
+    """The plain text record of ``record`` (one of a room's games) under ``rules``."""
+    started = record.get("started_at")
+    date = time.strftime("%Y.%m.%d", time.gmtime(started)) if started else "????.??.??"
+    result = _result(record.get("outcome"), rules.players)
+    outcome = record.get("outcome")
+    headers: list[tuple[str, object]] = [
+        ("Event", "tictactoe"), ("Room", room_id), ("Game", record["game_number"]),
+        ("Date", date),
+    ]
+    headers += [(p["mark"], p["name"]) for p in record["players"]]
+    for name, header in _RULE_HEADERS.items():
+        value = getattr(rules, name)
+        headers.append((header, str(value).lower() if isinstance(value, bool) else value))
+    headers += [
+        ("TimeControl", record.get("time_control") or "-"),
+        ("Result", result),
+        ("Termination", outcome["reason"] if outcome else "unterminated"),
+    ]
+    lines = [f'[{name} "{_quote(value)}"]' for name, value in headers]
+    lines.append("")
+    for ply, move in enumerate(record["moves"], start=1):
+        cell = f"r{move['row']}c{move['col']}" + (f"l{move['layer']}" if rules.is_3d else "")
+        offset = move["at"] - started if started is not None else 0.0
+        lines.append(f"{ply}. {move['mark']} {cell} {offset:.3f}")
+    lines.append(result)
+    return "\n".join(lines) + "\n"
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A parsed text record: its headers, rules, moves (with seconds since the start)."""
+
+    headers: dict[str, str]
+    rules: Rules
+    moves: tuple[tuple[Move, float | None], ...]
+    result: str
+
+    def replay(self, upto: int | None = None) -> Game:
+        """The game after the first ``upto`` moves (all when None), each one validated."""
+        moves = self.moves if upto is None else self.moves[:upto]
+        return Game.replay(self.rules, [move for move, _ in moves])
+
+
+def parse_record(text: str) -> GameRecord:
+    """Read a text record; GameError (naming the line) when it is not one."""
+    headers: dict[str, str] = {}
+    moves: list[tuple[Move, float | None]] = []
+    result = "*"
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        header = _HEADER.match(line)
+        if header is not None:
+            headers[header.group(1)] = re.sub(r"\\(.)", r"\1", header.group(2))
+            continue
+        move = _MOVE.match(line)
+        if move is not None:
+            ply, _, row, col, layer, at = move.groups()
+            if int(ply) != len(moves) + 1:
+                raise GameError(f"line {number}: expected move {len(moves) + 1}, got {ply}")
+            cell = Move(int(row), int(col), int(layer) if layer else 0)
+            moves.append((cell, float(at) if at is not None else None))
+            continue
+        if line in {"1-0", "0-1", "1/2-1/2", "*"} or re.fullmatch(r"[XOAB] wins", line):
+            result = line
+            continue
+        raise GameError(f"line {number}: not a header, a move or a result: {line!r:.60}")
+    rules = _rules(headers)
+    record = GameRecord(headers, rules, tuple(moves), result)
+    record.replay()  # every move must be legal in order
+    return record
+
+
+def _rules(headers: dict[str, str]) -> Rules:
+    values: dict[str, Any] = {}
+    for name, header in _RULE_HEADERS.items():
+        raw = headers.get(header)
+        if raw is None:
+            continue
+        if name in {"gravity", "misere", "early_draw"}:
+            if raw not in {"true", "false"}:
+                raise GameError(f"header {header}: expected true or false, got {raw!r:.20}")
+            values[name] = raw == "true"
+        else:
+            try:
+                values[name] = int(raw)
+            except ValueError:
+                raise GameError(f"header {header}: expected a number, got {raw!r:.20}") from None
+    return Rules.from_dict(values)
+

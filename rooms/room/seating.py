@@ -1,0 +1,165 @@
+"""Seats and presence: joining (a new seat, a resumed seat, or watching), seats taken for
+a player who connects later (quick play), and departures.
+
+Presence is what abandonment rests on: when a seat's last connection closes, the seat
+records since when it is away and whether it said it was leaving; coming back with the
+token clears both. Nothing here ends a game: only the opponent's claim does. A worker that
+died cannot send ``Leave`` for its connections: whichever worker sweeps its expired lease
+sends ``Evict`` (rooms.presence.sweep), which records the same departures.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from typing import TYPE_CHECKING
+
+from rooms.common.ids import worker_of
+from rooms.errors import ErrorCode, RoomError
+from rooms.room import events
+from rooms.room.commands import (
+    Evict,
+    Join,
+    JoinReply,
+    JoinSpectators,
+    Leave,
+    LeaveReply,
+    LeaveSpectators,
+    Reserve,
+    Role,
+)
+from rooms.room.handled import Handled
+from rooms.room.seats import Seat, find_seat, hash_token, new_token
+
+if TYPE_CHECKING:
+    from rooms.room.state import RoomState
+
+__all__ = ["evict", "join", "join_spectators", "leave", "leave_spectators", "reserve"]
+
+
+def _take_seat(room: RoomState, name: str | None, conn: str | None, now: float) -> Handled:
+    """A new seat on the first free mark (seats stay in mark order), and its one event."""
+    if len(room.seats) >= room.rules.players:
+        raise RoomError(
+            ErrorCode.ROOM_FULL,
+            f"all {room.rules.players} seats are taken; join as a spectator to watch",
+        )
+    taken = {seat.mark for seat in room.seats}
+    mark = next(m for m in room.rules.marks if m not in taken)
+    token = new_token()
+    seat = Seat(
+        mark,
+        name or f"Player {mark}",
+        hash_token(token),
+        [conn] if conn is not None else [],
+        away_since=now if conn is None else None,  # reserved: away until it connects
+    )
+    room.seats.append(seat)
+    room.seats.sort(key=lambda s: room.rules.marks.index(s.mark))
+    version = room.bump(now)
+    room.game_version = version
+    room.start_if_full(now)
+    player = room.players()[room.seats.index(seat)]
+    event = events.player_joined(version, player, room.status.value)
+    return Handled(room.with_state(event, now), JoinReply(Role.PLAYER, mark, token))
+
+
+def _check_new_connection(room: RoomState, conn: str,
+                          watching: Collection[str] | None = None) -> None:
+    """ALREADY_JOINED unless ``conn`` is new to the room (``watching``: the spectators, as
+    a set when many are checked)."""
+    spectators = room.spectators if watching is None else watching
+    if room.seat_of(conn) is not None or conn in spectators:
+        raise RoomError(ErrorCode.ALREADY_JOINED, f"connection {conn!r} already joined")
+
+
+def join(room: RoomState, command: Join, now: float) -> Handled:
+    _check_new_connection(room, command.conn)
+    # The welcome shows the earlier games: a corrupted archive refuses the join before it
+    # commits (internal_error), not after. The parse is kept by the archive (shared by the
+    # room's copies), so the welcome does not parse it again.
+    room.games.records  # noqa: B018
+    if command.role is Role.SPECTATOR:
+        if command.token is not None:
+            raise RoomError(ErrorCode.BAD_MESSAGE, "spectators do not send a token")
+        return _watching(room, (command.conn,), now)
+    if command.token is not None:
+        seat = find_seat(room.seats, command.token)
+        if seat is None:
+            raise RoomError(ErrorCode.BAD_TOKEN, "this token holds no seat in this room")
+        seat.connections.append(command.conn)
+        seat.away_since, seat.left = None, False
+        player = room.players()[room.seats.index(seat)]
+        return Handled(events.presence(room.bump(now), player),
+                       JoinReply(Role.PLAYER, seat.mark, None))
+    return _take_seat(room, command.name, command.conn, now)
+
+
+def join_spectators(room: RoomState, command: JoinSpectators, now: float) -> Handled:
+    """Every connection of ``command`` watches from now on: one change, one event."""
+    if not command.conns or len(set(command.conns)) < len(command.conns):
+        raise RoomError(ErrorCode.BAD_MESSAGE, "spectators join once each")
+    watching = set(room.spectators)  # a crowd's joins: no list scan per connection
+    for conn in command.conns:
+        _check_new_connection(room, conn, watching)
+    room.games.records  # noqa: B018 - refuse on a corrupted archive (see join)
+    return _watching(room, command.conns, now)
+
+
+def _watching(room: RoomState, conns: tuple[str, ...], now: float) -> Handled:
+    """``conns``, checked new, watch from now on: one change, one ``spectators`` event."""
+    room.spectators.extend(conns)
+    event = events.spectators(room.bump(now), len(room.spectators))
+    return Handled(event, JoinReply(Role.SPECTATOR, None, None))
+
+
+def reserve(room: RoomState, command: Reserve, now: float) -> Handled:
+    return _take_seat(room, command.name, None, now)
+
+
+def leave(room: RoomState, command: Leave, now: float) -> Handled:
+    seat = room.seat_of(command.conn)
+    if seat is not None:
+        seat.connections.remove(command.conn)
+        if not seat.connections:
+            seat.away_since, seat.left = now, command.deliberate
+        player = room.players()[room.seats.index(seat)]
+        return Handled(events.presence(room.bump(now), player), LeaveReply(True))
+    if command.conn in room.spectators:
+        room.spectators.remove(command.conn)
+        event = events.spectators(room.bump(now), len(room.spectators))
+        return Handled(event, LeaveReply(True))
+    return Handled(None, LeaveReply(False))
+
+
+def leave_spectators(room: RoomState, command: LeaveSpectators, now: float) -> Handled:
+    """Those of ``command``'s connections still watching leave: one change, one event (no
+    event when none was there: recording it again changes nothing)."""
+    gone = set(command.conns)
+    staying = [conn for conn in room.spectators if conn not in gone]
+    if len(staying) == len(room.spectators):
+        return Handled(None, LeaveReply(False))
+    room.spectators = staying
+    return Handled(events.spectators(room.bump(now), len(staying)), LeaveReply(True))
+
+
+def evict(room: RoomState, command: Evict, now: float) -> Handled:
+    """Drop the dead worker's connections, one event's worth per command: the first seat
+    holding some (a ``presence`` event; the seat is away from ``now``, not deliberately),
+    or else every spectator it held (one ``spectators`` event). No event: none are left,
+    so repeating it, or racing another worker doing it, is harmless."""
+
+    def gone(conn: str) -> bool:
+        return worker_of(conn) == command.worker
+
+    for index, seat in enumerate(room.seats):
+        if any(gone(conn) for conn in seat.connections):
+            seat.connections = [conn for conn in seat.connections if not gone(conn)]
+            if not seat.connections:
+                seat.away_since, seat.left = now, False
+            player = room.players()[index]
+            return Handled(events.presence(room.bump(now), player), LeaveReply(True))
+    staying = [conn for conn in room.spectators if not gone(conn)]
+    if len(staying) < len(room.spectators):
+        room.spectators = staying
+        return Handled(events.spectators(room.bump(now), len(staying)), LeaveReply(True))
+    return Handled(None, LeaveReply(False))
