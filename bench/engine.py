@@ -92,9 +92,7 @@ def _as_request(rules: Rules, move: Move) -> dict[str, int]:
     return {"row": move.row, "col": move.col}
 
 
-def _time_round(
-    rules: Rules, strategy: str, games: Sequence[Sequence[Any]], method: str
-) -> float:
+def _time_round(rules: Rules, strategy: str, games: Sequence[Sequence[Any]], method: str) -> float:
     """Microseconds per move to replay ``games`` through ``Game.<method>`` on fresh games."""
     fresh = [Game(rules, win_strategy=strategy) for _ in games]
     moves = sum(len(g) for g in games)
@@ -176,13 +174,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         for strategy in strategies_for(rules)
     ]
     if args.json:
-        print(json.dumps({
-            "python": platform.python_version(),
-            "implementation": platform.python_implementation(),
-            "seconds": args.seconds,
-            "seed": args.seed,
-            "results": [asdict(r) for r in results],
-        }, indent=2, ensure_ascii=False))
+        print(
+            json.dumps(
+                {
+                    "python": platform.python_version(),
+                    "implementation": platform.python_implementation(),
+                    "seconds": args.seconds,
+                    "seed": args.seed,
+                    "results": [asdict(r) for r in results],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
     else:
         print(f"CPython {platform.python_version()}, {args.seconds:g} s per row, seed {args.seed}")
         print(table(results))

@@ -90,15 +90,25 @@ async def _serve(connections: int, events: int, rounds: int) -> dict[str, Any]:
     app = RawSend(Starlette(routes=[WebSocketRoute("/ws", endpoint)]))
     port = _free_port()
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", ws="websockets-sansio",
-        ws_per_message_deflate=False, lifespan="off", backlog=4096,
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws="websockets-sansio",
+        ws_per_message_deflate=False,
+        lifespan="off",
+        backlog=4096,
     )
     server = uvicorn.Server(config)
     serving = asyncio.create_task(server.serve())
     while not server.started:
         await asyncio.sleep(0.01)
     readers = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", _READERS, str(port), str(connections),
+        sys.executable,
+        "-c",
+        _READERS,
+        str(port),
+        str(connections),
         stdout=subprocess.PIPE,
     )
     try:

@@ -67,8 +67,11 @@ async def _run(base_url: str, spectators: int) -> dict[str, Any]:
     )
     elapsed = time.perf_counter() - started
     everyone_in.set()
-    joined = [ws for ws, welcome in (r for r in results if isinstance(r, tuple))
-              if welcome["type"] == "welcome"]
+    joined = [
+        ws
+        for ws, welcome in (r for r in results if isinstance(r, tuple))
+        if welcome["type"] == "welcome"
+    ]
     await asyncio.sleep(1.0)  # what the last commits send still arrives
     dropped = sum(1 for ws in joined if ws.close_code is not None)
     seen = await watching

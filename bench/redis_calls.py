@@ -81,9 +81,7 @@ async def _round(url: str) -> dict[str, float]:
             await asyncio.sleep(0)
 
         found["guard: guarded"] = await _per_call(GUARD_TURN, plain, GUARDS // GUARD_TURN)
-        found["guard: calls.guard"] = await _per_call(
-            GUARD_TURN, pipelined, GUARDS // GUARD_TURN
-        )
+        found["guard: calls.guard"] = await _per_call(GUARD_TURN, pipelined, GUARDS // GUARD_TURN)
         return found
     finally:
         client = store.client
@@ -123,11 +121,16 @@ def main(argv: list[str] | None = None) -> int:
             loop = "uvloop"
     results = measure(args.url, args.rounds, loop)
     if args.json:
-        print(json.dumps({"python": platform.python_version(), "loop": loop,
-                          "results": results}, indent=2))
+        print(
+            json.dumps(
+                {"python": platform.python_version(), "loop": loop, "results": results}, indent=2
+            )
+        )
         return 0
-    print(f"Redis store CPU time per call, best of {args.rounds} "
-          f"(Python {platform.python_version()}, {loop})")
+    print(
+        f"Redis store CPU time per call, best of {args.rounds} "
+        f"(Python {platform.python_version()}, {loop})"
+    )
     for name, value in results.items():
         print(f"  {name:<24} {value:7.2f} µs")
     return 0

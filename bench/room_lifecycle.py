@@ -35,8 +35,15 @@ from rooms.room import Join, JoinReply
 
 __all__ = ["STEPS", "measure_lifecycle"]
 
-STEPS = ("create on A", "X joins on A", "O joins on B", "spectator joins on A",
-         "X leaves A", "O leaves B", "spectator leaves A")
+STEPS = (
+    "create on A",
+    "X joins on A",
+    "O joins on B",
+    "spectator joins on A",
+    "X leaves A",
+    "O leaves B",
+    "spectator leaves A",
+)
 
 
 class _Worker:
@@ -62,9 +69,13 @@ class _Worker:
         store, registry, bus = self.backend.store, self.registry, self.backend.bus
         assert isinstance(store, RedisStore) and isinstance(registry, RedisRegistry)
         assert isinstance(bus, RedisBus)
-        return Counter({"store": getattr(store.calls, "commands", 0),
-                        "presence": getattr(registry.calls, "commands", 0),
-                        "bus": bus.sent["SUBSCRIBE"] + bus.sent["UNSUBSCRIBE"]})
+        return Counter(
+            {
+                "store": getattr(store.calls, "commands", 0),
+                "presence": getattr(registry.calls, "commands", 0),
+                "bus": bus.sent["SUBSCRIBE"] + bus.sent["UNSUBSCRIBE"],
+            }
+        )
 
     async def join(self, room_id: str, role: Role) -> tuple[str, Feed]:
         """As server.session does: attach, join through presence, encode the welcome."""
@@ -97,8 +108,10 @@ async def _game(a: _Worker, b: _Worker, steps: list[Counter[str]] | None = None)
     room_id = ""
     room = await step(a.service.create({}, public=False))
     room_id = room.room_id
-    joined = [(worker, await step(worker.join(room_id, role)))
-              for worker, role in ((a, Role.PLAYER), (b, Role.PLAYER), (a, Role.SPECTATOR))]
+    joined = [
+        (worker, await step(worker.join(room_id, role)))
+        for worker, role in ((a, Role.PLAYER), (b, Role.PLAYER), (a, Role.SPECTATOR))
+    ]
     for worker, (conn, feed) in joined:
         await step(worker.leave(room_id, conn, feed))
 
@@ -136,8 +149,9 @@ async def _clean(url: str, prefix: str) -> None:
         await client.aclose()
 
 
-def measure_lifecycle(url: str, rounds: int = 3, loops: int = 20, games: int = 20
-                      ) -> dict[str, Any]:
+def measure_lifecycle(
+    url: str, rounds: int = 3, loops: int = 20, games: int = 20
+) -> dict[str, Any]:
     """µs CPU per game (best of ``rounds``) and the commands of each step."""
     prefix = f"bench-lifecycle-{secrets.token_hex(4)}"
     prefixed = f"{url}{'&' if '?' in url else '?'}prefix={prefix}"

@@ -108,8 +108,15 @@ async def _worker_moves(moves: list[tuple[int, int]], games: int) -> float:
     service = RoomService(MemoryStore())
     watch = Watch(service)
     frames = [
-        json.dumps({"type": "move", "row": row, "col": col, "version": 2 + ply,
-                    "move_id": f"{'xo'[ply % 2]}{ply}"})
+        json.dumps(
+            {
+                "type": "move",
+                "row": row,
+                "col": col,
+                "version": 2 + ply,
+                "move_id": f"{'xo'[ply % 2]}{ply}",
+            }
+        )
         for ply, (row, col) in enumerate(moves)
     ]
     spent = 0.0
@@ -177,8 +184,9 @@ async def _long_series(games: int, cache: int) -> float:
     return spent / commands * 1e6
 
 
-async def _codec(rules: Rules, moves: list[tuple[int, int]], times: int,
-                 archived: bool = False) -> dict[str, float]:
+async def _codec(
+    rules: Rules, moves: list[tuple[int, int]], times: int, archived: bool = False
+) -> dict[str, float]:
     """µs per decode_room / encode_room / Room.copy of a room after ``moves`` (in a room
     that holds KEEP_GAMES archived games when ``archived``)."""
     service = RoomService(MemoryStore())
@@ -233,18 +241,14 @@ def measure(rounds: int = 5) -> dict[str, Any]:
             rounds, lambda: _joins(LARGE, long_game, 300)
         ),
         "cold moves 3×3 (µs/command)": _best(rounds, lambda: _moves(SMALL, DRAW_3X3, 100, 0)),
-        "cold moves 15×15 k=5 (µs/command)": _best(
-            rounds, lambda: _moves(LARGE, long_game, 4, 0)
-        ),
+        "cold moves 15×15 k=5 (µs/command)": _best(rounds, lambda: _moves(LARGE, long_game, 4, 0)),
         f"series 3×3 at {KEEP_GAMES} archived games (µs/command)": _best(
             rounds, lambda: _long_series(20, 4096)
         ),
         f"cold series 3×3 at {KEEP_GAMES} archived games (µs/command)": _best(
             rounds, lambda: _long_series(10, 0)
         ),
-        "15×15 room at 120 moves (µs each)": _best(
-            rounds, lambda: _codec(LARGE, long_game, 300)
-        ),
+        "15×15 room at 120 moves (µs each)": _best(rounds, lambda: _codec(LARGE, long_game, 300)),
         "3×3 room at 4 moves, no archived games (µs each)": _best(
             rounds, lambda: _codec(SMALL, DRAW_3X3[:4], 1000)
         ),
@@ -258,9 +262,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.rooms", description=__doc__)
     parser.add_argument("--rounds", type=int, default=5, help="best of this many rounds")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--redis", metavar="URL", default=None,
-                        help="also a room's lifecycle on this Redis with two workers "
-                             "(bench.room_lifecycle; keys under a prefix of its own, deleted)")
+    parser.add_argument(
+        "--redis",
+        metavar="URL",
+        default=None,
+        help="also a room's lifecycle on this Redis with two workers "
+        "(bench.room_lifecycle; keys under a prefix of its own, deleted)",
+    )
     args = parser.parse_args(argv)
     results = measure(args.rounds)
     if args.redis:
@@ -271,8 +279,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"python": platform.python_version(), "results": results}, indent=2))
         return 0
-    print(f"Room service CPU time per command, best of {args.rounds} "
-          f"(Python {platform.python_version()})")
+    print(
+        f"Room service CPU time per command, best of {args.rounds} "
+        f"(Python {platform.python_version()})"
+    )
     for name, value in results.items():
         if isinstance(value, dict):
             print(f"  {name}")

@@ -269,8 +269,13 @@ class Game(OffBoardEndings):
     # -- construction ---------------------------------------------------------------------
 
     @classmethod
-    def replay(cls, rules: Rules, moves: Iterable[Move | MoveRequest | Mapping[str, Any]], *,
-               win_strategy: str | None = None) -> Game:
+    def replay(
+        cls,
+        rules: Rules,
+        moves: Iterable[Move | MoveRequest | Mapping[str, Any]],
+        *,
+        win_strategy: str | None = None,
+    ) -> Game:
         """A game with ``moves`` played in order from the empty board (each one validated)."""
         game = cls(rules, win_strategy=win_strategy)
         for move in moves:

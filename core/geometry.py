@@ -56,9 +56,7 @@ class Geometry:
         """Every maximal straight run of cells, in every direction, of length ≥ 2 (or 1×1)."""
         lines: list[tuple[int, ...]] = []
         for dl, dr, dc in self.directions:
-            for layer, row, col in product(
-                range(self.layers), range(self.rows), range(self.cols)
-            ):
+            for layer, row, col in product(range(self.layers), range(self.rows), range(self.cols)):
                 if self.inside(layer - dl, row - dr, col - dc):
                     continue  # not the start of a maximal line
                 run = []

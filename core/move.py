@@ -46,8 +46,10 @@ class MoveRequest:
 
     def __post_init__(self) -> None:
         row, layer = self.row, self.layer
-        if type(self.col) is int and (row is None or type(row) is int) and (
-            layer is None or type(layer) is int
+        if (
+            type(self.col) is int
+            and (row is None or type(row) is int)
+            and (layer is None or type(layer) is int)
         ):
             return  # the common case, checked cheaply: this runs for every move
         _check_coordinate("col", self.col, optional=False)

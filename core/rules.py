@@ -24,7 +24,6 @@ _BOOL_FIELDS = ("gravity", "misere", "early_draw")
 _INT_FIELDS = ("rows", "cols", "k", "players", "layers")
 
 
-
 def _check_int(name: str, value: object, low: int, high: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise RulesError(name, f"must be a whole number, got {value!r}")

@@ -101,4 +101,3 @@ def _deserted(room: Room, now: float) -> bool:
     return bool(room.seats) and all(
         seat.away_since is not None and now - seat.away_since > grace for seat in room.seats
     )
-

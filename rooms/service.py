@@ -168,15 +168,24 @@ class RoomService:
                 archive_unchanged = room.games is held.games
                 if index is None:
                     swapped = await self.store.swap(
-                        room_id, cached.version, data, dumps(handled.event),
-                        listed=room.listed, finished=room.game.is_over,
+                        room_id,
+                        cached.version,
+                        data,
+                        dumps(handled.event),
+                        listed=room.listed,
+                        finished=room.game.is_over,
                         archive_unchanged=archive_unchanged,
                     )
                 else:  # only a store that can is ever given one (Registry.folds_into)
                     swapped = await cast(IndexingStore, self.store).swap(
-                        room_id, cached.version, data, dumps(handled.event),
-                        listed=room.listed, finished=room.game.is_over,
-                        archive_unchanged=archive_unchanged, index=index,
+                        room_id,
+                        cached.version,
+                        data,
+                        dumps(handled.event),
+                        listed=room.listed,
+                        finished=room.game.is_over,
+                        archive_unchanged=archive_unchanged,
+                        index=index,
                     )
                 if swapped.committed:
                     self.cache.offer(room_id, room.version, data, room)

@@ -39,8 +39,12 @@ log = logging.getLogger("tictactoe.rooms")
 Think = Callable[[BotJob], Awaitable[Move]]
 """Runs a bot's search off the event loop and returns its move."""
 
-_QUIET = {ErrorCode.STALE_VERSION, ErrorCode.GAME_OVER, ErrorCode.NOT_STARTED,
-          ErrorCode.ROOM_NOT_FOUND}
+_QUIET = {
+    ErrorCode.STALE_VERSION,
+    ErrorCode.GAME_OVER,
+    ErrorCode.NOT_STARTED,
+    ErrorCode.ROOM_NOT_FOUND,
+}
 """What a late timer or a bot that lost the race is told: expected, not worth a warning."""
 
 

@@ -55,7 +55,12 @@ def version_of(reply: object, event: dict[str, object] | None) -> int | None:
 
 
 async def chat_line(
-    service: RoomService, hub: Hub, room_id: str, conn: str, message: ChatMessage, *,
+    service: RoomService,
+    hub: Hub,
+    room_id: str,
+    conn: str,
+    message: ChatMessage,
+    *,
     spectator_name: str,
 ) -> None:
     """Publish ``message`` to the audience of ``conn`` (players or spectators)."""

@@ -50,9 +50,7 @@ _FIELDS = ("rules", "board")
 class AnalysisRefused(Exception):
     """A request this endpoint answers with an error body (``code``, ``message``)."""
 
-    def __init__(
-        self, status: int, code: str, message: str, *, field: str | None = None
-    ) -> None:
+    def __init__(self, status: int, code: str, message: str, *, field: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code
@@ -87,8 +85,10 @@ def parse_request(data: object) -> tuple[Rules, str]:
         message = f"analysis covers two-player games, not {rules.players} players"
         raise AnalysisRefused(422, "analysis_unavailable", message)
     if rules.cells > MAX_CELLS:
-        message = (f"a {rules.describe()} board has {rules.cells} cells; analysis covers "
-                   f"boards of at most {MAX_CELLS}")
+        message = (
+            f"a {rules.describe()} board has {rules.cells} cells; analysis covers "
+            f"boards of at most {MAX_CELLS}"
+        )
         raise AnalysisRefused(422, "analysis_unavailable", message)
     return rules, board
 
@@ -106,8 +106,12 @@ def analyse_position(rules: Rules, board: str, seconds: float) -> dict[str, Any]
         "over": game.is_over,
         "proven": result.proven,
         "cells": [
-            {**move.move.to_dict(), "value": move.value.value,
-             "moves_to_end": move.moves_to_end, "score": move.score}
+            {
+                **move.move.to_dict(),
+                "value": move.value.value,
+                "moves_to_end": move.moves_to_end,
+                "score": move.score,
+            }
             for move in result.moves
         ],
         "nodes": result.nodes,
@@ -133,8 +137,10 @@ class AnalysisService:
             self._cache.move_to_end(key)
             return cached
         if self.running >= self.concurrency:
-            message = (f"{self.running} analyses are running, the most this server does at "
-                       "once; try again in a moment")
+            message = (
+                f"{self.running} analyses are running, the most this server does at "
+                "once; try again in a moment"
+            )
             raise AnalysisRefused(429, "busy", message)
         self.running += 1  # checked and taken with no await in between: no race
         try:

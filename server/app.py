@@ -63,8 +63,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
     presence = Presence(backend.registry, service, ttl=settings.lease_ttl)
     sweeper = Sweeper(backend.registry, service, presence, interval=settings.sweep_interval)
     state = AppState(
-        settings, backend, service, hub, watch, backend.queue, bots, presence,
-        sweeper, Collector() if settings.tune_gc else None,
+        settings,
+        backend,
+        service,
+        hub,
+        watch,
+        backend.queue,
+        bots,
+        presence,
+        sweeper,
+        Collector() if settings.tune_gc else None,
     )
 
     @asynccontextmanager

@@ -81,8 +81,13 @@ class Collector:
         min_growth: int = MIN_GROWTH,
         young_threshold: int = YOUNG_THRESHOLD,
     ) -> None:
-        if not (young_every > 0 and check_every > 0 and growth > 1 and min_growth >= 0
-                and young_threshold > 0):
+        if not (
+            young_every > 0
+            and check_every > 0
+            and growth > 1
+            and min_growth >= 0
+            and young_threshold > 0
+        ):
             raise ValueError(
                 "the collector's intervals and young threshold must be above 0, its growth "
                 "above 1 and its minimum growth 0 or more"
@@ -141,7 +146,10 @@ class Collector:
     def stats(self) -> dict[str, Any]:
         """What ``GET /api/stats`` shows of it (besides CPython's own counters)."""
         return {
-            "young_every": self._young_every, "young_ticks": self.young,
-            "full_on_growth": self.full, "last_full_ms": self.last_full_ms,
-            "blocks": sys.getallocatedblocks(), "blocks_after_full": self._base,
+            "young_every": self._young_every,
+            "young_ticks": self.young,
+            "full_on_growth": self.full,
+            "last_full_ms": self.last_full_ms,
+            "blocks": sys.getallocatedblocks(),
+            "blocks_after_full": self._base,
         }

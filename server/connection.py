@@ -47,12 +47,23 @@ a send after the close frame is a RuntimeError)."""
 
 class Connection:
     __slots__ = (
-        "_pending", "_protocol", "_raw_send", "_size", "_writer", "close_code",
-        "close_reason", "ended", "id", "on_end", "sent", "websocket",
+        "_pending",
+        "_protocol",
+        "_raw_send",
+        "_size",
+        "_writer",
+        "close_code",
+        "close_reason",
+        "ended",
+        "id",
+        "on_end",
+        "sent",
+        "websocket",
     )
 
-    def __init__(self, websocket: WebSocket, *, queue_size: int, conn_id: str | None = None
-                 ) -> None:
+    def __init__(
+        self, websocket: WebSocket, *, queue_size: int, conn_id: str | None = None
+    ) -> None:
         self.id = conn_id if conn_id is not None else new_connection_id()
         self.websocket = websocket
         self._raw_send = server_send(websocket)  # None: through Starlette's send_text

@@ -75,8 +75,10 @@ async def create_room(request: Request) -> Response:
         raw = await _read_body(request, state.settings.max_body_bytes)
         body = parse_room(raw, state.settings)
         room = await state.service.create(
-            body.rules, public=body.public,
-            settings=state.settings.room_settings(body.time_control), bot=body.bot,
+            body.rules,
+            public=body.public,
+            settings=state.settings.room_settings(body.time_control),
+            bot=body.bot,
         )
         if room.listed and body.bot is None:  # quick play may match players into it
             key = queue_key(room.rules, body.time_control)
@@ -139,9 +141,7 @@ async def game_record(request: Request) -> Response:
         return error_response(exc)
     text = format_record(room.room_id, room.rules, record)
     name = f"{room.room_id}-{record['game_number']}.txt"
-    return PlainTextResponse(
-        text, headers={"Content-Disposition": f'inline; filename="{name}"'}
-    )
+    return PlainTextResponse(text, headers={"Content-Disposition": f'inline; filename="{name}"'})
 
 
 async def list_rooms(request: Request) -> Response:
@@ -190,10 +190,14 @@ async def stats(request: Request) -> Response:
     }
     if state.collector is not None:
         collector.update(state.collector.stats())
-    return JSONResponse({
-        "pid": os.getpid(), "encodes": dict(ENCODES), "conflicts": state.service.conflicts,
-        "gc": collector,
-    })
+    return JSONResponse(
+        {
+            "pid": os.getpid(),
+            "encodes": dict(ENCODES),
+            "conflicts": state.service.conflicts,
+            "gc": collector,
+        }
+    )
 
 
 async def api_not_found(request: Request) -> Response:
@@ -201,7 +205,8 @@ async def api_not_found(request: Request) -> Response:
     allowed = sorted(
         method
         for route in request.app.router.routes
-        if isinstance(route, Route) and route.endpoint is not api_not_found
+        if isinstance(route, Route)
+        and route.endpoint is not api_not_found
         and route.matches(request.scope)[0] is Match.PARTIAL
         for method in route.methods or ()
     )

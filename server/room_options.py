@@ -72,7 +72,8 @@ def _bot(data: dict[str, Any], rules: Rules) -> tuple[str, str] | None:
     if level not in LEVELS:
         known = ", ".join(f"bot:{name}" for name in LEVELS)
         raise RoomError(
-            ErrorCode.INVALID_OPTIONS, f"bot: {raw!r:.40} is not a bot (known: {known})",
+            ErrorCode.INVALID_OPTIONS,
+            f"bot: {raw!r:.40} is not a bot (known: {known})",
             field="bot",
         )
     assert level is not None
@@ -82,7 +83,8 @@ def _bot(data: dict[str, Any], rules: Rules) -> tuple[str, str] | None:
         )
     if mark not in rules.marks:
         raise RoomError(
-            ErrorCode.INVALID_OPTIONS, f'bot_mark: must be "X" or "O", got {mark!r:.8}',
+            ErrorCode.INVALID_OPTIONS,
+            f'bot_mark: must be "X" or "O", got {mark!r:.8}',
             field="bot_mark",
         )
     return level, mark
@@ -101,8 +103,10 @@ def parse_quickplay(raw: bytes, settings: Settings) -> QuickPlayBody:
     data = _object(raw, _QUICK_FIELDS)
     name = data.get("name")
     if name is not None:
-        if not isinstance(name, str) or not 1 <= len(name.strip()) <= 32 or any(
-            not ch.isprintable() for ch in name
+        if (
+            not isinstance(name, str)
+            or not 1 <= len(name.strip()) <= 32
+            or any(not ch.isprintable() for ch in name)
         ):
             message = f"name must be 1 to 32 printable characters, got {name!r:.40}"
             raise RoomError(ErrorCode.BAD_MESSAGE, message)

@@ -130,8 +130,12 @@ class Session:
             log.exception("room %s: could not unsubscribe a connection", self.room_id)
         # Records the Leave (retried at the next heartbeats if the store cannot take it
         # now) and takes the room out of this worker's index after its last connection.
-        await self.presence.leave(self.room_id, self.conn.id, deliberate=self._deliberate,
-                                  spectator=joined.reply.mark is None)
+        await self.presence.leave(
+            self.room_id,
+            self.conn.id,
+            deliberate=self._deliberate,
+            spectator=joined.reply.mark is None,
+        )
 
     def _lease_lost(self) -> None:
         """This worker's lease lapsed: another may have evicted this connection already, so
@@ -270,6 +274,12 @@ class Session:
         assert self._joined is not None
         if not self._chat.take(self._clock()):
             raise RoomError(ErrorCode.RATE_LIMITED, "too many chat lines; wait a moment")
-        await chat_line(self.service, self.hub, self.room_id, self.conn.id, message,
-                        spectator_name=self._joined.name)
+        await chat_line(
+            self.service,
+            self.hub,
+            self.room_id,
+            self.conn.id,
+            message,
+            spectator_name=self._joined.name,
+        )
         self.conn.send(dumps(ack_message(message.ref, None)))

@@ -78,23 +78,47 @@ class Settings:
 
     def __post_init__(self) -> None:
         _positive_int(self, "port", high=65535, low=0)
-        for name in ("workers", "max_frame_bytes", "max_message_bytes", "max_body_bytes",
-                     "burst", "flood_strikes", "send_queue", "log_size", "max_rooms",
-                     "list_limit", "bot_workers", "chat_burst"):
+        for name in (
+            "workers",
+            "max_frame_bytes",
+            "max_message_bytes",
+            "max_body_bytes",
+            "burst",
+            "flood_strikes",
+            "send_queue",
+            "log_size",
+            "max_rooms",
+            "list_limit",
+            "bot_workers",
+            "chat_burst",
+        ):
             _positive_int(self, name)
-        for name in ("rate", "join_timeout", "ping_interval", "ping_timeout", "close_timeout",
-                     "room_ttl", "abandon_grace", "leave_grace", "takeback_backoff",
-                     "first_move", "bot_budget", "bot_grace", "chat_rate", "lease_ttl",
-                     "sweep_interval"):
+        for name in (
+            "rate",
+            "join_timeout",
+            "ping_interval",
+            "ping_timeout",
+            "close_timeout",
+            "room_ttl",
+            "abandon_grace",
+            "leave_grace",
+            "takeback_backoff",
+            "first_move",
+            "bot_budget",
+            "bot_grace",
+            "chat_rate",
+            "lease_ttl",
+            "sweep_interval",
+        ):
             value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not (
-                math.isfinite(value) and value > 0
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not (math.isfinite(value) and value > 0)
             ):
                 raise SettingsError(name, f"must be a number above 0, got {value!r}")
         if self.bot_pool not in {"process", "thread"}:
-            raise SettingsError(
-                "bot_pool", f'must be "process" or "thread", got {self.bot_pool!r}'
-            )
+            raise SettingsError("bot_pool", f'must be "process" or "thread", got {self.bot_pool!r}')
         if self.max_message_bytes > self.max_frame_bytes:
             raise SettingsError(
                 "max_message_bytes",

@@ -80,6 +80,7 @@ class Crowd:
     async def join(self, rooms: Iterable[str], each: int, *, gate: int, timeout: float) -> int:
         """``each`` spectators in every room, ``gate`` at a time per room, each reading from
         its welcome on; how many joined (a failed join is counted as an error)."""
+
         async def one(room_id: str) -> None:
             opened: list[ClientConnection] = []
             with counting_errors(self.recorder):
@@ -170,6 +171,11 @@ def deliveries(results: Iterable[dict[str, Any]]) -> dict[str, Any]:
                 else:
                     latencies.append(arrived - sent)
     expected = sum(watching.get(room_id, 0) for room_id, _, _ in sends)
-    return {"spectator": latencies, "expected": expected,
-            "missed": expected - len(latencies) - early, "early": early,
-            "watchers": sum(watching.values()), "rooms": len(watching)}
+    return {
+        "spectator": latencies,
+        "expected": expected,
+        "missed": expected - len(latencies) - early,
+        "early": early,
+        "watchers": sum(watching.values()),
+        "rooms": len(watching),
+    }

@@ -33,8 +33,18 @@ from .scripts import Script
 from .think import Think
 
 __all__ = [
-    "JOINING", "GameFailed", "Round", "close", "counting_errors", "gated", "join", "message",
-    "play_game", "seat", "spectate", "together",
+    "JOINING",
+    "GameFailed",
+    "Round",
+    "close",
+    "counting_errors",
+    "gated",
+    "join",
+    "message",
+    "play_game",
+    "seat",
+    "spectate",
+    "together",
 ]
 
 T = TypeVar("T")
@@ -158,8 +168,9 @@ async def join(url: str, role: str, recorder: Recorder, opened: list[ClientConne
     # max_queue=None: keep reading whatever arrives before this connection's reader starts
     # (with 1,000 spectators every join is an event to all); a client that stopped reading
     # would be dropped by the server as too slow (4009), as it should be.
-    ws = await connect(url, compression=None, ping_interval=None, close_timeout=2, proxy=None,
-                       max_queue=None)
+    ws = await connect(
+        url, compression=None, ping_interval=None, close_timeout=2, proxy=None, max_queue=None
+    )
     opened.append(ws)
     recorder.opened_one()
     name = "bench" if role == "spectator" else f"bench-{len(opened)}"
@@ -204,8 +215,9 @@ class counting_errors:  # a lower-case name: used as ``with counting_errors(reco
     def __enter__(self) -> None:
         return None
 
-    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
-                 tb: TracebackType | None) -> bool:
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> bool:
         if exc is None or not isinstance(exc, Exception):
             return False
         if isinstance(exc, TimeoutError):
@@ -232,8 +244,9 @@ async def join_all(
     their welcomes, the players' first."""
     versions = [await join(url, "player", recorder, opened) for _ in range(2)]
     gate = asyncio.Semaphore(JOINING)
-    joins = [gated(gate, lambda: join(url, "spectator", recorder, opened))
-             for _ in range(spectators)]
+    joins = [
+        gated(gate, lambda: join(url, "spectator", recorder, opened)) for _ in range(spectators)
+    ]
     return versions + await together(*joins)
 
 
@@ -260,8 +273,7 @@ async def play_game(
         with counting_errors(recorder):
             async with asyncio.timeout(timeout):
                 room_id = await http.create_room(rules)
-                versions = await join_all(f"{ws_base}/ws/{room_id}", spectators, recorder,
-                                          opened)
+                versions = await join_all(f"{ws_base}/ws/{room_id}", spectators, recorder, opened)
                 game = Round(script, recorder, think)
                 players, watchers = opened[:2], opened[2:]
                 start = max(versions)  # the last welcome includes every join: never stale

@@ -28,8 +28,9 @@ IN_FLIGHT = 100  # handshakes at once
 
 async def _open(url: str, gate: asyncio.Semaphore) -> ClientConnection:
     async with gate:
-        ws = await connect(url, compression=None, ping_interval=None, close_timeout=2,
-                           proxy=None, open_timeout=30)
+        ws = await connect(
+            url, compression=None, ping_interval=None, close_timeout=2, proxy=None, open_timeout=30
+        )
         await ws.send(json.dumps({"type": "join", "as": "spectator", "name": "idle"}))
         welcome = json.loads(await asyncio.wait_for(ws.recv(), 30))
         if welcome.get("type") != "welcome":

@@ -96,9 +96,24 @@ def launch(target: str, config: Config, redis_url: str | None) -> Launched:
         # in rematch mode at think 0 a bench player sends more than that on one connection
         # (a new room each game never does): a limit far above any bench rate keeps the
         # bucket's cost and takes out its refusals.
-        command = [sys.executable, "-m", "server.cli", "serve", "--port", str(port),
-                   "--log-level", "warning", "--lease-ttl", "3600", "--sweep-interval", "3600",
-                   "--rate", "100000", "--burst", "100000"]
+        command = [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            "--lease-ttl",
+            "3600",
+            "--sweep-interval",
+            "3600",
+            "--rate",
+            "100000",
+            "--burst",
+            "100000",
+        ]
     elif target == "relay":
         command = [sys.executable, "-m", "bench.load.relay", "--port", str(port)]
     else:
@@ -117,9 +132,10 @@ def launch(target: str, config: Config, redis_url: str | None) -> Launched:
         if process.poll() is not None:
             launched.stop()
             raise RuntimeError(f"{target} exited with {process.returncode}:\n{_tail(log)}")
-        with contextlib.suppress(OSError), urllib.request.urlopen(
-            f"{launched.url}/healthz", timeout=1
-        ) as answer:
+        with (
+            contextlib.suppress(OSError),
+            urllib.request.urlopen(f"{launched.url}/healthz", timeout=1) as answer,
+        ):
             if answer.status == 200:
                 break
         if time.monotonic() > deadline:
@@ -137,9 +153,10 @@ def worker_stats(url: str, workers: int, *, tries: int = 200) -> dict[int, dict[
     fewer than ``workers`` entries means some never answered)."""
     seen: dict[int, dict[str, Any]] = {}
     for _ in range(tries):
-        with contextlib.suppress(OSError, ValueError), urllib.request.urlopen(
-            f"{url}/api/stats", timeout=2
-        ) as answer:
+        with (
+            contextlib.suppress(OSError, ValueError),
+            urllib.request.urlopen(f"{url}/api/stats", timeout=2) as answer,
+        ):
             data = json.loads(answer.read())
             seen[int(data["pid"])] = data
         if len(seen) >= workers:
@@ -178,10 +195,27 @@ class RedisProcess:
         binary = shutil.which("redis-server") or "/usr/bin/redis-server"
         directory = Path(self.directory.name)
         self.process = subprocess.Popen(
-            [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--dir", str(directory),
-             "--save", "", "--appendonly", "no", "--daemonize", "no",
-             "--logfile", str(directory / "redis.log"), "--maxclients", "10000"],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            [
+                binary,
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(directory),
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--daemonize",
+                "no",
+                "--logfile",
+                str(directory / "redis.log"),
+                "--maxclients",
+                "10000",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         probe = redis.Redis(port=self.port, socket_timeout=1.0, socket_connect_timeout=1.0)
         deadline = time.monotonic() + START_TIMEOUT
@@ -189,8 +223,9 @@ class RedisProcess:
             while True:
                 if self.process.poll() is not None:
                     raise RuntimeError(f"redis-server exited:\n{_tail(directory / 'redis.log')}")
-                with contextlib.suppress(redis.ConnectionError, redis.BusyLoadingError,
-                                         redis.TimeoutError):
+                with contextlib.suppress(
+                    redis.ConnectionError, redis.BusyLoadingError, redis.TimeoutError
+                ):
                     if probe.ping():
                         return self
                 if time.monotonic() > deadline:

@@ -38,9 +38,7 @@ class Target:
     redis_url: str | None
 
 
-def sample(
-    target: Target, plan: LoadPlan, *, label: str, quiet: bool
-) -> dict[str, Any]:
+def sample(target: Target, plan: LoadPlan, *, label: str, quiet: bool) -> dict[str, Any]:
     """Run ``plan`` once against ``target``; the window's raw figures."""
     tree = ProcessTree(target.pid) if target.pid is not None else None
     marks: dict[str, Any] = {}
@@ -71,15 +69,27 @@ def sample(
         result = run_load(plan, on_tick=on_tick, on_window=on_window)
     finally:
         bar.close()
-    window: dict[str, Any] = {"result": result, "load_average": average, "server": None,
-                              "redis": None, "moved_encodes": None}
+    window: dict[str, Any] = {
+        "result": result,
+        "load_average": average,
+        "server": None,
+        "redis": None,
+        "moved_encodes": None,
+    }
     if tree is not None and "cpu" in marks:
-        window["server"] = {"cpu": marks["cpu"], "rss": tree.rss(), "rss_peak": tree.rss_peak,
-                            "processes": len(tree.processes())}
+        window["server"] = {
+            "cpu": marks["cpu"],
+            "rss": tree.rss(),
+            "rss_peak": tree.rss_peak,
+            "processes": len(tree.processes()),
+        }
     if "redis_start" in marks and "redis_end" in marks:
         first, last = marks["redis_start"], marks["redis_end"]
-        window["redis"] = {name: calls - first.get(name, 0) for name, calls in last.items()
-                           if calls > first.get(name, 0) and name != "info"}
+        window["redis"] = {
+            name: calls - first.get(name, 0)
+            for name, calls in last.items()
+            if calls > first.get(name, 0) and name != "info"
+        }
     after = encodes(target.url, target.workers) if before is not None else None
     if before is not None and after is not None:
         window["moved_encodes"] = after.get("moved", 0) - before.get("moved", 0)
@@ -96,12 +106,18 @@ def record(
     if windows and all(w["server"] is not None for w in windows):
         cpu_s = sum(w["server"]["cpu"][0] for w in windows)
         wall_s = sum(w["server"]["cpu"][1] for w in windows)
-        server = {"cpu_s": cpu_s, "cpu_percent": cpu_s / wall_s * 100 if wall_s else 0.0,
-                  "rss_bytes": windows[-1]["server"]["rss"],
-                  "rss_peak_bytes": max(w["server"]["rss_peak"] for w in windows),
-                  "processes": windows[-1]["server"]["processes"]}
-    extra: dict[str, Any] = {"spectators": spectators, "rounds": len(windows),
-                             "load_average": [w["load_average"] for w in windows]}
+        server = {
+            "cpu_s": cpu_s,
+            "cpu_percent": cpu_s / wall_s * 100 if wall_s else 0.0,
+            "rss_bytes": windows[-1]["server"]["rss"],
+            "rss_peak_bytes": max(w["server"]["rss_peak"] for w in windows),
+            "processes": windows[-1]["server"]["processes"],
+        }
+    extra: dict[str, Any] = {
+        "spectators": spectators,
+        "rounds": len(windows),
+        "load_average": [w["load_average"] for w in windows],
+    }
     if moves and all(w["redis"] is not None for w in windows):
         calls: Counter[str] = Counter()
         for window in windows:
@@ -111,5 +127,11 @@ def record(
     if result["moves_total"] and all(w["moved_encodes"] is not None for w in windows):
         moved = sum(w["moved_encodes"] for w in windows)
         extra["moved_encodes_per_move"] = moved / result["moves_total"]
-    return run_record(target.kind, target.config, result, duration=duration * len(windows),
-                      server=server, extra=extra)
+    return run_record(
+        target.kind,
+        target.config,
+        result,
+        duration=duration * len(windows),
+        server=server,
+        extra=extra,
+    )

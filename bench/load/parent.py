@@ -57,8 +57,9 @@ def _collect(
                     raise RuntimeError(f"{child.process.name} sent {got!r}, not {kind!r}")
                 payloads[index] = payload
             elif not child.process.is_alive():
-                raise RuntimeError(f"load process {child.process.name} died: "
-                                   f"{child.process.exitcode}")
+                raise RuntimeError(
+                    f"load process {child.process.name} died: {child.process.exitcode}"
+                )
     return [payloads[index] for index in range(len(children))]
 
 
@@ -80,7 +81,9 @@ def run_load(
         mine, theirs = context.Pipe()
         counters = context.Array("q", 4, lock=False)
         process = context.Process(
-            target=child_main, args=(plan.share(index), theirs, counters), daemon=True,
+            target=child_main,
+            args=(plan.share(index), theirs, counters),
+            daemon=True,
             name=f"bench-load-{index}",
         )
         process.start()
@@ -94,8 +97,11 @@ def run_load(
     try:
         _collect(children, "ready", 120, lambda: None)
         if plan.crowded:
-            rooms = [room for ids in _collect(children, "rooms", plan.game_timeout + 30, joining)
-                     for room in ids]
+            rooms = [
+                room
+                for ids in _collect(children, "rooms", plan.game_timeout + 30, joining)
+                for room in ids
+            ]
             for child in children:
                 child.pipe.send(rooms)
             _collect(children, "joined", plan.join_timeout + 30, joining)
@@ -128,8 +134,9 @@ def run_load(
                     else:
                         results[index] = payload
                 elif index not in results and not child.process.is_alive():
-                    raise RuntimeError(f"load process {child.process.name} died: "
-                                       f"{child.process.exitcode}")
+                    raise RuntimeError(
+                        f"load process {child.process.name} died: {child.process.exitcode}"
+                    )
         if on_window is not None:
             for _, name in marks:
                 on_window(name)

@@ -16,8 +16,9 @@ WIDTH = 24
 
 
 class ProgressBar:
-    def __init__(self, label: str, total: float, *, stream: TextIO | None = None,
-                 enabled: bool | None = None) -> None:
+    def __init__(
+        self, label: str, total: float, *, stream: TextIO | None = None, enabled: bool | None = None
+    ) -> None:
         self.label = label
         self.total = total
         self.stream = stream if stream is not None else sys.stderr

@@ -90,9 +90,17 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
     connections add up, as do their processes), or of windows one after the other (the
     peak is the highest, the processes those of one window)."""
     merged: dict[str, Any] = {
-        "opponent": array("d"), "spectator": array("d"), "moves": 0, "moves_total": 0, "games": 0,
+        "opponent": array("d"),
+        "spectator": array("d"),
+        "moves": 0,
+        "moves_total": 0,
+        "games": 0,
         "unfinished": 0,
-        "errors": Counter(), "opened": 0, "peak": 0, "cpu_s": 0.0, "full_collections": 0,
+        "errors": Counter(),
+        "opened": 0,
+        "peak": 0,
+        "cpu_s": 0.0,
+        "full_collections": 0,
         "procs": 0,
     }
     crowds = []
@@ -102,8 +110,15 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
         merged["opponent"].extend(result["opponent"])
         merged["spectator"].extend(result["spectator"])
         merged["errors"].update(result["errors"])
-        for key in ("moves", "moves_total", "games", "unfinished", "opened", "cpu_s",
-                    "full_collections"):
+        for key in (
+            "moves",
+            "moves_total",
+            "games",
+            "unfinished",
+            "opened",
+            "cpu_s",
+            "full_collections",
+        ):
             merged[key] += result[key]
         if side_by_side:
             merged["peak"] += result["peak"]
@@ -113,8 +128,9 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
             merged["procs"] = max(merged["procs"], result.get("procs", 1))
     merged["errors"] = dict(merged["errors"])
     if crowds:  # crowd mode (bench.load.crowd): spectators joined, deliveries expected/missed
-        merged["crowd"] = {key: sum(c[key] for c in crowds)
-                           for key in ("expected", "missed", "early")}
+        merged["crowd"] = {
+            key: sum(c[key] for c in crowds) for key in ("expected", "missed", "early")
+        }
         for key in ("watchers", "rooms"):
             values = [c[key] for c in crowds]
             merged["crowd"][key] = sum(values) if side_by_side else max(values)

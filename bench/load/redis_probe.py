@@ -127,20 +127,30 @@ def _round_trips(lines: list[dict[str, Any]], names: dict[str, str]) -> dict[str
             continue
         if line["client_type"] == "lua":
             inside[name] += 1
-        elif (client := names.get(f"{line['client_address']}:{line['client_port']}", "")
-              ).endswith("-bus"):
+        elif (client := names.get(f"{line['client_address']}:{line['client_port']}", "")).endswith(
+            "-bus"
+        ):
             bus[name] += 1
         elif client.endswith("-presence"):
             presence[name] += 1
         else:
             sent[name] += 1
-    return {"by_command": dict(sent), "inside_scripts": dict(inside), "bus": dict(bus),
-            "presence": dict(presence)}
+    return {
+        "by_command": dict(sent),
+        "inside_scripts": dict(inside),
+        "bus": dict(bus),
+        "presence": dict(presence),
+    }
 
 
 async def _probe(
-    base_url: str, redis_url: str | None, *, workers: int, rules: dict[str, Any],
-    script: Script, spectators: int,
+    base_url: str,
+    redis_url: str | None,
+    *,
+    workers: int,
+    rules: dict[str, Any],
+    script: Script,
+    spectators: int,
 ) -> dict[str, Any]:
     recorder = Recorder(0.0, float("inf"))
     http = HttpPool(base_url, size=1)
@@ -161,8 +171,16 @@ async def _probe(
 
     try:
         await play_game(
-            "ws" + base_url.removeprefix("http"), http, rules, script, spectators=spectators,
-            think=Think(), recorder=recorder, timeout=30.0, ready=ready, finished=finished,
+            "ws" + base_url.removeprefix("http"),
+            http,
+            rules,
+            script,
+            spectators=spectators,
+            think=Think(),
+            recorder=recorder,
+            timeout=30.0,
+            ready=ready,
+            finished=finished,
         )
     finally:
         await http.close()
@@ -187,10 +205,17 @@ async def _probe(
 
 
 def probe_game(
-    base_url: str, redis_url: str | None, *, workers: int, rules: dict[str, Any],
-    script: Script, spectators: int,
+    base_url: str,
+    redis_url: str | None,
+    *,
+    workers: int,
+    rules: dict[str, Any],
+    script: Script,
+    spectators: int,
 ) -> dict[str, Any]:
     """Play one game and count round trips (with Redis) and encodes per move (see above)."""
-    return asyncio.run(_probe(
-        base_url, redis_url, workers=workers, rules=rules, script=script, spectators=spectators
-    ))
+    return asyncio.run(
+        _probe(
+            base_url, redis_url, workers=workers, rules=rules, script=script, spectators=spectators
+        )
+    )

@@ -204,8 +204,15 @@ async def _stats(request: Request) -> Response:
 
 _OFFERS: dict[str, Any] = {"draw": None, "takeback": None, "rematch": []}
 _PLAYER: dict[str, Any] = {
-    "mark": None, "name": None, "connected": True, "bot": None, "away_since": None,
-    "left": False, "claimable_at": None, "wins": 0, "draws": 0,
+    "mark": None,
+    "name": None,
+    "connected": True,
+    "bot": None,
+    "away_since": None,
+    "left": False,
+    "claimable_at": None,
+    "wins": 0,
+    "draws": 0,
 }
 """A seat as the server's ``new_game`` lists it, with nothing the relay could know."""
 
@@ -214,28 +221,51 @@ def _moved(move: dict[str, Any]) -> dict[str, Any]:
     """A ``moved`` with the same fields as the server's, filled from the move alone."""
     version = int(move.get("version", 0)) + 1
     return {
-        "type": "moved", "version": version, "mark": None, "row": move.get("row"),
-        "col": move.get("col"), "layer": move.get("layer", 0), "ply": version,
-        "turn": None, "status": None, "outcome": None,  # no game logic: it cannot know
-        "at": time.time(), "clock": None, "offers": _OFFERS, "due": None,
+        "type": "moved",
+        "version": version,
+        "mark": None,
+        "row": move.get("row"),
+        "col": move.get("col"),
+        "layer": move.get("layer", 0),
+        "ply": version,
+        "turn": None,
+        "status": None,
+        "outcome": None,  # no game logic: it cannot know
+        "at": time.time(),
+        "clock": None,
+        "offers": _OFFERS,
+        "due": None,
     }
 
 
 def _rematch_offered(vote: dict[str, Any]) -> dict[str, Any]:
     """The first vote of a pair, as the server publishes it to the room."""
     return {
-        "type": "rematch_offered", "version": int(vote.get("version", 0)) + 1, "by": None,
-        "clock": None, "offers": _OFFERS, "due": None,
+        "type": "rematch_offered",
+        "version": int(vote.get("version", 0)) + 1,
+        "by": None,
+        "clock": None,
+        "offers": _OFFERS,
+        "due": None,
     }
 
 
 def _new_game(vote: dict[str, Any]) -> dict[str, Any]:
     """A ``new_game`` after the (second) vote's ``rematch_offered``, the marks swapped."""
     return {
-        "type": "new_game", "version": int(vote.get("version", 0)) + 2, "game_number": None,
-        "marks": {"X": "O", "O": "X"}, "players": [_PLAYER, _PLAYER], "board": None,
-        "ply": 0, "turn": "X", "status": None, "started_at": time.time(), "clock": None,
-        "offers": _OFFERS, "due": None,
+        "type": "new_game",
+        "version": int(vote.get("version", 0)) + 2,
+        "game_number": None,
+        "marks": {"X": "O", "O": "X"},
+        "players": [_PLAYER, _PLAYER],
+        "board": None,
+        "ply": 0,
+        "turn": "X",
+        "status": None,
+        "started_at": time.time(),
+        "clock": None,
+        "offers": _OFFERS,
+        "due": None,
     }
 
 
@@ -250,10 +280,21 @@ async def _socket(websocket: WebSocket) -> None:
         await relay.attach(room_id, peer)
         attached = True
         role = join.get("as") if isinstance(join, dict) else None
-        peer.put(_dumps({
-            "type": "welcome", "protocol": 1, "room_id": room_id, "role": role, "mark": None,
-            "token": None, "version": 0, "state": {"version": 0}, "missed": None,
-        }))
+        peer.put(
+            _dumps(
+                {
+                    "type": "welcome",
+                    "protocol": 1,
+                    "room_id": room_id,
+                    "role": role,
+                    "mark": None,
+                    "token": None,
+                    "version": 0,
+                    "state": {"version": 0},
+                    "missed": None,
+                }
+            )
+        )
         while True:
             move = json.loads(await websocket.receive_text())
             if not isinstance(move, dict):
@@ -267,10 +308,16 @@ async def _socket(websocket: WebSocket) -> None:
             if move.get("type") != "move":
                 continue
             moved = _moved(move)
-            peer.put(_dumps({
-                "type": "move_ok", "move_id": move.get("move_id"), "version": moved["version"],
-                "duplicate": False,
-            }))
+            peer.put(
+                _dumps(
+                    {
+                        "type": "move_ok",
+                        "move_id": move.get("move_id"),
+                        "version": moved["version"],
+                        "duplicate": False,
+                    }
+                )
+            )
             await relay.publish(room_id, _dumps(moved))
     except (WebSocketDisconnect, ValueError):
         pass
@@ -322,8 +369,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.workers > 1:
         os.environ[ENV_REDIS] = args.redis_url
         uvicorn.run(
-            "bench.load.relay:create_relay", factory=True, workers=args.workers,
-            log_level="warning", **options,
+            "bench.load.relay:create_relay",
+            factory=True,
+            workers=args.workers,
+            log_level="warning",
+            **options,
         )
     else:
         uvicorn.run(create_relay(args.redis_url), log_level="warning", **options)

@@ -19,8 +19,13 @@ MIB = 1024 * 1024
 
 
 def run_record(
-    target: str, config: str, result: dict[str, Any], *, duration: float,
-    server: dict[str, Any] | None, extra: dict[str, Any] | None = None,
+    target: str,
+    config: str,
+    result: dict[str, Any],
+    *,
+    duration: float,
+    server: dict[str, Any] | None,
+    extra: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """One run: throughput, latencies, connections, errors and the server's resources."""
     errors = result["errors"]
@@ -71,8 +76,10 @@ def generator_line(run: dict[str, Any]) -> str | None:
     full = run["generator"]["full_collections"]
     if not full:
         return None
-    return (f"{run['config']} {run['target']}: the load processes made {full} full garbage "
-            "collection(s) inside the window; its latencies include those pauses")
+    return (
+        f"{run['config']} {run['target']}: the load processes made {full} full garbage "
+        "collection(s) inside the window; its latencies include those pauses"
+    )
 
 
 def _ratio(top: float | None, bottom: float | None) -> float | None:
@@ -117,10 +124,16 @@ def table(runs: Sequence[dict[str, Any]], comparisons: Sequence[dict[str, Any]])
     for run in runs:
         lat = run["latency_ms"]
         server = run.get("server") or {}
-        ratio = ratio_of.get(run["config"], {}).get("moves_per_s") if run["target"] == "server"\
+        ratio = (
+            ratio_of.get(run["config"], {}).get("moves_per_s")
+            if run["target"] == "server"
             else None
+        )
         cells = [
-            run["config"], run["target"], f"{run['moves_per_s']:,.0f}", _times(ratio),
+            run["config"],
+            run["target"],
+            f"{run['moves_per_s']:,.0f}",
+            _times(ratio),
             " / ".join(_ms(lat["opponent"][p]) for p in ("p50", "p95", "p99", "max")),
             " / ".join(_ms(lat["spectator"][p]) for p in ("p50", "p95", "p99", "max")),
             f"{run['connections']['opened']:,} ({run['connections']['peak']:,})",

@@ -86,10 +86,21 @@ def _redis(options: BenchOptions) -> Iterator[str | None]:
 
 
 def _plan(options: BenchOptions, url: str, spectators: int) -> LoadPlan:
-    return LoadPlan(url, options.games, spectators, options.think, options.warmup,
-                    options.duration, options.rules, options.seed, options.procs,
-                    next=options.next, think_spread=options.think_spread,
-                    players_apart=options.players_apart, rematch_think=options.rematch_think)
+    return LoadPlan(
+        url,
+        options.games,
+        spectators,
+        options.think,
+        options.warmup,
+        options.duration,
+        options.rules,
+        options.seed,
+        options.procs,
+        next=options.next,
+        think_spread=options.think_spread,
+        players_apart=options.players_apart,
+        rematch_think=options.rematch_think,
+    )
 
 
 def _interleaved(
@@ -100,8 +111,9 @@ def _interleaved(
     windows: dict[str, list[dict[str, Any]]] = {t.kind: [] for t in targets}
     for index in range(options.rounds):
         for target in targets:
-            label = f"{target.config:>7} {target.kind:<6} S={spectators} " \
-                f"{index + 1}/{options.rounds}"
+            label = (
+                f"{target.config:>7} {target.kind:<6} S={spectators} {index + 1}/{options.rounds}"
+            )
             plan = _plan(options, target.url, spectators)
             windows[target.kind].append(sample(target, plan, label=label, quiet=options.quiet))
     return {
@@ -118,14 +130,19 @@ def _config_runs(
     store_url = redis_url if config.store == "redis" else None
     kinds = ["server", "relay"] if options.baseline else ["server"]
     side: dict[str, dict[str, Any]] = {kind: {} for kind in kinds}
-    _say(options, f"starting {' and '.join(kinds)} ({config.name}: {config.store}, "
-                  f"{config.workers} worker{'s' * (config.workers > 1)})")
+    _say(
+        options,
+        f"starting {' and '.join(kinds)} ({config.name}: {config.store}, "
+        f"{config.workers} worker{'s' * (config.workers > 1)})",
+    )
     launched: list[Launched] = []
     try:
         for kind in kinds:
             launched.append(launch(kind, config, store_url))
-        targets = [Target(kind, config.name, run.url, config.workers, run.pid, store_url)
-                   for kind, run in zip(kinds, launched, strict=True)]
+        targets = [
+            Target(kind, config.name, run.url, config.workers, run.pid, store_url)
+            for kind, run in zip(kinds, launched, strict=True)
+        ]
         records = _interleaved(options, targets, options.spectators)
         if options.spectator_cost:
             runs = [_interleaved(options, targets, s) for s in (0, options.spectator_cost)]
@@ -136,8 +153,12 @@ def _config_runs(
         if options.probe:
             script = make_scripts(options.rules, 1, options.seed)[0]
             side["server"]["probe"] = probe_game(
-                launched[0].url, store_url, workers=config.workers, rules=options.rules,
-                script=script, spectators=max(options.spectators, 3),
+                launched[0].url,
+                store_url,
+                workers=config.workers,
+                rules=options.rules,
+                script=script,
+                spectators=max(options.spectators, 3),
             )
     finally:
         for run in launched:
@@ -156,24 +177,33 @@ def _spectator_cost(runs: list[dict[str, Any]], spectators: int) -> dict[str, An
     cpu = [(run.get("server") or {}).get("cpu_us_per_move") for run in runs]
     if cpu[0] is None or cpu[1] is None:
         return None
-    return {"spectators": spectators, "cpu_us_per_move_without": cpu[0],
-            "cpu_us_per_move_with": cpu[1],
-            "cpu_us_per_spectator_per_move": (cpu[1] - cpu[0]) / spectators,
-            "runs": runs}
+    return {
+        "spectators": spectators,
+        "cpu_us_per_move_without": cpu[0],
+        "cpu_us_per_move_with": cpu[1],
+        "cpu_us_per_spectator_per_move": (cpu[1] - cpu[0]) / spectators,
+        "runs": runs,
+    }
 
 
 def run_bench(options: BenchOptions) -> dict[str, Any]:
     """Run everything ``options`` asks for; the report (also what ``--json`` writes)."""
     report: dict[str, Any] = {
         "started": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
-        "machine": {"python": platform.python_version(), "cpus": _cpus(),
-                    "load_average": load_average()},
+        "machine": {
+            "python": platform.python_version(),
+            "cpus": _cpus(),
+            "load_average": load_average(),
+        },
         "options": asdict(options),
-        "runs": [], "comparisons": [], "configs": {},
+        "runs": [],
+        "comparisons": [],
+        "configs": {},
     }
     if options.url is not None:
-        target = Target("server", "url", options.url.rstrip("/"), 1, options.server_pid,
-                        options.redis_url)
+        target = Target(
+            "server", "url", options.url.rstrip("/"), 1, options.server_pid, options.redis_url
+        )
         report["runs"].append(_interleaved(options, [target], options.spectators)["server"])
         return report
     with _redis(options) as redis_url:
@@ -207,4 +237,3 @@ def write_report(report: dict[str, Any], path: Path | None) -> None:
             print(warning)
     if path is not None:
         path.write_text(json.dumps(report, indent=2) + "\n")
-

@@ -90,8 +90,9 @@ class _Player:
             pause = self.vote.pause()
             if pause > 0:
                 await asyncio.sleep(pause)
-            await self.ws.send(json.dumps({"type": "rematch", "id": f"r{game.number}",
-                                           "version": self.version}))
+            await self.ws.send(
+                json.dumps({"type": "rematch", "id": f"r{game.number}", "version": self.version})
+            )
             self.version, marks = await _next_game(self.ws)
             mark = marks.get(self.mark)
             if mark not in FIRST:
@@ -132,20 +133,25 @@ async def play_series(
             if seated is None:
                 async with asyncio.timeout(timeout):
                     room_id = await http.create_room(rules)
-                    versions = await join_all(f"{ws_base}/ws/{room_id}", spectators, recorder,
-                                              opened)
+                    versions = await join_all(
+                        f"{ws_base}/ws/{room_id}", spectators, recorder, opened
+                    )
                 start = max(versions[:2])  # the game started at the second player's join
             else:
                 room_id, start = seated.room_id, seated.version
-            players = [_Player(ws, mark, start, vote)
-                       for ws, mark in zip(opened[:2], "XO", strict=True)]
+            players = [
+                _Player(ws, mark, start, vote) for ws, mark in zip(opened[:2], "XO", strict=True)
+            ]
             watchers = opened[2:]
             for number in itertools.count():
-                game = Round(next_script(), recorder, think, sends=sends, room=room_id,
-                             number=number)
+                game = Round(
+                    next_script(), recorder, think, sends=sends, room=room_id, number=number
+                )
                 async with asyncio.timeout(timeout):
-                    await together(*(player.play(game) for player in players),
-                                   *(_watch(ws, game) for ws in watchers))
+                    await together(
+                        *(player.play(game) for player in players),
+                        *(_watch(ws, game) for ws in watchers),
+                    )
                 recorder.games += 1
                 if stop.is_set():
                     return

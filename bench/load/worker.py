@@ -126,8 +126,9 @@ class LoadPlan:
             if self.players_apart:
                 games = self.games if index == 0 else 0
                 watchers, rank = self.procs - 1, index - 1
-            each = 0 if rank < 0 else self.spectators // watchers + (
-                rank < self.spectators % watchers)
+            each = (
+                0 if rank < 0 else self.spectators // watchers + (rank < self.spectators % watchers)
+            )
             crowd = CrowdShare(each, max(1, JOINING // watchers), self.join_timeout)
         return replace(self, games=games, seed=self.seed * 1000 + index, procs=1, crowd=crowd)
 
@@ -142,6 +143,7 @@ class Progress:
 
 
 # -- inside a load process ------------------------------------------------------------------
+
 
 def settle() -> Collector:
     """Collect what setting up left behind, freeze the rest, and from now on keep the young
@@ -173,7 +175,9 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
     async def ticker() -> None:
         while True:
             counters[:] = [
-                recorder.moves_total, recorder.games, sum(recorder.errors.values()),
+                recorder.moves_total,
+                recorder.games,
+                sum(recorder.errors.values()),
                 recorder.open_now,
             ]
             await asyncio.sleep(TICK)
@@ -183,13 +187,18 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
     crowd: Crowd | None = None
     sends: dict[tuple[str, int, int], float] = {}
     if plan.crowd is not None:  # rooms and players first, then everyone's spectators
-        seated = await together(*(seat_players(ws_base, http, plan.rules, recorder,
-                                               plan.game_timeout) for _ in range(plan.games)))
+        seated = await together(
+            *(
+                seat_players(ws_base, http, plan.rules, recorder, plan.game_timeout)
+                for _ in range(plan.games)
+            )
+        )
         pipe.send(("rooms", [s.room_id for s in seated if s is not None]))
         rooms = await _receive(pipe, plan.game_timeout + 60)
         crowd = Crowd(ws_base, recorder)
-        joined = await crowd.join(rooms, plan.crowd.each, gate=plan.crowd.gate,
-                                  timeout=plan.crowd.timeout)
+        joined = await crowd.join(
+            rooms, plan.crowd.each, gate=plan.crowd.gate, timeout=plan.crowd.timeout
+        )
         pipe.send(("joined", joined))
     collector = settle()
     start = await _receive(pipe, plan.crowd.timeout + 120 if plan.crowd else 120)
@@ -214,22 +223,47 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
         if plan.crowd is not None:  # the room is seated; its spectators are everywhere
             room = seated[slot]
             if room is not None:
-                await play_series(ws_base, http, plan.rules, next_script, spectators=0,
-                                  think=think, recorder=recorder,
-                                  timeout=plan.game_timeout, stop=stop, seated=room,
-                                  sends=sends, vote=vote)
+                await play_series(
+                    ws_base,
+                    http,
+                    plan.rules,
+                    next_script,
+                    spectators=0,
+                    think=think,
+                    recorder=recorder,
+                    timeout=plan.game_timeout,
+                    stop=stop,
+                    seated=room,
+                    sends=sends,
+                    vote=vote,
+                )
             return
         while not stop.is_set():
             errors = sum(recorder.errors.values())
             if plan.next == "rematch":
-                await play_series(ws_base, http, plan.rules, next_script,
-                                  spectators=plan.spectators, think=think,
-                                  recorder=recorder, timeout=plan.game_timeout, stop=stop,
-                                  vote=vote)
+                await play_series(
+                    ws_base,
+                    http,
+                    plan.rules,
+                    next_script,
+                    spectators=plan.spectators,
+                    think=think,
+                    recorder=recorder,
+                    timeout=plan.game_timeout,
+                    stop=stop,
+                    vote=vote,
+                )
             else:
-                await play_game(ws_base, http, plan.rules, next_script(),
-                                spectators=plan.spectators, think=think,
-                                recorder=recorder, timeout=plan.game_timeout)
+                await play_game(
+                    ws_base,
+                    http,
+                    plan.rules,
+                    next_script(),
+                    spectators=plan.spectators,
+                    think=think,
+                    recorder=recorder,
+                    timeout=plan.game_timeout,
+                )
             if sum(recorder.errors.values()) > errors:
                 await asyncio.sleep(0.1)  # a failing server must not be hammered in a loop
 

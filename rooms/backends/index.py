@@ -49,7 +49,14 @@ class IndexingStore(Store, Protocol):
     """A store whose ``swap`` can carry an index change (the Redis store on one server)."""
 
     async def swap(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
-        finished: bool | None = None, archive_unchanged: bool = False,
+        self,
+        room_id: str,
+        expected: int,
+        data: str,
+        event: str,
+        *,
+        listed: bool,
+        finished: bool | None = None,
+        archive_unchanged: bool = False,
         index: IndexChange | None = None,
     ) -> Swapped: ...

@@ -172,7 +172,13 @@ class MemoryStore:
             return None if entry is None else StoredRoom(entry.version, entry.data.decode())
 
     async def commit(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
+        self,
+        room_id: str,
+        expected: int,
+        data: str,
+        event: str,
+        *,
+        listed: bool,
         finished: bool | None = None,  # one ttl for every room here
         archive_unchanged: bool = False,  # the whole text is kept: nothing to save
     ) -> bool:
@@ -197,8 +203,15 @@ class MemoryStore:
             return True
 
     async def swap(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
-        finished: bool | None = None, archive_unchanged: bool = False,
+        self,
+        room_id: str,
+        expected: int,
+        data: str,
+        event: str,
+        *,
+        listed: bool,
+        finished: bool | None = None,
+        archive_unchanged: bool = False,
     ) -> Swapped:
         """``commit``, then on a refusal the current room. One process: this store's own
         service is the only writer in production and caches what it commits, so the bus

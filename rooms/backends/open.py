@@ -67,7 +67,9 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
     if scheme == "memory":
         memory_bus = MemoryBus()
         memory_store = MemoryStore(
-            memory_bus, log_size=options.log_size, room_ttl=options.room_ttl,
+            memory_bus,
+            log_size=options.log_size,
+            room_ttl=options.room_ttl,
             max_rooms=options.max_rooms,
         )
         return Backend(url, memory_store, memory_bus, MemoryRegistry(), MemoryQueue())

@@ -122,8 +122,15 @@ class Store(Protocol):
         """The room's current text and version, or None when there is no such room."""
 
     async def commit(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
-        finished: bool | None = None, archive_unchanged: bool = False,
+        self,
+        room_id: str,
+        expected: int,
+        data: str,
+        event: str,
+        *,
+        listed: bool,
+        finished: bool | None = None,
+        archive_unchanged: bool = False,
     ) -> bool:
         """Atomically: if the stored version is ``expected``, write ``data`` as version
         ``expected + 1``, append ``event`` to the bounded log, update the listing and publish
@@ -135,8 +142,15 @@ class Store(Protocol):
         send it again (see the module's doc); False is always correct."""
 
     async def swap(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
-        finished: bool | None = None, archive_unchanged: bool = False,
+        self,
+        room_id: str,
+        expected: int,
+        data: str,
+        event: str,
+        *,
+        listed: bool,
+        finished: bool | None = None,
+        archive_unchanged: bool = False,
     ) -> Swapped:
         """``commit``, answering a refusal with the current room (see the module's doc). A
         network store publishes ``framed(expected + 1, event, data)`` instead of the bare

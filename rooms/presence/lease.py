@@ -47,14 +47,14 @@ log = logging.getLogger("tictactoe.rooms")
 LostHandler = Callable[[], None]
 """Called when the lease a connection was made under is lost: close that connection."""
 
+
 class LeaseLost(RoomError):
     """This worker's lease is gone (or about to be replaced): the connection must resume."""
 
     def __init__(self) -> None:
         super().__init__(
             ErrorCode.UNAVAILABLE,
-            "this server lost its presence lease and is registering again; reconnect and "
-            "resume",
+            "this server lost its presence lease and is registering again; reconnect and resume",
         )
 
 
@@ -166,7 +166,11 @@ class Presence:
         closing = [handler for conn, handler in self._held.items() if worker_of(conn) == old]
         log.warning(
             "presence: worker %s lost its lease (%s): closing its %d connections so they "
-            "resume; registering as %s", old, reason, len(closing), self.worker,
+            "resume; registering as %s",
+            old,
+            reason,
+            len(closing),
+            self.worker,
         )
         for handler in closing:
             try:
@@ -237,8 +241,9 @@ class Presence:
             self._held.pop(conn, None)
             raise
 
-    async def leave(self, room_id: str, conn: str, *, deliberate: bool = False,
-                    spectator: bool = False) -> bool:
+    async def leave(
+        self, room_id: str, conn: str, *, deliberate: bool = False, spectator: bool = False
+    ) -> bool:
         """Record that ``conn`` left ``room_id`` (``Leave`` through the service) and unindex
         the room after the last local connection there. False when it could not be
         recorded now: it is retried at every heartbeat, the room staying indexed.

@@ -65,9 +65,11 @@ class LocalRooms:
         self._locks = KeyedLocks()
         self._pending: dict[str, tuple[str, bool]] = {}  # conn -> (room, deliberate)
         self._arrivals: Gathering[tuple[str, str], Join, Executed] = Gathering(
-            self._join_spectators, self._window)
+            self._join_spectators, self._window
+        )
         self._departures: Gathering[tuple[str, str], str, bool] = Gathering(
-            self._leave_spectators, self._window)
+            self._leave_spectators, self._window
+        )
 
     def pending(self) -> int:
         return len(self._pending)
@@ -99,8 +101,9 @@ class LocalRooms:
             await self.leave(room_id, command.conn, False)
             raise
 
-    async def _join_now(self, worker: str, room_id: str, command: Join | JoinSpectators,
-                        count: int) -> Executed:
+    async def _join_now(
+        self, worker: str, room_id: str, command: Join | JoinSpectators, count: int
+    ) -> Executed:
         """Count ``count`` connections in and execute ``command`` (their Join); NotIndexed
         (nothing recorded, nothing counted) when the worker's lease is gone."""
         key = (worker, room_id)
@@ -154,8 +157,9 @@ class LocalRooms:
             command = JoinSpectators(tuple(each.conn for each in commands))
         return await self._join_now(worker, room_id, command, len(commands))
 
-    async def leave(self, room_id: str, conn: str, deliberate: bool, *,
-                    spectator: bool = False) -> bool:
+    async def leave(
+        self, room_id: str, conn: str, deliberate: bool, *, spectator: bool = False
+    ) -> bool:
         """Record that ``conn`` left ``room_id`` and unindex the room after the last local
         connection there. False when it could not be recorded now: retried by ``retry``.
         A spectator's departure is recorded with the others of the worker's spectators
@@ -171,8 +175,9 @@ class LocalRooms:
             command = LeaveSpectators(tuple(conns))
         return await self._record(key[1], conns, command)
 
-    async def _record(self, room_id: str, conns: list[str],
-                      command: Leave | LeaveSpectators) -> bool:
+    async def _record(
+        self, room_id: str, conns: list[str], command: Leave | LeaveSpectators
+    ) -> bool:
         """Commit ``command``, the departure of ``conns`` (one worker's connections)."""
         worker = worker_of(conns[0])
         if self.folds and worker is not None:
@@ -195,8 +200,9 @@ class LocalRooms:
                 if len(self._pending) < self._max_pending:
                     self._pending[conn] = (room_id, deliberate)
                 else:  # still indexed: evicted when this worker's lease ends
-                    log.error("presence: too many departures to retry; %s stays in %s", conn,
-                              room_id)
+                    log.error(
+                        "presence: too many departures to retry; %s stays in %s", conn, room_id
+                    )
         return done
 
     async def retry(self) -> None:
@@ -207,16 +213,18 @@ class LocalRooms:
                 del self._pending[conn]
                 await self._forget(room_id, worker_of(conn))
 
-    async def _depart(self, room_id: str, command: Leave | LeaveSpectators,
-                      unindex: IndexChange | None = None) -> tuple[bool, bool]:
+    async def _depart(
+        self, room_id: str, command: Leave | LeaveSpectators, unindex: IndexChange | None = None
+    ) -> tuple[bool, bool]:
         """Whether nothing more is to be done for this departure, and whether its commit
         unindexed the room (``unindex``: in the same step, or not at all)."""
         try:
             executed = await self._service.execute(room_id, command, index=unindex)
         except RoomError as exc:
             if exc.code in TRANSIENT:
-                log.info("room %s: departure not recorded yet (%s): %s", room_id, command,
-                         exc.message)
+                log.info(
+                    "room %s: departure not recorded yet (%s): %s", room_id, command, exc.message
+                )
                 return False, False
             if exc.code is not ErrorCode.ROOM_NOT_FOUND:
                 log.info("room %s: could not record a departure: %s", room_id, exc.message)

@@ -55,8 +55,10 @@ class Sweeper:
         rooms_per_tick: int = 64,
         jitter: Callable[[], float] = random.random,
     ) -> None:
-        if isinstance(interval, bool) or not isinstance(interval, int | float) or not (
-            interval > 0
+        if (
+            isinstance(interval, bool)
+            or not isinstance(interval, int | float)
+            or not (interval > 0)
         ):
             raise ValueError(f"the sweep interval must be above 0 seconds, not {interval!r}")
         self._registry = registry
@@ -153,8 +155,9 @@ class Sweeper:
                 if exc.code in TRANSIENT:
                     return False  # the next tick tries again
                 if exc.code is not ErrorCode.ROOM_NOT_FOUND:
-                    log.warning("room %s: could not evict worker %s: %s", room_id, worker,
-                                exc.message)
+                    log.warning(
+                        "room %s: could not evict worker %s: %s", room_id, worker, exc.message
+                    )
                 return True  # a room that refuses it will not change its mind
             if executed.event is None:
                 return True

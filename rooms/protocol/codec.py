@@ -154,7 +154,8 @@ def decode_room(text: str, base: Room | None = None) -> Room:
         state["move_times"] = move_times
         offers = data.get("offers") or {}
         state["offers"] = (
-            prior.offers if prior is not None and prior.offers.matches(offers)
+            prior.offers
+            if prior is not None and prior.offers.matches(offers)
             else Offers.from_dict(offers)
         )
         state["game_number"] = int(data.get("game_number", 1))
@@ -167,9 +168,7 @@ def decode_room(text: str, base: Room | None = None) -> Room:
         return Room.restored(state)
     except (GameError, ValueError, KeyError, TypeError, AttributeError, RoomError) as exc:
         # RoomError: stored settings out of range; the store's fault, not the client's
-        raise RoomError(
-            ErrorCode.INTERNAL_ERROR, f"stored room cannot be decoded: {exc}"
-        ) from exc
+        raise RoomError(ErrorCode.INTERNAL_ERROR, f"stored room cannot be decoded: {exc}") from exc
 
 
 def _seats(data: Any, earlier: Sequence[Seat]) -> list[Seat]:

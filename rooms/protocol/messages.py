@@ -128,7 +128,10 @@ def error_message(
     code: ErrorCode, message: str, ref: str | None = None, *, retry_after: float | None = None
 ) -> dict[str, Any]:
     error: dict[str, Any] = {
-        "type": ServerType.ERROR.value, "code": code.value, "message": message, "ref": ref
+        "type": ServerType.ERROR.value,
+        "code": code.value,
+        "message": message,
+        "ref": ref,
     }
     if retry_after is not None:
         error["retry_after"] = retry_after

@@ -83,11 +83,20 @@ class PingMessage:
     ref: str | None = None
 
 
-ACTIONS = frozenset({
-    ClientType.RESIGN, ClientType.ABORT, ClientType.OFFER_DRAW, ClientType.ACCEPT_DRAW,
-    ClientType.DECLINE_DRAW, ClientType.TAKEBACK, ClientType.ACCEPT_TAKEBACK,
-    ClientType.DECLINE_TAKEBACK, ClientType.REMATCH, ClientType.LEAVE,
-})
+ACTIONS = frozenset(
+    {
+        ClientType.RESIGN,
+        ClientType.ABORT,
+        ClientType.OFFER_DRAW,
+        ClientType.ACCEPT_DRAW,
+        ClientType.DECLINE_DRAW,
+        ClientType.TAKEBACK,
+        ClientType.ACCEPT_TAKEBACK,
+        ClientType.DECLINE_TAKEBACK,
+        ClientType.REMATCH,
+        ClientType.LEAVE,
+    }
+)
 """Lifecycle commands without fields of their own."""
 
 
@@ -111,7 +120,12 @@ class ChatMessage:
 
 
 ClientMessage = (
-    JoinMessage | MoveMessage | SyncMessage | PingMessage | ActionMessage | ClaimMessage
+    JoinMessage
+    | MoveMessage
+    | SyncMessage
+    | PingMessage
+    | ActionMessage
+    | ClaimMessage
     | ChatMessage
 )
 

@@ -45,8 +45,9 @@ class Clock:
         left = max(self.remaining[mark] - max(now - started, 0.0), 0.0)
         self.remaining[mark] = left + (self.control.increment if increment else 0.0)
 
-    def view(self, running: str | None, *, started: float | None, now: float,
-             deadline: Deadline | None) -> dict[str, Any]:
+    def view(
+        self, running: str | None, *, started: float | None, now: float, deadline: Deadline | None
+    ) -> dict[str, Any]:
         remaining = dict(self.remaining)
         if running is not None and started is not None:
             remaining[running] = max(remaining[running] - max(now - started, 0.0), 0.0)

@@ -63,8 +63,7 @@ class Join:
     def __repr__(self) -> str:  # never print a token
         token = "<token>" if self.token is not None else None
         return (
-            f"Join(conn={self.conn!r}, role={self.role.value!r}, name={self.name!r}, "
-            f"token={token})"
+            f"Join(conn={self.conn!r}, role={self.role.value!r}, name={self.name!r}, token={token})"
         )
 
 
@@ -182,8 +181,22 @@ class Tick:
 
 
 Command = (
-    Join | JoinSpectators | Reserve | Leave | LeaveSpectators | Evict | PlayMove | BotMove
-    | Resign | Abort | Offer | Answer | Rematch | Claim | Tick | Retire
+    Join
+    | JoinSpectators
+    | Reserve
+    | Leave
+    | LeaveSpectators
+    | Evict
+    | PlayMove
+    | BotMove
+    | Resign
+    | Abort
+    | Offer
+    | Answer
+    | Rematch
+    | Claim
+    | Tick
+    | Retire
 )
 
 

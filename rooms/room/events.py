@@ -96,7 +96,11 @@ def moved(
 
 
 def game_over(
-    version: int, outcome: Outcome, *, by: str | None, players: list[dict[str, Any]],
+    version: int,
+    outcome: Outcome,
+    *,
+    by: str | None,
+    players: list[dict[str, Any]],
     at: float,
 ) -> dict[str, Any]:
     return {
@@ -111,8 +115,11 @@ def game_over(
     }
 
 
-_OFFERED = {"draw": EventType.DRAW_OFFERED, "takeback": EventType.TAKEBACK_OFFERED,
-            "rematch": EventType.REMATCH_OFFERED}
+_OFFERED = {
+    "draw": EventType.DRAW_OFFERED,
+    "takeback": EventType.TAKEBACK_OFFERED,
+    "rematch": EventType.REMATCH_OFFERED,
+}
 _DECLINED = {"draw": EventType.DRAW_DECLINED, "takeback": EventType.TAKEBACK_DECLINED}
 
 

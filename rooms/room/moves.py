@@ -22,6 +22,7 @@ __all__ = ["bot_move", "move", "play"]
 
 # -- moves ----------------------------------------------------------------------------
 
+
 def move(room: RoomState, command: PlayMove, now: float) -> Handled:
     seat = room.seated(command.conn)
     applied = seat.moves.get(command.move_id)
@@ -79,8 +80,14 @@ def play(room: RoomState, seat: Seat, request: MoveRequest, move_id: str, now: f
     room.game_version = version
     seat.moves[move_id] = version
     event = events.moved(
-        version, seat.mark, landed, ply=game.ply, turn=room.turn,
-        status=room.status.value, outcome=outcome, at=now,
+        version,
+        seat.mark,
+        landed,
+        ply=game.ply,
+        turn=room.turn,
+        status=room.status.value,
+        outcome=outcome,
+        at=now,
     )
     if outcome is not None:
         event["players"] = room.players()

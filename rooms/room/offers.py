@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = ["answer", "offer"]
 
+
 def offer(room: RoomState, command: Offer, now: float) -> Handled:
     seat = room.seated(command.conn)
     room.require_playing()
@@ -101,7 +102,12 @@ def _take_back(room: RoomState, requester: str, *, by: str, now: float) -> Handl
     version = room.bump(now)
     room.game_version = version
     event = events.undone(
-        version, by=by, moves=taken, board=game.board.text, ply=game.ply, turn=game.turn,
+        version,
+        by=by,
+        moves=taken,
+        board=game.board.text,
+        ply=game.ply,
+        turn=game.turn,
         status=room.status.value,
     )
     return Handled(room.with_state(event, now), Done(version))

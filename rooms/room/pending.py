@@ -37,9 +37,14 @@ class Offers:
 
     def copy(self) -> Offers:
         """Independent offers in the same state (their dicts and list copied)."""
-        return Offers(self.draw, self.draw_moves.copy(), self.takeback,
-                      self.takeback_declines.copy(), self.takeback_not_before.copy(),
-                      self.rematch.copy())
+        return Offers(
+            self.draw,
+            self.draw_moves.copy(),
+            self.takeback,
+            self.takeback_declines.copy(),
+            self.takeback_not_before.copy(),
+            self.rematch.copy(),
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -21,8 +21,14 @@ if TYPE_CHECKING:
 __all__ = ["GameRecord", "archive", "current_record", "format_record", "parse_record"]
 
 _RULE_HEADERS = {
-    "rows": "Rows", "cols": "Cols", "k": "K", "gravity": "Gravity", "misere": "Misere",
-    "players": "Players", "layers": "Layers", "early_draw": "EarlyDraw",
+    "rows": "Rows",
+    "cols": "Cols",
+    "k": "K",
+    "gravity": "Gravity",
+    "misere": "Misere",
+    "players": "Players",
+    "layers": "Layers",
+    "early_draw": "EarlyDraw",
 }
 _HEADER = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
 _MOVE = re.compile(r"^(\d+)\.\s+([XOAB])\s+r(\d+)c(\d+)(?:l(\d+))?(?:\s+(-?[\d.]+))?$")
@@ -78,7 +84,9 @@ def format_record(room_id: str, rules: Rules, record: dict[str, Any]) -> str:
     result = _result(record.get("outcome"), rules.players)
     outcome = record.get("outcome")
     headers: list[tuple[str, object]] = [
-        ("Event", "tictactoe"), ("Room", room_id), ("Game", record["game_number"]),
+        ("Event", "tictactoe"),
+        ("Room", room_id),
+        ("Game", record["game_number"]),
         ("Date", date),
     ]
     headers += [(p["mark"], p["name"]) for p in record["players"]]
@@ -162,4 +170,3 @@ def _rules(headers: dict[str, str]) -> Rules:
             except ValueError:
                 raise GameError(f"header {header}: expected a number, got {raw!r:.20}") from None
     return Rules.from_dict(values)
-

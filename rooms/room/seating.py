@@ -63,8 +63,9 @@ def _take_seat(room: RoomState, name: str | None, conn: str | None, now: float) 
     return Handled(room.with_state(event, now), JoinReply(Role.PLAYER, mark, token))
 
 
-def _check_new_connection(room: RoomState, conn: str,
-                          watching: Collection[str] | None = None) -> None:
+def _check_new_connection(
+    room: RoomState, conn: str, watching: Collection[str] | None = None
+) -> None:
     """ALREADY_JOINED unless ``conn`` is new to the room (``watching``: the spectators, as
     a set when many are checked)."""
     spectators = room.spectators if watching is None else watching
@@ -89,8 +90,9 @@ def join(room: RoomState, command: Join, now: float) -> Handled:
         seat.connections.append(command.conn)
         seat.away_since, seat.left = None, False
         player = room.players()[room.seats.index(seat)]
-        return Handled(events.presence(room.bump(now), player),
-                       JoinReply(Role.PLAYER, seat.mark, None))
+        return Handled(
+            events.presence(room.bump(now), player), JoinReply(Role.PLAYER, seat.mark, None)
+        )
     return _take_seat(room, command.name, command.conn, now)
 
 

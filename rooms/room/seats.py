@@ -73,9 +73,18 @@ class Seat:
 
     def copy(self) -> Seat:
         """An independent seat in the same state (its lists and dicts copied)."""
-        return Seat(self.mark, self.name, self.token_hash, self.connections.copy(),
-                    self.moves.copy(), self.bot, self.away_since, self.left, self.wins,
-                    self.draws)
+        return Seat(
+            self.mark,
+            self.name,
+            self.token_hash,
+            self.connections.copy(),
+            self.moves.copy(),
+            self.bot,
+            self.away_since,
+            self.left,
+            self.wins,
+            self.draws,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {

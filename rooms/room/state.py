@@ -24,10 +24,19 @@ __all__ = ["RoomState"]
 
 class RoomState:
     def __init__(
-        self, room_id: str, rules: Rules, *, public: bool, created: float,
-        game: Game | None = None, seats: list[Seat] | None = None,
-        spectators: list[str] | None = None, version: int = 0, game_version: int = 0,
-        updated: float | None = None, settings: RoomSettings | None = None,
+        self,
+        room_id: str,
+        rules: Rules,
+        *,
+        public: bool,
+        created: float,
+        game: Game | None = None,
+        seats: list[Seat] | None = None,
+        spectators: list[str] | None = None,
+        version: int = 0,
+        game_version: int = 0,
+        updated: float | None = None,
+        settings: RoomSettings | None = None,
     ) -> None:
         self.room_id = room_id
         self.rules = rules
@@ -173,11 +182,13 @@ class RoomState:
         deadline = self.deadline()
         if self.clock is not None and deadline is not None and not deadline.first_move:
             assert self.turn_started is not None
-            self.clock.charge(deadline.mark, started=self.turn_started, now=now,
-                              increment=increment)
+            self.clock.charge(
+                deadline.mark, started=self.turn_started, now=now, increment=increment
+            )
 
-    def end(self, finish: Callable[[], object], now: float, *, by: str | None,
-            charge: bool = True) -> Handled:
+    def end(
+        self, finish: Callable[[], object], now: float, *, by: str | None, charge: bool = True
+    ) -> Handled:
         """End the game off the board with ``finish`` (a Game method), one game_over event."""
         if charge:
             self.charge_running(now, increment=False)
@@ -189,9 +200,7 @@ class RoomState:
         version = self.bump(now)
         self.game_version = version
         assert self.game.outcome is not None
-        event = events.game_over(
-            version, self.game.outcome, by=by, players=self.players(), at=now
-        )
+        event = events.game_over(version, self.game.outcome, by=by, players=self.players(), at=now)
         return self.changed(event, now)
 
     def settle_game_end(self, now: float) -> None:

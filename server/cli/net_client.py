@@ -81,7 +81,9 @@ def create_room(link: RoomLink, rules: Rules, *, public: bool = False) -> RoomLi
     """POST /api/rooms; the link of the new room."""
     body = json.dumps({"rules": rules.to_dict(), "public": public}).encode()
     request = urllib.request.Request(
-        f"{link.http_base}/api/rooms", data=body, method="POST",
+        f"{link.http_base}/api/rooms",
+        data=body,
+        method="POST",
         headers={"Content-Type": "application/json"},
     )
     try:

@@ -67,8 +67,13 @@ class NetworkSeat:
         return PlayMove(_request(game.rules, self._client.moves[index]))
 
 
-def play_connected(args: argparse.Namespace, *, out: TextIO = sys.stdout,
-                   err: TextIO = sys.stderr, input: TextIO = sys.stdin) -> int:
+def play_connected(
+    args: argparse.Namespace,
+    *,
+    out: TextIO = sys.stdout,
+    err: TextIO = sys.stderr,
+    input: TextIO = sys.stdin,
+) -> int:
     def notify(line: str) -> None:
         print(line, file=out, flush=True)
 

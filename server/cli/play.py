@@ -34,14 +34,18 @@ def register(subparsers: Any) -> None:
     add_rules_flags(parser)
     network = parser.add_argument_group("network (a running tictactoe serve)")
     network.add_argument(
-        "--connect", metavar="URL", default=None,
+        "--connect",
+        metavar="URL",
+        default=None,
         help="play on a server: a room link (http://HOST:PORT/r/ROOM) joins that room; a "
         "server address (http://HOST:PORT) creates a room with the rules flags",
     )
     network.add_argument("--watch", action="store_true", help="with --connect: spectate")
     network.add_argument("--name", default=None, help="with --connect: your display name")
     parser.add_argument(
-        "--replay", metavar="FILE", default=None,
+        "--replay",
+        metavar="FILE",
+        default=None,
         help="step through a game record (GET /api/rooms/ROOM/record.txt): Enter for the "
         "next move, b to go back, q to quit; read from stdin",
     )

@@ -26,8 +26,10 @@ def _header(record: GameRecord) -> str:
     players = ", ".join(f"{mark} {headers[mark]}" for mark in record.rules.marks if mark in headers)
     tc = headers.get("TimeControl", "-")
     clock = f", time control {tc}" if tc != "-" else ""
-    return (f"Game {headers.get('Game', '?')} in room {headers.get('Room', '?')}: "
-            f"{record.rules.describe()}; {players}{clock}. {HELP}")
+    return (
+        f"Game {headers.get('Game', '?')} in room {headers.get('Room', '?')}: "
+        f"{record.rules.describe()}; {players}{clock}. {HELP}"
+    )
 
 
 def _show(record: GameRecord, at: int, out: TextIO) -> None:
@@ -70,8 +72,13 @@ def replay(record: GameRecord, commands: TextIO, out: TextIO) -> int:
     return 0
 
 
-def run_replay(path: str, *, commands: TextIO | None = None, out: TextIO | None = None,
-               err: TextIO | None = None) -> int:
+def run_replay(
+    path: str,
+    *,
+    commands: TextIO | None = None,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+) -> int:
     err = err if err is not None else sys.stderr
     try:
         record = parse_record(Path(path).read_text(encoding="utf-8"))

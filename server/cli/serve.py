@@ -43,7 +43,8 @@ def register(subparsers: Any) -> None:
         "(e.g. https://example.com); '*' allows any",
     )
     parser.add_argument(
-        "--redis-url", default=None,
+        "--redis-url",
+        default=None,
         help="keep rooms in Redis, shared by every worker and host: redis://host:port/db, "
         "or a Redis Cluster: redis+cluster://host:port[,host:port...] (also REDIS_URL; "
         "?prefix=NAME sets the key prefix)",
@@ -67,20 +68,28 @@ def register(subparsers: Any) -> None:
     ):
         limits.add_argument(flag, type=kind, default=None, help=text)
     presence = parser.add_argument_group(
-        "presence", "each worker holds a lease renewed by a heartbeat; when one dies, a live "
+        "presence",
+        "each worker holds a lease renewed by a heartbeat; when one dies, a live "
         "worker removes its connections from their rooms (docs/operations.md)",
     )
     presence.add_argument(
-        "--lease-ttl", type=float, default=None,
+        "--lease-ttl",
+        type=float,
+        default=None,
         help="seconds a worker's lease lasts without a heartbeat: a dead worker's players "
         "still look connected for about this plus --sweep-interval (default 15)",
     )
     presence.add_argument(
-        "--sweep-interval", type=float, default=None,
+        "--sweep-interval",
+        type=float,
+        default=None,
         help="seconds between two looks for dead workers to clean up after (default 5)",
     )
     parser.add_argument(
-        "--no-tune-gc", dest="tune_gc", action="store_false", default=None,
+        "--no-tune-gc",
+        dest="tune_gc",
+        action="store_false",
+        default=None,
         help="leave the garbage collector at CPython's defaults (by default each worker "
         "freezes its startup heap, freezes the young objects every 50 ms instead of "
         "collecting them, and collects everything only once the heap has doubled: "
@@ -193,13 +202,17 @@ def run(args: argparse.Namespace) -> int:
         )
     print(
         f"tictactoe: serving on {settings.url} (store: {_shown(settings.store_url)}, "
-        f"workers: {settings.workers})", flush=True,
+        f"workers: {settings.workers})",
+        flush=True,
     )
     if settings.workers > 1:
         os.environ.update(worker_env(settings))
         uvicorn.run(
-            "server.app:create_app", factory=True, workers=settings.workers,
-            log_level=args.log_level, **uvicorn_options(settings),
+            "server.app:create_app",
+            factory=True,
+            workers=settings.workers,
+            log_level=args.log_level,
+            **uvicorn_options(settings),
         )
         return 0
     config = uvicorn.Config(app, log_level=args.log_level, **uvicorn_options(settings))

@@ -34,8 +34,14 @@ def test_round_trips_and_encodes_per_committed_move(redis_url: str, config: str)
     launched = launch("server", CONFIGS[config], redis_url)
     try:
         script = make_scripts({}, 1, seed=5)[0]
-        probe = probe_game(launched.url, redis_url, workers=CONFIGS[config].workers, rules={},
-                           script=script, spectators=4)
+        probe = probe_game(
+            launched.url,
+            redis_url,
+            workers=CONFIGS[config].workers,
+            rules={},
+            script=script,
+            spectators=4,
+        )
     finally:
         launched.stop()
     moves = len(script)
@@ -49,8 +55,17 @@ def test_round_trips_and_encodes_per_committed_move(redis_url: str, config: str)
 
 
 def test_the_bench_on_redis_with_two_workers(redis_url: str, tmp_path: Path) -> None:
-    options = BenchOptions(configs=("redis2",), games=2, spectators=1, duration=1.5,
-                           warmup=0.5, procs=2, probe=False, redis_url=redis_url, quiet=True)
+    options = BenchOptions(
+        configs=("redis2",),
+        games=2,
+        spectators=1,
+        duration=1.5,
+        warmup=0.5,
+        procs=2,
+        probe=False,
+        redis_url=redis_url,
+        quiet=True,
+    )
     report = run_bench(options)
     server, relay = report["runs"]
     for run in (server, relay):
@@ -86,9 +101,18 @@ def test_rematch_mode_on_redis_with_two_workers(redis_url: str) -> None:
     Redis, the relay counts them there (INCR), and the next game is played in the room."""
     from tests.bench.test_bench_rematch import check_rematch_run
 
-    options = BenchOptions(configs=("redis2",), games=2, spectators=2, next="rematch",
-                           duration=1.0, warmup=0.5, procs=2, probe=False, redis_url=redis_url,
-                           quiet=True)
+    options = BenchOptions(
+        configs=("redis2",),
+        games=2,
+        spectators=2,
+        next="rematch",
+        duration=1.0,
+        warmup=0.5,
+        procs=2,
+        probe=False,
+        redis_url=redis_url,
+        quiet=True,
+    )
     server, relay = run_bench(options)["runs"]
     for run in (server, relay):
         check_rematch_run(run, games=2, spectators=2)

@@ -34,10 +34,19 @@ def check_rematch_run(run: dict[str, Any], *, games: int, spectators: int) -> No
 
 
 def test_rematch_mode_plays_game_after_game_in_each_room() -> None:
-    report = run_bench(BenchOptions(
-        configs=("memory",), games=GAMES, spectators=SPECTATORS, next="rematch", think=0.0,
-        duration=1.0, warmup=0.5, probe=False, quiet=True,
-    ))
+    report = run_bench(
+        BenchOptions(
+            configs=("memory",),
+            games=GAMES,
+            spectators=SPECTATORS,
+            next="rematch",
+            think=0.0,
+            duration=1.0,
+            warmup=0.5,
+            probe=False,
+            quiet=True,
+        )
+    )
     server, relay = report["runs"]
     assert (server["target"], relay["target"]) == ("server", "relay")
     for run in (server, relay):
@@ -57,8 +66,18 @@ def target(request: pytest.FixtureRequest) -> Iterator[Launched]:
 
 def test_a_crowd_is_spread_over_the_processes_and_joined_up(target: Launched) -> None:
     watchers = 5  # per room; as many processes as rooms, one of them owning none
-    plan = LoadPlan(target.url, GAMES, watchers, 0.05, 0.3, 1.2, {}, procs=3,
-                    next="rematch", crowd_from=watchers)
+    plan = LoadPlan(
+        target.url,
+        GAMES,
+        watchers,
+        0.05,
+        0.3,
+        1.2,
+        {},
+        procs=3,
+        next="rematch",
+        crowd_from=watchers,
+    )
     assert plan.crowded
     result = run_load(plan)
     assert result["errors"] == {} and result["unfinished"] == 0
@@ -78,8 +97,19 @@ def test_the_players_can_be_kept_apart_from_the_crowd(target: Launched) -> None:
     """With ``players_apart`` the first process plays every room and watches none: every
     delivery is still joined up, every spectator having joined in the other processes."""
     watchers = 4
-    plan = LoadPlan(target.url, GAMES, watchers, 0.05, 0.3, 1.2, {}, procs=3,
-                    next="rematch", crowd_from=watchers, players_apart=True)
+    plan = LoadPlan(
+        target.url,
+        GAMES,
+        watchers,
+        0.05,
+        0.3,
+        1.2,
+        {},
+        procs=3,
+        next="rematch",
+        crowd_from=watchers,
+        players_apart=True,
+    )
     result = run_load(plan)
     assert result["errors"] == {} and result["unfinished"] == 0
     crowd = result["crowd"]
@@ -94,10 +124,11 @@ def test_the_players_can_think_before_asking_for_the_rematch(target: Launched) -
     most once per shortest wait (half the mean, the default spread), where instant votes
     play a game every few milliseconds. (A slower machine plays fewer games, never more.)"""
     window, think = 1.5, 0.2
-    plan = LoadPlan(target.url, GAMES, 0, 0.0, 0.0, window, {}, next="rematch",
-                    rematch_think=think)
-    assert plan.game_timeout > LoadPlan(target.url, GAMES, 0, 0.0, 0.0, window, {},
-                                        next="rematch").game_timeout
+    plan = LoadPlan(target.url, GAMES, 0, 0.0, 0.0, window, {}, next="rematch", rematch_think=think)
+    assert (
+        plan.game_timeout
+        > LoadPlan(target.url, GAMES, 0, 0.0, 0.0, window, {}, next="rematch").game_timeout
+    )
     result = run_load(plan)
     assert result["errors"] == {} and result["unfinished"] == 0
     shortest = think * (1 - plan.think_spread)

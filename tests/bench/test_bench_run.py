@@ -41,10 +41,26 @@ def _check_run(run: dict[str, Any], target: str) -> None:
 
 def test_the_bench_loads_the_server_and_the_relay(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
-    code = main([
-        "bench", "--configs", "memory", "--games", str(GAMES), "--spectators", str(SPECTATORS),
-        "--duration", "1", "--warmup", "0.5", "--rounds", "2", "--quiet", "--json", str(out),
-    ])
+    code = main(
+        [
+            "bench",
+            "--configs",
+            "memory",
+            "--games",
+            str(GAMES),
+            "--spectators",
+            str(SPECTATORS),
+            "--duration",
+            "1",
+            "--warmup",
+            "0.5",
+            "--rounds",
+            "2",
+            "--quiet",
+            "--json",
+            str(out),
+        ]
+    )
     assert code == 0
     report = json.loads(out.read_text())
     server, relay = report["runs"]
@@ -66,8 +82,9 @@ def test_an_event_is_encoded_once_whatever_the_receivers(spectators: int) -> Non
     launched = launch("server", CONFIGS["memory"], None)
     try:
         script = make_scripts({}, 1, seed=11)[0]
-        probe = probe_game(launched.url, None, workers=1, rules={}, script=script,
-                           spectators=spectators)
+        probe = probe_game(
+            launched.url, None, workers=1, rules={}, script=script, spectators=spectators
+        )
     finally:
         launched.stop()
     assert probe["moves"] == len(script)
@@ -91,10 +108,17 @@ def test_idle_connections_are_opened_joined_and_counted() -> None:
 def test_the_bench_loads_a_running_server_at_a_url() -> None:
     launched = launch("server", CONFIGS["memory"], None)
     try:
-        report = run_bench(BenchOptions(
-            url=launched.url, server_pid=launched.pid, games=GAMES, spectators=SPECTATORS,
-            duration=1.5, warmup=0.5, quiet=True,
-        ))
+        report = run_bench(
+            BenchOptions(
+                url=launched.url,
+                server_pid=launched.pid,
+                games=GAMES,
+                spectators=SPECTATORS,
+                duration=1.5,
+                warmup=0.5,
+                quiet=True,
+            )
+        )
     finally:
         launched.stop()
     (run,) = report["runs"]

@@ -34,12 +34,15 @@ def test_the_same_seed_gives_the_same_draws() -> None:
     assert [first.pause() for _ in range(50)] != [other.pause() for _ in range(50)]
 
 
-@pytest.mark.parametrize("mean, spread, message", [
-    (-1.0, 0.5, "the mean think time must be at least 0 s"),
-    (float("nan"), 0.5, "the mean think time must be at least 0 s"),
-    (1.0, 1.5, "the think spread must be from 0 to 1"),
-    (1.0, -0.5, "the think spread must be from 0 to 1"),
-])
+@pytest.mark.parametrize(
+    "mean, spread, message",
+    [
+        (-1.0, 0.5, "the mean think time must be at least 0 s"),
+        (float("nan"), 0.5, "the mean think time must be at least 0 s"),
+        (1.0, 1.5, "the think spread must be from 0 to 1"),
+        (1.0, -0.5, "the think spread must be from 0 to 1"),
+    ],
+)
 def test_bad_think_times_are_refused(mean: float, spread: float, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         Think(mean, spread)

@@ -27,8 +27,14 @@ from core import Game, Rules
 from server.cli import main
 
 
-@pytest.mark.parametrize("rules", [{}, {"rows": 6, "cols": 7, "k": 4, "gravity": True},
-                                   {"rows": 4, "cols": 4, "layers": 4, "k": 4}])
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {},
+        {"rows": 6, "cols": 7, "k": 4, "gravity": True},
+        {"rows": 4, "cols": 4, "layers": 4, "k": 4},
+    ],
+)
 def test_scripts_are_whole_legal_games_in_protocol_form(rules: dict[str, object]) -> None:
     for script in make_scripts(rules, 20, seed=7):
         game = Game(Rules.from_dict(rules))
@@ -119,13 +125,20 @@ def test_a_crowded_plan_spreads_every_room_s_spectators_over_the_processes() -> 
 
 
 def test_sends_and_arrivals_of_several_processes_join_into_latencies() -> None:
-    owner = {"sends": {("a", 0, 0): 10.0, ("a", 0, 1): 11.0, ("b", 1, 0): 20.0},
-             "arrivals": {("a", 0, 0): array("d", [10.5]), ("a", 0, 1): array("d", [11.25]),
-                          ("a", 9, 9): array("d", [1.0])},  # sent outside the window
-             "watching": {"a": 1, "b": 1}}
-    other = {"sends": {}, "arrivals": {("a", 0, 0): array("d", [10.75, 9.0]),
-                                       ("b", 1, 0): array("d", [20.125])},
-             "watching": {"a": 2, "b": 1}}
+    owner = {
+        "sends": {("a", 0, 0): 10.0, ("a", 0, 1): 11.0, ("b", 1, 0): 20.0},
+        "arrivals": {
+            ("a", 0, 0): array("d", [10.5]),
+            ("a", 0, 1): array("d", [11.25]),
+            ("a", 9, 9): array("d", [1.0]),
+        },  # sent outside the window
+        "watching": {"a": 1, "b": 1},
+    }
+    other = {
+        "sends": {},
+        "arrivals": {("a", 0, 0): array("d", [10.75, 9.0]), ("b", 1, 0): array("d", [20.125])},
+        "watching": {"a": 2, "b": 1},
+    }
     joined = deliveries([owner, other])
     assert sorted(joined["spectator"]) == [0.125, 0.25, 0.5, 0.75]
     assert joined["early"] == 1  # 9.0 arrived before its send at 10.0: counted, not used
@@ -141,8 +154,7 @@ def test_crowd_figures_merge_and_print() -> None:
     assert merge([first, second])["crowd"]["expected"] == 20
     assert merge([first, second], side_by_side=False)["crowd"]["watchers"] == 4
     merged = merge([first, second], side_by_side=False)
-    run = run_record("server", "redis2", merged, duration=10, server=None,
-                     extra={"spectators": 2})
+    run = run_record("server", "redis2", merged, duration=10, server=None, extra={"spectators": 2})
     assert crowd_line(run) == (
         "redis2 server: 4 of 4 spectators (2 rooms) joined before the warm-up, spread over "
         "1 load processes; 20 deliveries of moves sent in the window, 2 missed"
@@ -167,7 +179,10 @@ def test_server_figures_are_compared_to_the_relay() -> None:
     assert ratios["opponent_p99"] == pytest.approx(2.0)
     assert ratios["cpu_per_move"] == pytest.approx(1000 / 700)
     assert server["generator"] == {
-        "procs": 1, "cpu_s": 2.5, "cpu_percent": 25.0, "full_collections": 0,
+        "procs": 1,
+        "cpu_s": 2.5,
+        "cpu_percent": 25.0,
+        "full_collections": 0,
     }
     text = table([server, relay], [ratios])
     assert "| memory | server | 70 | 0.70 |" in text
@@ -187,8 +202,7 @@ def test_the_load_processes_own_full_collections_in_the_window_are_shown() -> No
         "redis2 relay: the load processes made 3 full garbage collection(s) inside the "
         "window; its latencies include those pauses"
     )
-    quiet = run_record("server", "redis2", merge([second.result()]), duration=10,
-                       server=None)
+    quiet = run_record("server", "redis2", merge([second.result()]), duration=10, server=None)
     assert generator_line(quiet) is None
 
 
@@ -206,25 +220,36 @@ def test_the_progress_bar_draws_only_when_asked() -> None:
     assert silent.getvalue() == ""
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--configs", "memory,nope"], "unknown configuration 'nope'"),
-    (["--games", "0"], "--games must be at least 1"),
-    (["--duration", "0"], "--duration must be above 0"),
-    (["--games", "2", "--procs", "3"], "--procs (3) cannot exceed --games (2)"),
-    (["--games", "2", "--procs", "3", "--next", "rematch", "-S", "99"],
-     "--procs (3) cannot exceed --games (2)"),
-    (["--next", "newroom"], "invalid choice: 'newroom'"),
-    (["--think", "1", "--think-spread", "1.5"], "--think-spread must be from 0 to 1, got 1.5"),
-    (["--think-spread", "-0.1"], "--think-spread must be from 0 to 1, got -0.1"),
-    (["--players-apart", "--next", "rematch", "--procs", "2", "-S", "99"],
-     "--players-apart needs the spectators spread"),
-    (["--players-apart", "--next", "rematch", "-S", "1000"],
-     "--players-apart needs the spectators spread"),
-    (["--rematch-think", "1"], "--rematch-think needs --next rematch"),
-    (["--rematch-think", "-1", "--next", "rematch"],
-     "--rematch-think must be from 0 to 3600 seconds, got -1"),
-    (["--rematch-think", "nan", "--next", "rematch"], "--rematch-think must be from 0 to 3600"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--configs", "memory,nope"], "unknown configuration 'nope'"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--duration", "0"], "--duration must be above 0"),
+        (["--games", "2", "--procs", "3"], "--procs (3) cannot exceed --games (2)"),
+        (
+            ["--games", "2", "--procs", "3", "--next", "rematch", "-S", "99"],
+            "--procs (3) cannot exceed --games (2)",
+        ),
+        (["--next", "newroom"], "invalid choice: 'newroom'"),
+        (["--think", "1", "--think-spread", "1.5"], "--think-spread must be from 0 to 1, got 1.5"),
+        (["--think-spread", "-0.1"], "--think-spread must be from 0 to 1, got -0.1"),
+        (
+            ["--players-apart", "--next", "rematch", "--procs", "2", "-S", "99"],
+            "--players-apart needs the spectators spread",
+        ),
+        (
+            ["--players-apart", "--next", "rematch", "-S", "1000"],
+            "--players-apart needs the spectators spread",
+        ),
+        (["--rematch-think", "1"], "--rematch-think needs --next rematch"),
+        (
+            ["--rematch-think", "-1", "--next", "rematch"],
+            "--rematch-think must be from 0 to 3600 seconds, got -1",
+        ),
+        (["--rematch-think", "nan", "--next", "rematch"], "--rematch-think must be from 0 to 3600"),
+    ],
+)
 def test_bad_flags_are_refused_before_anything_starts(
     argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -269,10 +294,19 @@ def test_a_load_process_settles_before_the_window() -> None:
     """settle collects the garbage of setting up and freezes what is left, then keeps
     freezing what the window makes (server.collector): no collection but a full one walks
     any of it, although it stays tracked; closed, the collector gives everything back."""
-    done = subprocess.run([sys.executable, "-c", _SETTLE], capture_output=True, text=True,
-                          check=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", _SETTLE], capture_output=True, text=True, check=True, timeout=60
+    )
     assert done.stdout.split() == [
-        "True", "True", "True", "False", "True", "False", "True", "True", "True",
+        "True",
+        "True",
+        "True",
+        "False",
+        "True",
+        "False",
+        "True",
+        "True",
+        "True",
     ]
 
 
@@ -297,8 +331,12 @@ def test_a_crowd_takes_everyone_s_first_event_before_anyone_s_second() -> None:
     crowd = Crowd("ws://unused", recorder)
 
     async def watch_all() -> None:
-        await asyncio.gather(*(crowd._watch(_Queued(events), "r")  # type: ignore[arg-type]
-                               for _ in range(3)))
+        await asyncio.gather(
+            *(
+                crowd._watch(_Queued(events), "r")  # type: ignore[arg-type]
+                for _ in range(3)
+            )
+        )
 
     asyncio.run(watch_all())
     first, second = crowd.arrivals[("r", 0, 0)], crowd.arrivals[("r", 0, 1)]
@@ -309,10 +347,17 @@ def test_a_crowd_takes_everyone_s_first_event_before_anyone_s_second() -> None:
 
 def test_a_frame_is_an_event_or_a_counted_failure() -> None:
     assert message('{"type":"moved","col":2,"at":1796093959.4195235}') == {
-        "type": "moved", "col": 2, "at": 1796093959.4195235}
+        "type": "moved",
+        "col": 2,
+        "at": 1796093959.4195235,
+    }
     assert message(b'{"type":"ack"}') == {"type": "ack"}
-    for text, kind in (("[1, 2]", "not_an_object"), ('"moved"', "not_an_object"),
-                       ("{not json", "not_json"), ("", "not_json")):
+    for text, kind in (
+        ("[1, 2]", "not_an_object"),
+        ('"moved"', "not_an_object"),
+        ("{not json", "not_json"),
+        ("", "not_json"),
+    ):
         with pytest.raises(GameFailed) as failed:
             message(text)
         assert failed.value.kind == kind

@@ -32,9 +32,13 @@ def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield server.url
 
 
-@pytest.fixture(scope="module", params=[
-    "memory", pytest.param("redis2", marks=pytest.mark.redis),
-])
+@pytest.fixture(
+    scope="module",
+    params=[
+        "memory",
+        pytest.param("redis2", marks=pytest.mark.redis),
+    ],
+)
 def launched(request: pytest.FixtureRequest) -> Iterator[dict[str, Launched]]:
     """Server and relay in one configuration: in memory, and on Redis with two workers,
     where the relay counts a room's rematch votes with ``INCR`` (the players may be on two
@@ -83,15 +87,24 @@ async def _events_seen(base: str) -> list[dict[str, Any]]:
     seen: list[dict[str, Any]] = []
     try:
         for ply, (row, col) in enumerate(MOVES):
-            await (x, o)[ply % 2].send(json.dumps({
-                "type": "move", "row": row, "col": col, "version": version,
-                "move_id": f"m{ply}"}))
+            await (x, o)[ply % 2].send(
+                json.dumps(
+                    {
+                        "type": "move",
+                        "row": row,
+                        "col": col,
+                        "version": version,
+                        "move_id": f"m{ply}",
+                    }
+                )
+            )
             moved = await _until(watcher, "moved")
             version = moved["version"]
             seen.append(moved)
         for index, player in enumerate((x, o)):
-            await player.send(json.dumps({"type": "rematch", "id": f"r{index}",
-                                          "version": version}))
+            await player.send(
+                json.dumps({"type": "rematch", "id": f"r{index}", "version": version})
+            )
             seen.append(await _until(watcher, ("rematch_offered", "new_game")[index]))
         # the crowd's readers look into the client's own queue (bench.load.crowd._queued)
         assert len(watcher.recv_messages.frames) == _queued(watcher) == 0
@@ -119,7 +132,8 @@ def test_the_relay_sends_the_servers_events_with_the_servers_fields(
             assert list(theirs) == list(mine)  # the same keys, in the same order
         if mine["type"] == "new_game":
             assert [list(seat) for seat in theirs["players"]] == [
-                list(seat) for seat in mine["players"]]
+                list(seat) for seat in mine["players"]
+            ]
         mine_size, theirs_size = len(json.dumps(mine)), len(json.dumps(theirs))
         if ply != last:
             assert abs(mine_size - theirs_size) <= 0.05 * mine_size, (mine, theirs)

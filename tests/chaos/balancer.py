@@ -54,7 +54,8 @@ class LoadBalancer(LocalProcess):
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 [HAPROXY, "-db", "-f", str(self.config)],
-                stdout=log, stderr=subprocess.STDOUT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
             )
 
     def __repr__(self) -> str:

@@ -23,7 +23,13 @@ import httpx
 from tests.support.redis_server import free_port
 
 __all__ = [
-    "WAIT", "Endpoint", "Fleet", "LocalProcess", "ServerProcess", "create_room", "snapshot",
+    "WAIT",
+    "Endpoint",
+    "Fleet",
+    "LocalProcess",
+    "ServerProcess",
+    "create_room",
+    "snapshot",
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -69,9 +75,23 @@ class ServerProcess(LocalProcess):
         log_dir.mkdir(parents=True, exist_ok=True)
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-m", "server.cli", "serve", "--port", str(self.port),
-                 "--redis-url", store_url, "--log-level", "warning", *FAST_CLIENTS, *flags],
-                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                [
+                    sys.executable,
+                    "-m",
+                    "server.cli",
+                    "serve",
+                    "--port",
+                    str(self.port),
+                    "--redis-url",
+                    store_url,
+                    "--log-level",
+                    "warning",
+                    *FAST_CLIENTS,
+                    *flags,
+                ],
+                cwd=ROOT,
+                stdout=log,
+                stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1"},
             )
 
@@ -87,8 +107,9 @@ class ServerProcess(LocalProcess):
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             if not self.alive:
-                raise AssertionError(f"{self} exited with {self.process.returncode}:\n"
-                                     f"{self.log_tail()}")
+                raise AssertionError(
+                    f"{self} exited with {self.process.returncode}:\n{self.log_tail()}"
+                )
             with contextlib.suppress(httpx.HTTPError):
                 response = httpx.get(f"{self.url}/readyz", timeout=5)
                 if response.status_code == 200:
@@ -143,8 +164,9 @@ class Fleet:
 
 async def create_room(server: Endpoint, rules: dict[str, Any], *, public: bool) -> str:
     async with httpx.AsyncClient() as http:
-        response = await http.post(f"{server.url}/api/rooms",
-                                   json={"rules": rules, "public": public}, timeout=15)
+        response = await http.post(
+            f"{server.url}/api/rooms", json={"rules": rules, "public": public}, timeout=15
+        )
     assert response.status_code == 201, response.text
     room_id: str = response.json()["room_id"]
     return room_id

@@ -40,8 +40,7 @@ def chooser(servers: Sequence[Endpoint]) -> Chooser:
     turn = itertools.count()
 
     def choose(avoid: Endpoint | None) -> Endpoint:
-        live = [s for s in servers if s.alive and s is not avoid] or [s for s in servers
-                                                                        if s.alive]
+        live = [s for s in servers if s.alive and s is not avoid] or [s for s in servers if s.alive]
         assert live, "no server left alive"
         return live[next(turn) % len(live)]
 
@@ -166,8 +165,9 @@ class Peer:
         deadline = time.monotonic() + WAIT
         while time.monotonic() < deadline:
             try:
-                ws = await connect(server.ws(self.room_id), proxy=None, open_timeout=10,
-                                   close_timeout=2)
+                ws = await connect(
+                    server.ws(self.room_id), proxy=None, open_timeout=10, close_timeout=2
+                )
             except (OSError, InvalidHandshake, TimeoutError):
                 server = self._choose(server)
                 await asyncio.sleep(0.05)
@@ -222,22 +222,24 @@ class Peer:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.line.arrived.wait(), 0.5)
 
-    async def move(self, row: int, col: int, move_id: str, *, version: int | None = None,
-                   retry: bool = True) -> Message:
+    async def move(
+        self, row: int, col: int, move_id: str, *, version: int | None = None, retry: bool = True
+    ) -> Message:
         """Play a move; a retryable error or a dropped connection sends it again, with the
         same ``move_id`` and the version it was made against. Returns move_ok or a final
         error."""
         against = self.version if version is None else version
-        message = {"type": "move", "row": row, "col": col, "version": against,
-                   "move_id": move_id}
+        message = {"type": "move", "row": row, "col": col, "version": against, "move_id": move_id}
         deadline = time.monotonic() + WAIT
         for _ in range(10_000):
             assert self.line is not None
             try:
                 await self.line.send(message)
                 reply = await self.line.reply(
-                    lambda m: (m["type"] == "move_ok" and m["move_id"] == move_id)
-                    or (m["type"] == "error" and m.get("ref") == move_id),
+                    lambda m: (
+                        (m["type"] == "move_ok" and m["move_id"] == move_id)
+                        or (m["type"] == "error" and m.get("ref") == move_id)
+                    ),
                     f"answer to {move_id}",
                 )
             except Dropped:

@@ -106,7 +106,10 @@ async def audit(table: Table, server: Endpoint) -> dict[str, Any]:
         row, col = table.script[int(move_id[1:])]
         landed = history[ok["version"]]
         assert (landed["type"], landed["mark"], landed["row"], landed["col"]) == (
-            "moved", move_id[0], row, col
+            "moved",
+            move_id[0],
+            row,
+            col,
         ), (move_id, ok, landed)
     for peer in table.peers:
         assert peer.problems == [], peer.problems

@@ -66,8 +66,9 @@ async def test_games_through_the_balancer_survive_a_killed_server(
     tables: list[Table] = []
     for _ in range(4):
         room_id = await create_room(started, RULES, public=False)
-        tables.append(await open_table(started, started, started, [started, started], choose,
-                                       room_id=room_id))
+        tables.append(
+            await open_table(started, started, started, [started, started], choose, room_id=room_id)
+        )
     games = [asyncio.create_task(play(table, pace=0.03)) for table in tables]
     for _ in range(3000):  # until the games are under way (bounded)
         if sum(table.played for table in tables) >= 12:

@@ -87,8 +87,7 @@ async def test_conflicting_moves_on_two_processes_exactly_one_lands(
     choose = chooser(servers)
     rooms: dict[str, dict[str, tuple[Peer, Peer]]] = {}
     for index in range(3):
-        room_id = await create_room(servers[0], {"rows": 19, "cols": 19, "k": 19},
-                                    public=False)
+        room_id = await create_room(servers[0], {"rows": 19, "cols": 19, "k": 19}, public=False)
         seats: dict[str, tuple[Peer, Peer]] = {}
         for mark, offset in (("X", 0), ("O", 1)):
             tab = Peer(f"{mark}-tab1", "player", room_id, choose)

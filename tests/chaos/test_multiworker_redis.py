@@ -40,8 +40,9 @@ async def until_played(tables: list[Table], moves: int) -> None:
         await asyncio.sleep(0.01)
 
 
-async def finish(tables: list[Table], games: list[asyncio.Task[None]],
-                 server: ServerProcess) -> None:
+async def finish(
+    tables: list[Table], games: list[asyncio.Task[None]], server: ServerProcess
+) -> None:
     await asyncio.wait_for(asyncio.gather(*games), 120)
     for table in tables:
         await audit(table, server)
@@ -49,9 +50,7 @@ async def finish(tables: list[Table], games: list[asyncio.Task[None]],
             await peer.close()
 
 
-async def test_redis_restarted_from_its_aof_mid_game(
-    aof_server: RedisServer, fleet: Fleet
-) -> None:
+async def test_redis_restarted_from_its_aof_mid_game(aof_server: RedisServer, fleet: Fleet) -> None:
     servers = fleet.start(aof_server.url, 2)
     tables = await open_tables(servers, 3)
     games = [asyncio.create_task(play(table, pace=0.02)) for table in tables]

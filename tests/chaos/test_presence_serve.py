@@ -46,8 +46,9 @@ class Client:
         self._reader = asyncio.create_task(self._read())
 
     @classmethod
-    async def join(cls, server: ServerProcess, room_id: str, role: str, name: str,
-                   token: str | None = None) -> tuple[Client, Message]:
+    async def join(
+        cls, server: ServerProcess, room_id: str, role: str, name: str, token: str | None = None
+    ) -> tuple[Client, Message]:
         client = cls(await connect(server.ws(room_id), proxy=None, open_timeout=10), name)
         message: Message = {"type": "join", "as": role, "name": name}
         if token is not None:
@@ -179,8 +180,9 @@ async def test_a_frozen_worker_keeps_its_lease_or_hands_its_clients_over(
             await asyncio.sleep(0.5)
         finally:
             os.kill(frozen.process.pid, signal.SIGCONT)
-        await x.send({"type": "move", "row": 1, "col": 1, "version": o_welcome["version"],
-                      "move_id": "m1"})
+        await x.send(
+            {"type": "move", "row": 1, "col": 1, "version": o_welcome["version"], "move_id": "m1"}
+        )
         await o.first(lambda m: m["type"] == "moved", "X's move after the pause")
         await asyncio.sleep(0.5)  # more sweeps on the awake worker: still nothing to evict
         assert not any(presence_of("X", False)(m) for m in o.messages)
@@ -196,8 +198,7 @@ async def test_a_frozen_worker_keeps_its_lease_or_hands_its_clients_over(
         # ...and the thawed worker closes them (1012: resume), under a new lease.
         assert await x.until_closed() == 1012
         assert await watcher.until_closed() == 1012
-        back, resumed = await Client.join(frozen, room_id, "player", "Ada",
-                                          token=welcome["token"])
+        back, resumed = await Client.join(frozen, room_id, "player", "Ada", token=welcome["token"])
         clients.append(back)
         assert resumed["mark"] == "X"
         await o.first(presence_of("X", True), "X back on the thawed worker")

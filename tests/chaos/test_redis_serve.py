@@ -36,9 +36,23 @@ class Serve:
     def __init__(self, redis_url: str, *flags: str) -> None:
         self.port = free_port()
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "server.cli", "serve", "--port", str(self.port),
-             "--redis-url", redis_url, "--log-level", "warning", *flags],
-            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            [
+                sys.executable,
+                "-m",
+                "server.cli",
+                "serve",
+                "--port",
+                str(self.port),
+                "--redis-url",
+                redis_url,
+                "--log-level",
+                "warning",
+                *flags,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
 
@@ -110,15 +124,19 @@ class Player:
         return await self.next("welcome")
 
     async def move(self, row: int, col: int, version: int, move_id: str) -> dict[str, Any]:
-        await self.ws.send(json.dumps({"type": "move", "row": row, "col": col,
-                                       "version": version, "move_id": move_id}))
+        await self.ws.send(
+            json.dumps(
+                {"type": "move", "row": row, "col": col, "version": version, "move_id": move_id}
+            )
+        )
         return await self.next("move_ok")
 
 
 async def play_a_game(x_server: Serve, o_server: Serve, watch_server: Serve) -> None:
     async with httpx.AsyncClient() as http:
-        created = await http.post(f"{x_server.url}/api/rooms",
-                                  json={"rules": {}, "public": True}, timeout=10)
+        created = await http.post(
+            f"{x_server.url}/api/rooms", json={"rules": {}, "public": True}, timeout=10
+        )
     assert created.status_code == 201, created.text
     room_id = created.json()["room_id"]
     async with (
@@ -135,14 +153,20 @@ async def play_a_game(x_server: Serve, o_server: Serve, watch_server: Serve) -> 
         assert (await x.next("player_joined"))["version"] == version  # across processes
         # X wins on the top row; O answers in the middle row.
         for mover, other, (row, col) in (
-            (x, o, (0, 0)), (o, x, (1, 0)), (x, o, (0, 1)), (o, x, (1, 1)), (x, o, (0, 2)),
+            (x, o, (0, 0)),
+            (o, x, (1, 0)),
+            (x, o, (0, 1)),
+            (o, x, (1, 1)),
+            (x, o, (0, 2)),
         ):
             ok = await mover.move(row, col, version, f"{row}{col}")
             assert ok["version"] == version + 1 and ok["duplicate"] is False
             version += 1
             moved = await other.next("moved", version)  # crossed to the other process
             assert (moved["mark"], moved["row"], moved["col"]) == (
-                "X" if mover is x else "O", row, col
+                "X" if mover is x else "O",
+                row,
+                col,
             )
         final = await watcher.next("moved", version)
         assert final["status"] == "finished" and final["outcome"]["winner"] == "X"

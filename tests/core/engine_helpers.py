@@ -68,8 +68,11 @@ def naive_windows(rules: Rules) -> frozenset[frozenset[int]]:
             cells = []
             for step in range(rules.k):
                 at = (layer + step * dl, row + step * dr, col + step * dc)
-                if not (0 <= at[0] < rules.layers and 0 <= at[1] < rules.rows
-                        and 0 <= at[2] < rules.cols):
+                if not (
+                    0 <= at[0] < rules.layers
+                    and 0 <= at[1] < rules.rows
+                    and 0 <= at[2] < rules.cols
+                ):
                     break
                 cells.append(rules.index(at[1], at[2], at[0]))
             else:

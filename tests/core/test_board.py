@@ -155,7 +155,9 @@ def test_equality_and_copy() -> None:
 
 @PROPERTY_SETTINGS
 @given(
-    st.integers(1, 6), st.integers(1, 6), st.integers(1, 3),
+    st.integers(1, 6),
+    st.integers(1, 6),
+    st.integers(1, 3),
     st.lists(st.integers(0, 4), min_size=108, max_size=108),
 )
 def test_text_and_repr_round_trip_any_board(

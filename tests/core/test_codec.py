@@ -13,8 +13,17 @@ from core.codec import FORMAT
 
 
 def _state(game: Game) -> tuple[Any, ...]:
-    return (game.rules, game.board.copy(), game.history, game.outcome, game.turn,
-            game.ply, game.setup_text, game.ended_off_board, game.legal_indices())
+    return (
+        game.rules,
+        game.board.copy(),
+        game.history,
+        game.outcome,
+        game.turn,
+        game.ply,
+        game.setup_text,
+        game.ended_off_board,
+        game.legal_indices(),
+    )
 
 
 def test_encoding_of_a_fresh_game() -> None:
@@ -31,7 +40,10 @@ def test_an_ending_off_the_board_is_recorded_and_a_line_is_not() -> None:
     resigned = Game.replay(Rules(), [Move(1, 1)])
     resigned.resign("O")
     assert encode(resigned)["end"] == {
-        "reason": "resignation", "winner": "X", "loser": "O", "line": [],
+        "reason": "resignation",
+        "winner": "X",
+        "loser": "O",
+        "line": [],
     }
     assert _state(decode(encode(resigned))) == _state(resigned)
     won = Game.replay(Rules(), [Move(0, 0), Move(1, 0), Move(0, 1), Move(1, 1), Move(0, 2)])
@@ -104,9 +116,12 @@ def test_corrupted_records_are_refused(data: Any) -> None:
 
 
 def test_an_end_record_round_trips_every_off_board_reason() -> None:
-    for outcome in (Outcome(EndReason.TIMEOUT, winner="O", loser="X"),
-                    Outcome(EndReason.ABANDONMENT), Outcome(EndReason.AGREEMENT),
-                    Outcome(EndReason.ABORTED)):
+    for outcome in (
+        Outcome(EndReason.TIMEOUT, winner="O", loser="X"),
+        Outcome(EndReason.ABANDONMENT),
+        Outcome(EndReason.AGREEMENT),
+        Outcome(EndReason.ABORTED),
+    ):
         game = Game()
         game.finish(outcome)
         assert decode(encode(game)).outcome == outcome

@@ -46,8 +46,7 @@ def test_third_players_count_as_different_players() -> None:
 def test_the_game_ends_on_the_move_that_kills_the_last_window() -> None:
     rules = Rules(early_draw=True)
     # X . O / O X X / X . O after 7 moves: only column 1 (. X .) is still open, for X alone
-    moves = [Move(1, 1), Move(0, 2), Move(0, 0), Move(2, 2), Move(1, 2), Move(1, 0),
-             Move(2, 0)]
+    moves = [Move(1, 1), Move(0, 2), Move(0, 0), Move(2, 2), Move(1, 2), Move(1, 0), Move(2, 0)]
     game = Game.replay(rules, moves)
     assert game.outcome is None
     game.play(Move(2, 1))  # O blocks it, with a cell still empty
@@ -91,10 +90,13 @@ def _check_against_brute_force(rules: Rules, choices: list[int]) -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(early_draw=True), Rules(rows=4, cols=4, k=3, early_draw=True),
-     Rules(rows=6, cols=7, k=4, gravity=True, early_draw=True),
-     Rules(rows=5, cols=5, k=4, players=3, early_draw=True),
-     Rules(rows=3, cols=3, layers=3, early_draw=True)],
+    [
+        Rules(early_draw=True),
+        Rules(rows=4, cols=4, k=3, early_draw=True),
+        Rules(rows=6, cols=7, k=4, gravity=True, early_draw=True),
+        Rules(rows=5, cols=5, k=4, players=3, early_draw=True),
+        Rules(rows=3, cols=3, layers=3, early_draw=True),
+    ],
     ids=["3x3", "4x4-k3", "connect4", "3-players", "3d"],
 )
 def test_random_games_agree_with_brute_force(rules: Rules) -> None:

@@ -7,11 +7,20 @@ from core import errors
 
 
 def test_codes_are_stable() -> None:
-    assert {cls.__name__: cls.code for cls in (
-        errors.GameError, errors.RulesError, errors.MalformedMove, errors.OutOfBounds,
-        errors.CellOccupied, errors.ColumnFull, errors.NotYourTurn, errors.GameOver,
-        errors.NothingToUndo,
-    )} == {
+    assert {
+        cls.__name__: cls.code
+        for cls in (
+            errors.GameError,
+            errors.RulesError,
+            errors.MalformedMove,
+            errors.OutOfBounds,
+            errors.CellOccupied,
+            errors.ColumnFull,
+            errors.NotYourTurn,
+            errors.GameOver,
+            errors.NothingToUndo,
+        )
+    } == {
         "GameError": "game_error",
         "RulesError": "invalid_rules",
         "MalformedMove": "malformed_move",

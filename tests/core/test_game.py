@@ -159,8 +159,17 @@ def test_line_ending() -> None:
 
 
 def test_board_full_ending() -> None:
-    moves = [Move(0, 0), Move(0, 1), Move(0, 2), Move(1, 1), Move(1, 0), Move(1, 2),
-             Move(2, 1), Move(2, 0), Move(2, 2)]
+    moves = [
+        Move(0, 0),
+        Move(0, 1),
+        Move(0, 2),
+        Move(1, 1),
+        Move(1, 0),
+        Move(1, 2),
+        Move(2, 1),
+        Move(2, 0),
+        Move(2, 2),
+    ]
     game = Game.replay(Rules(), moves)
     assert game.outcome == Outcome(EndReason.BOARD_FULL)
     assert game.outcome.is_draw
@@ -168,8 +177,16 @@ def test_board_full_ending() -> None:
 
 def test_no_line_left_ending() -> None:
     # X . O / O X X / X O O with O to... every window holds both marks after 8 moves
-    moves = [Move(1, 1), Move(0, 2), Move(0, 0), Move(2, 2), Move(1, 2), Move(1, 0),
-             Move(2, 0), Move(2, 1)]
+    moves = [
+        Move(1, 1),
+        Move(0, 2),
+        Move(0, 0),
+        Move(2, 2),
+        Move(1, 2),
+        Move(1, 0),
+        Move(2, 0),
+        Move(2, 1),
+    ]
     early = Game.replay(Rules(early_draw=True), moves)
     assert early.outcome == Outcome(EndReason.NO_LINE_LEFT)
     assert early.board.empty_count == 1
@@ -209,8 +226,11 @@ def test_with_more_players_a_resignation_names_only_the_loser() -> None:
 
 def test_endings_refuse_strangers() -> None:
     game = Game()
-    for end in (lambda: game.resign("A"), lambda: game.timeout("Z"),
-                lambda: game.finish(Outcome(EndReason.RESIGNATION, winner="B"))):
+    for end in (
+        lambda: game.resign("A"),
+        lambda: game.timeout("Z"),
+        lambda: game.finish(Outcome(EndReason.RESIGNATION, winner="B")),
+    ):
         with pytest.raises(GameError, match="not a player"):
             end()
     assert game.outcome is None
@@ -236,8 +256,10 @@ def test_undo_restores_the_exact_previous_state() -> None:
     game.play(Move(2, 2))
     game.play(Move(1, 2))
     twin = Game.replay(Rules(), [*X_WINS[:4], Move(2, 2), Move(1, 2)])
-    assert game.outcome == twin.outcome == Outcome(
-        EndReason.LINE, winner="O", line=(Move(1, 0), Move(1, 1), Move(1, 2))
+    assert (
+        game.outcome
+        == twin.outcome
+        == Outcome(EndReason.LINE, winner="O", line=(Move(1, 0), Move(1, 1), Move(1, 2)))
     )
 
 

@@ -36,10 +36,24 @@ shared too (it returns itself from ``copy``); anything else a move changes is co
 
 def observed(game: Game) -> tuple[Any, ...]:
     """Everything a caller can see of a game."""
-    return (game.rules, game.win_strategy, game.board.copy(), game.board.text,
-            game.board.empty_count, game.ply, game.turn, game.outcome, game.is_over,
-            game.ended_off_board, game.history, game.history_indices, game.setup_text,
-            game.legal_indices(), game.legal_moves(), encode(game))
+    return (
+        game.rules,
+        game.win_strategy,
+        game.board.copy(),
+        game.board.text,
+        game.board.empty_count,
+        game.ply,
+        game.turn,
+        game.outcome,
+        game.is_over,
+        game.ended_off_board,
+        game.history,
+        game.history_indices,
+        game.setup_text,
+        game.legal_indices(),
+        game.legal_moves(),
+        encode(game),
+    )
 
 
 def engine_state(game: Game) -> tuple[Any, ...]:
@@ -115,8 +129,11 @@ def test_a_copy_shares_only_what_never_changes_and_leaves_listeners_behind() -> 
         def on_move(self, game: Game, move: Move, mark: str) -> None:
             self.moves += 1
 
-    for rules in (Rules(), Rules(rows=6, cols=7, k=4, gravity=True),
-                  Rules(rows=4, cols=4, k=3, early_draw=True)):
+    for rules in (
+        Rules(),
+        Rules(rows=6, cols=7, k=4, gravity=True),
+        Rules(rows=4, cols=4, k=3, early_draw=True),
+    ):
         game = Game(rules)
         listener = Counting()
         game.add_listener(listener)
@@ -134,8 +151,13 @@ def test_replaying_a_record_checks_every_cell_like_play_index() -> None:
     game = Game()
     game.play_indices([4, 0, 8])
     assert game.history_indices == (4, 0, 8) and game.turn == "O"
-    for bad, error in (([4, 4], "occupied"), ([9], "out_of_bounds"), ([True], "out_of_bounds"),
-                       (["0"], "out_of_bounds"), ([0, 3, 1, 4, 2, 5], "game_over")):
+    for bad, error in (
+        ([4, 4], "occupied"),
+        ([9], "out_of_bounds"),
+        ([True], "out_of_bounds"),
+        (["0"], "out_of_bounds"),
+        ([0, 3, 1, 4, 2, 5], "game_over"),
+    ):
         with pytest.raises(GameError) as info:
             Game().play_indices(bad)  # type: ignore[list-item]
         assert info.value.code == error, bad

@@ -84,9 +84,9 @@ def test_large_board_lines_at_edges_and_corners() -> None:
     rules = VARIANTS["gomoku-15x15-k5"]
     edge = {0, rules.rows - 1}
     border_windows = [
-        w for w in geometry(rules).windows
-        if any(rules.coords(c)[0] in edge or rules.coords(c)[1] in {0, rules.cols - 1}
-               for c in w)
+        w
+        for w in geometry(rules).windows
+        if any(rules.coords(c)[0] in edge or rules.coords(c)[1] in {0, rules.cols - 1} for c in w)
     ]
     directions = set()
     for number, window in enumerate(border_windows):
@@ -106,8 +106,11 @@ def test_large_board_lines_at_edges_and_corners() -> None:
         (Rules(), [(0, 0), (0, 1), (1, 1), (0, 2), (2, 2)], [(0, 0), (1, 1), (2, 2)]),
         (Rules(), [(2, 0), (0, 0), (1, 1), (0, 1), (0, 2)], [(0, 2), (1, 1), (2, 0)]),
         # k smaller than the board: the line is k cells inside a longer row
-        (Rules(rows=5, cols=5, k=3), [(4, 2), (0, 0), (4, 3), (0, 4), (4, 4)],
-         [(4, 2), (4, 3), (4, 4)]),
+        (
+            Rules(rows=5, cols=5, k=3),
+            [(4, 2), (0, 0), (4, 3), (0, 4), (4, 4)],
+            [(4, 2), (4, 3), (4, 4)],
+        ),
     ],
 )
 def test_hand_written_wins(

@@ -73,8 +73,7 @@ def test_windows_are_straight_and_in_order() -> None:
     rules = Rules(rows=5, cols=6, layers=3, k=3)
     for window in geometry(rules).windows:
         points = [rules.coords(i) for i in window]
-        steps = {tuple(b - a for a, b in zip(p, q, strict=True))
-                 for p, q in pairwise(points)}
+        steps = {tuple(b - a for a, b in zip(p, q, strict=True)) for p, q in pairwise(points)}
         assert len(steps) == 1  # one constant step from cell to cell
         assert steps.pop() != (0, 0, 0)
 

@@ -11,8 +11,14 @@ from core import EndReason, GameError, Move, Outcome
 
 def test_every_reason_has_a_stable_wire_name() -> None:
     assert [reason.value for reason in EndReason] == [
-        "line", "board_full", "no_line_left", "resignation",
-        "timeout", "abandonment", "agreement", "aborted",
+        "line",
+        "board_full",
+        "no_line_left",
+        "resignation",
+        "timeout",
+        "abandonment",
+        "agreement",
+        "aborted",
     ]
     assert EndReason("line") is EndReason.LINE
 

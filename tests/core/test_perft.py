@@ -79,8 +79,17 @@ def naive_perft(rules: Rules, depth: int | None = None) -> PerftResult:
         (Rules(rows=2, cols=4, k=2, players=4), None),
         (Rules(rows=4, cols=4, k=3), 4),
     ],
-    ids=["misere", "early-draw", "gravity-3x4", "cube-2", "cube-gravity", "3-players",
-         "3-players-misere", "4-players", "4x4-k3"],
+    ids=[
+        "misere",
+        "early-draw",
+        "gravity-3x4",
+        "cube-2",
+        "cube-gravity",
+        "3-players",
+        "3-players-misere",
+        "4-players",
+        "4x4-k3",
+    ],
 )
 def test_perft_agrees_with_a_naive_walk(rules: Rules, depth: int | None) -> None:
     assert perft(rules, depth) == naive_perft(rules, depth)
@@ -88,7 +97,11 @@ def test_perft_agrees_with_a_naive_walk(rules: Rules, depth: int | None) -> None
 
 def test_depth_limits_the_walk() -> None:
     assert perft(Rules(), 0).to_dict() == {
-        "games": 0, "wins": {"X": 0, "O": 0}, "draws": 0, "positions": 1, "unfinished": 1,
+        "games": 0,
+        "wins": {"X": 0, "O": 0},
+        "draws": 0,
+        "positions": 1,
+        "unfinished": 1,
     }
     two = perft(Rules(), 2)
     assert (two.games, two.leaves, two.positions) == (0, 72, 1 + 9 + 72)
@@ -107,7 +120,10 @@ def test_three_player_misere_reports_losses() -> None:
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [str(TICTACTOE), "perft", *args], capture_output=True, text=True, timeout=120,
+        [str(TICTACTOE), "perft", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
         check=False,
     )
 

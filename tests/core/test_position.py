@@ -62,15 +62,26 @@ def test_a_gravity_position_continues_on_top_of_its_stacks() -> None:
 @pytest.mark.parametrize(
     ("rules", "text", "outcome"),
     [
-        (Rules(), "XXX/OO./...", Outcome(EndReason.LINE, winner="X",
-                                          line=(Move(0, 0), Move(0, 1), Move(0, 2)))),
+        (
+            Rules(),
+            "XXX/OO./...",
+            Outcome(EndReason.LINE, winner="X", line=(Move(0, 0), Move(0, 1), Move(0, 2))),
+        ),
         (Rules(), "XOX/XOO/OXX", Outcome(EndReason.BOARD_FULL)),
         (Rules(early_draw=True), "X.O/OXX/XOO", Outcome(EndReason.NO_LINE_LEFT)),
-        (Rules(misere=True), "XXX/OO./...", Outcome(EndReason.LINE, winner="O", loser="X",
-                                                      line=(Move(0, 0), Move(0, 1), Move(0, 2)))),
+        (
+            Rules(misere=True),
+            "XXX/OO./...",
+            Outcome(
+                EndReason.LINE, winner="O", loser="X", line=(Move(0, 0), Move(0, 1), Move(0, 2))
+            ),
+        ),
         # X's two lines share the corner it played last
-        (Rules(), "XXX/OOX/OOX", Outcome(EndReason.LINE, winner="X",
-                                          line=(Move(0, 0), Move(0, 1), Move(0, 2)))),
+        (
+            Rules(),
+            "XXX/OOX/OOX",
+            Outcome(EndReason.LINE, winner="X", line=(Move(0, 0), Move(0, 1), Move(0, 2))),
+        ),
     ],
 )
 def test_a_finished_position_has_its_outcome(rules: Rules, text: str, outcome: Outcome) -> None:

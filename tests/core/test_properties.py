@@ -75,16 +75,16 @@ def test_strategies_agree_with_brute_force_move_by_move(rules: Rules, picks: lis
             assert any(w <= set(line) for w in through_move), name
             if name == "counter":
                 assert frozenset(line) in through_move
-    outcomes = {(g.outcome.reason, g.outcome.winner, g.outcome.loser) if g.outcome else None
-                for g in games.values()}
+    outcomes = {
+        (g.outcome.reason, g.outcome.winner, g.outcome.loser) if g.outcome else None
+        for g in games.values()
+    }
     assert len(outcomes) == 1
 
 
 @PROPERTY_SETTINGS
 @given(any_rules, choices)
-def test_strategies_track_places_and_undos_without_the_game(
-    rules: Rules, picks: list[int]
-) -> None:
+def test_strategies_track_places_and_undos_without_the_game(rules: Rules, picks: list[int]) -> None:
     """Straight on the strategy, past any win: a line through the move iff brute force says so."""
     geo = geometry(rules)
     for name in strategies_for(rules):
@@ -114,8 +114,15 @@ def test_strategies_track_places_and_undos_without_the_game(
 
 
 def _state(game: Game) -> tuple[Any, ...]:
-    return (game.board.copy(), game.history, game.outcome, game.turn, game.ply,
-            game.legal_indices(), encode(game))
+    return (
+        game.board.copy(),
+        game.history,
+        game.outcome,
+        game.turn,
+        game.ply,
+        game.legal_indices(),
+        encode(game),
+    )
 
 
 def _internals(game: Game) -> tuple[Any, ...]:
@@ -141,8 +148,7 @@ def test_undo_restores_the_exact_previous_state(
         for expected in reversed(before_each_move):  # take every move back, step by step
             game.undo()
             assert (_state(game), _internals(game)) == expected
-        fresh = Game.replay(rules, [Move(*rules.coords(i)) for i in played],
-                            win_strategy=strategy)
+        fresh = Game.replay(rules, [Move(*rules.coords(i)) for i in played], win_strategy=strategy)
         assert _state(game) == _state(fresh) and _internals(game) == _internals(fresh)
         # continued play behaves identically: the counters really were restored
         assert play_choices(game, rest) == play_choices(fresh, rest)

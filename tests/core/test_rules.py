@@ -16,7 +16,10 @@ def test_defaults_are_classic_tic_tac_toe() -> None:
     rules = Rules()
     assert (rules.rows, rules.cols, rules.layers, rules.k) == (3, 3, 1, 3)
     assert (rules.gravity, rules.misere, rules.early_draw, rules.players) == (
-        False, False, False, 2,
+        False,
+        False,
+        False,
+        2,
     )
     assert rules.marks == ("X", "O")
     assert rules.cells == 9
@@ -39,14 +42,36 @@ def test_k_zero_means_the_shortest_real_side(shape: dict[str, int], expected_k: 
 
 
 BAD_FIELDS: list[tuple[str, Any]] = [
-    ("rows", 0), ("rows", 20), ("rows", -3), ("rows", "3"), ("rows", 3.0), ("rows", True),
-    ("cols", 0), ("cols", 20), ("cols", None), ("cols", False),
-    ("k", -1), ("k", 20), ("k", "3"), ("k", 2.5), ("k", False), ("k", 0.0),
-    ("players", 1), ("players", 5), ("players", True), ("players", "2"),
-    ("layers", 0), ("layers", MAX_LAYERS + 1), ("layers", 1.5),
-    ("gravity", 1), ("gravity", "yes"), ("gravity", None),
-    ("misere", 0), ("misere", "false"),
-    ("early_draw", 1), ("early_draw", "true"),
+    ("rows", 0),
+    ("rows", 20),
+    ("rows", -3),
+    ("rows", "3"),
+    ("rows", 3.0),
+    ("rows", True),
+    ("cols", 0),
+    ("cols", 20),
+    ("cols", None),
+    ("cols", False),
+    ("k", -1),
+    ("k", 20),
+    ("k", "3"),
+    ("k", 2.5),
+    ("k", False),
+    ("k", 0.0),
+    ("players", 1),
+    ("players", 5),
+    ("players", True),
+    ("players", "2"),
+    ("layers", 0),
+    ("layers", MAX_LAYERS + 1),
+    ("layers", 1.5),
+    ("gravity", 1),
+    ("gravity", "yes"),
+    ("gravity", None),
+    ("misere", 0),
+    ("misere", "false"),
+    ("early_draw", 1),
+    ("early_draw", "true"),
 ]
 
 
@@ -94,8 +119,14 @@ def _small_rule_sets() -> list[tuple[dict[str, Any], Rules | None]]:
         if rows * cols * layers > 10:
             continue
         for k in range(1, max(rows, cols, layers) + 2):
-            kwargs = {"rows": rows, "cols": cols, "layers": layers, "k": k,
-                      "players": players, "gravity": gravity}
+            kwargs = {
+                "rows": rows,
+                "cols": cols,
+                "layers": layers,
+                "k": k,
+                "players": players,
+                "gravity": gravity,
+            }
             try:
                 found.append((kwargs, Rules(**kwargs)))
             except RulesError:
@@ -159,8 +190,14 @@ def test_to_dict_and_from_dict_round_trip() -> None:
     rules = Rules(rows=4, cols=5, k=3, misere=True, players=3, early_draw=True)
     data = rules.to_dict()
     assert data == {
-        "rows": 4, "cols": 5, "k": 3, "gravity": False, "misere": True,
-        "players": 3, "layers": 1, "early_draw": True,
+        "rows": 4,
+        "cols": 5,
+        "k": 3,
+        "gravity": False,
+        "misere": True,
+        "players": 3,
+        "layers": 1,
+        "early_draw": True,
     }
     assert Rules.from_dict(data) == rules
     assert Rules.from_dict({}) == Rules()

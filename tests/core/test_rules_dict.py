@@ -17,8 +17,14 @@ def test_each_call_gets_a_new_dict_that_a_caller_may_change() -> None:
     second = rules.to_dict()
     assert second is not first
     assert second == {
-        "rows": 6, "cols": 7, "k": 4, "gravity": True, "misere": False,
-        "players": 2, "layers": 1, "early_draw": False,
+        "rows": 6,
+        "cols": 7,
+        "k": 4,
+        "gravity": True,
+        "misere": False,
+        "players": 2,
+        "layers": 1,
+        "early_draw": False,
     }
     assert Rules.from_dict(second) == rules
 

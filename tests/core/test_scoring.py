@@ -38,8 +38,17 @@ def test_misere_with_three_players_names_only_the_loser() -> None:
 
 def test_misere_draw_is_still_a_draw() -> None:
     # X O X / X O O / O X X: full board, no line
-    moves = [Move(0, 0), Move(0, 1), Move(0, 2), Move(1, 1), Move(1, 0), Move(1, 2),
-             Move(2, 1), Move(2, 0), Move(2, 2)]
+    moves = [
+        Move(0, 0),
+        Move(0, 1),
+        Move(0, 2),
+        Move(1, 1),
+        Move(1, 0),
+        Move(1, 2),
+        Move(2, 1),
+        Move(2, 0),
+        Move(2, 2),
+    ]
     outcome = Game.replay(Rules(misere=True), moves).outcome
     assert outcome is not None
     assert outcome.reason == EndReason.BOARD_FULL and outcome.is_draw

@@ -91,10 +91,7 @@ def test_scan_finds_every_completed_window() -> None:
     rules = Rules(rows=4, cols=4, k=3)
     geo = geometry(rules)
     assert scan(geo, [0] * 16) == []
-    cells = [1, 1, 1, 1,
-             2, 2, 0, 0,
-             2, 0, 0, 0,
-             2, 0, 0, 0]
+    cells = [1, 1, 1, 1, 2, 2, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0]
     found = {(code, window) for code, window in scan(geo, cells)}
     assert found == {(1, (0, 1, 2)), (1, (1, 2, 3)), (2, (4, 8, 12))}
 
@@ -152,9 +149,7 @@ def _reads_per_move(rules: Rules, strategy_name: str, seeds: range) -> list[int]
     return counts
 
 
-@pytest.mark.parametrize(
-    "rules", [Rules(), Rules(rows=4, cols=4, layers=4)], ids=["3x3", "4x4x4"]
-)
+@pytest.mark.parametrize("rules", [Rules(), Rules(rows=4, cols=4, layers=4)], ids=["3x3", "4x4x4"])
 def test_counter_reads_no_cell_at_all(rules: Rules) -> None:
     assert set(_reads_per_move(rules, "counter", range(20))) == {0}
 

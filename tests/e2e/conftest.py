@@ -119,8 +119,13 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
     storage, like another person's browser). ``name`` is stored as the player's name."""
     contexts: list[Any] = []
 
-    def make(viewport: dict[str, int] | None = None, *, name: str | None = None,
-             phone: bool = False, permissions: list[str] | None = None) -> Any:
+    def make(
+        viewport: dict[str, int] | None = None,
+        *,
+        name: str | None = None,
+        phone: bool = False,
+        permissions: list[str] | None = None,
+    ) -> Any:
         options: dict[str, Any] = {
             "viewport": viewport or (PHONE if phone else DESKTOP),
             "base_url": live_server.url,
@@ -173,11 +178,12 @@ def create_room(live_server: LiveServer) -> Callable[..., str]:
     """``create_room(rules, public=False, **options)`` over the real HTTP API (options:
     ``bot``, ``bot_mark``, ``time_control``); returns the room id."""
 
-    def create(rules: dict[str, Any] | None = None, *, public: bool = False,
-               **options: Any) -> str:
-        response = httpx.post(f"{live_server.url}/api/rooms",
-                              json={"rules": rules or {}, "public": public, **options},
-                              timeout=10)
+    def create(rules: dict[str, Any] | None = None, *, public: bool = False, **options: Any) -> str:
+        response = httpx.post(
+            f"{live_server.url}/api/rooms",
+            json={"rules": rules or {}, "public": public, **options},
+            timeout=10,
+        )
         assert response.status_code == 201, response.text
         room_id: str = response.json()["room_id"]
         return room_id

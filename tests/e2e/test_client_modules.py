@@ -70,9 +70,18 @@ def test_events_apply_in_order_and_a_gap_or_unknown_event_asks_for_sync(js: Any)
                 version: spec.room.version};
     """)
     assert out == {
-        "a": "applied", "cell": "X", "moves": 1, "turn": "O", "untouched": None,
-        "old": "old", "gap": "gap", "unknown": "unknown", "unknownVersion": 6,
-        "offline": False, "spectators": 3, "version": 7,
+        "a": "applied",
+        "cell": "X",
+        "moves": 1,
+        "turn": "O",
+        "untouched": None,
+        "old": "old",
+        "gap": "gap",
+        "unknown": "unknown",
+        "unknownVersion": 6,
+        "offline": False,
+        "spectators": 3,
+        "version": 7,
     }
 
 
@@ -116,12 +125,22 @@ def test_move_messages_carry_what_each_variant_needs(js: Any) -> None:
     """)
     assert out["flat"] == {"type": "move", "row": 2, "col": 3, "version": 7, "move_id": "a"}
     assert out["gravity"] == {"type": "move", "col": 3, "version": 7, "move_id": "b"}
-    assert out["cube"] == {"type": "move", "row": 2, "col": 3, "layer": 1, "version": 7,
-                           "move_id": "c"}
-    assert out["cubeGravity"] == {"type": "move", "row": 2, "col": 3, "version": 7,
-                                  "move_id": "d"}
-    assert out["join"] == {"type": "join", "as": "player", "protocol": 1, "token": "t",
-                           "last_version": 0}
+    assert out["cube"] == {
+        "type": "move",
+        "row": 2,
+        "col": 3,
+        "layer": 1,
+        "version": 7,
+        "move_id": "c",
+    }
+    assert out["cubeGravity"] == {"type": "move", "row": 2, "col": 3, "version": 7, "move_id": "d"}
+    assert out["join"] == {
+        "type": "join",
+        "as": "player",
+        "protocol": 1,
+        "token": "t",
+        "last_version": 0,
+    }
     assert out["spectator"] == {"type": "join", "as": "spectator", "protocol": 1}
 
 
@@ -139,14 +158,21 @@ def test_keyboard_moves_and_room_links(js: Any) -> None:
         };
     """)
     assert out["moves"] == [
-        {"row": 0, "col": 0, "layer": 0}, {"row": 0, "col": 0, "layer": 0},
-        {"row": 1, "col": 0, "layer": 0}, {"row": 0, "col": 1, "layer": 0},
-        {"row": 0, "col": 3, "layer": 0}, {"row": 0, "col": 0, "layer": 1},
-        {"row": 0, "col": 0, "layer": 0}, None,
+        {"row": 0, "col": 0, "layer": 0},
+        {"row": 0, "col": 0, "layer": 0},
+        {"row": 1, "col": 0, "layer": 0},
+        {"row": 0, "col": 1, "layer": 0},
+        {"row": 0, "col": 3, "layer": 0},
+        {"row": 0, "col": 0, "layer": 1},
+        {"row": 0, "col": 0, "layer": 0},
+        None,
     ]
     assert out["refs"] == [
-        {"roomId": "q7m2kx9c", "watch": False}, {"roomId": "abc_DEF-1", "watch": True},
-        {"roomId": "xyz", "watch": False}, None, None,
+        {"roomId": "q7m2kx9c", "watch": False},
+        {"roomId": "abc_DEF-1", "watch": True},
+        {"roomId": "xyz", "watch": False},
+        None,
+        None,
     ]
 
 
@@ -163,8 +189,7 @@ def test_result_texts_follow_the_server_outcome(js: Any) -> None:
     """)
     assert out == [
         {"title": "Player O won", "detail": "Ada completed 3 in a row (misère)", "tone": "loss"},
-        {"title": "Player O won", "detail": "Ada completed 3 in a row (misère)",
-         "tone": "neutral"},
+        {"title": "Player O won", "detail": "Ada completed 3 in a row (misère)", "tone": "neutral"},
         {"title": "Draw", "detail": "The board is full", "tone": "draw"},
     ]
 
@@ -182,8 +207,7 @@ def test_the_guard_catches_requests_to_other_hosts(new_page: Any, guard: Any) ->
     })""")
     assert fetched == "blocked"
     assert socket == 1008
-    assert guard.external == ["https://fonts.example.com/a.woff2",
-                              "wss://socket.example.com/ws/x"]
+    assert guard.external == ["https://fonts.example.com/a.woff2", "wss://socket.example.com/ws/x"]
     guard.external.clear()  # expected here; any other test fails on such a request
 
 
@@ -202,7 +226,9 @@ SNAP = """
 
 
 def test_lifecycle_events_apply_to_the_room(js: Any) -> None:
-    out = js(SNAP + """
+    out = js(
+        SNAP
+        + """
         const S = m.room_state;
         let room = S.fromSnapshot(snap());
         const offers = (o) => ({draw: null, takeback: null, rematch: [], ...o});
@@ -235,7 +261,8 @@ def test_lifecycle_events_apply_to_the_room(js: Any) -> None:
         return {seen, games: room.games.length, game: room.game_number,
                 empty: room.position.flat(2).every((c) => c === null),
                 outcome: room.outcome, last: room.games[0].outcome.reason};
-    """)
+    """
+    )
     assert out["seen"] == [
         ["applied", 11, "playing", 2, "X", 0, "Ada,Bob"],
         ["applied", 12, "playing", 2, None, 0, "Ada,Bob"],
@@ -249,7 +276,9 @@ def test_lifecycle_events_apply_to_the_room(js: Any) -> None:
 
 
 def test_only_possible_actions_are_offered(js: Any) -> None:
-    out = js(SNAP + """
+    out = js(
+        SNAP
+        + """
         const L = m.lifecycle;
         const S = m.room_state;
         const on = (room, me, now = 1000, memo = {}) =>
@@ -278,7 +307,8 @@ def test_only_possible_actions_are_offered(js: Any) -> None:
             overX: on(over, "X"), overO: on(over, "O"),
             absence: L.absence(soon, "X", 1000),
         };
-    """)
+    """
+    )
     assert out["spectator"] == []
     assert out["early"] == ["abort", "takeback"]  # O has not moved yet: abort, not resign
     assert out["mid"] == ["offerDraw", "resign", "takeback"]
@@ -294,7 +324,9 @@ def test_only_possible_actions_are_offered(js: Any) -> None:
 
 
 def test_clocks_count_down_from_the_server_deadline(js: Any) -> None:
-    out = js(SNAP + """
+    out = js(
+        SNAP
+        + """
         const C = m.clock;
         const clock = {initial: 60, increment: 2, first_move: 30, remaining: {X: 41.5, O: 58},
                        running: "X", deadline: 1041.5};
@@ -313,7 +345,8 @@ def test_clocks_count_down_from_the_server_deadline(js: Any) -> None:
                  C.timeControlText({initial: 45, increment: 0})],
             offset: C.serverTime(2_000_000, 1000 - 1),
         };
-    """)
+    """
+    )
     assert out["at0"] == [["X", "0:41", True, False], ["O", "0:58", False, False]]
     assert out["at35"] == [["X", "0:06.5", True, True], ["O", "0:58", False, False]]
     assert out["late"][0] == ["X", "0:00.0", True, True]  # shown at zero; the server decides
@@ -345,8 +378,11 @@ def test_analysis_labels_and_who_may_see_them(js: Any) -> None:
         };
     """)
     assert out["labels"] == [
-        ["0:0:1", "W3", "win"], ["0:0:2", "D", "draw"], ["0:1:0", "L1", "loss"],
-        ["0:2:2", "−12", "unknown"], ["0:2:1", "+25k", "unknown"],
+        ["0:0:1", "W3", "win"],
+        ["0:0:2", "D", "draw"],
+        ["0:1:0", "L1", "loss"],
+        ["0:2:2", "−12", "unknown"],
+        ["0:2:1", "+25k", "unknown"],
     ]
     assert out["spoken"] == "wins, 3 moves to the end"
     assert out["allowed"] == [True, False, True, False]
@@ -355,7 +391,9 @@ def test_analysis_labels_and_who_may_see_them(js: Any) -> None:
 
 
 def test_page_memory_after_events(js: Any) -> None:
-    out = js(SNAP + """
+    out = js(
+        SNAP
+        + """
         const S = m.room_state;
         const room = S.fromSnapshot(snap());
         const s = {role: "player", mark: "X", room, memo: {}, offset: 0};
@@ -371,10 +409,16 @@ def test_page_memory_after_events(js: Any) -> None:
             spectator: m.page_memo.afterEvent({...s, role: "spectator", mark: null},
                 {type: "new_game", marks: {X: "O", O: "X"}}, room, 1000),
         };
-    """)
+    """
+    )
     assert out["draw"] == {"memo": {"drawOfferedAt": 1}, "actionError": None}
     assert out["declined1"]["memo"] == {"takebackDeclines": 1, "takebackRetryAt": 1005}
     assert out["declined2"]["memo"] == {"takebackDeclines": 2, "takebackRetryAt": 1010}
-    assert out["rematch"] == {"memo": {}, "replay": None, "confirming": None, "mark": "O",
-                              "actionError": None}
+    assert out["rematch"] == {
+        "memo": {},
+        "replay": None,
+        "confirming": None,
+        "mark": "O",
+        "actionError": None,
+    }
     assert "mark" not in out["spectator"]

@@ -147,8 +147,11 @@ def test_a_cut_line_reconnects_resumes_the_seat_and_retries_the_move_once(
     cell(x, 3, 3).click()
     expect_cell(o, 3, 3, "X")  # it did land
     line.wait_for(x, "the move to be sent again", lambda: len(line.sent_of("move")) == 3)
-    line.wait_for(x, "the duplicate's answer", lambda: any(
-        m["type"] == "move_ok" and m.get("duplicate") for m in line.received))
+    line.wait_for(
+        x,
+        "the duplicate's answer",
+        lambda: any(m["type"] == "move_ok" and m.get("duplicate") for m in line.received),
+    )
     expect(connection(x)).to_have_text("Connected")  # back again by itself
     expect_cell(x, 3, 3, "X")
     expect(moves(o)).to_have_count(3)  # once, not twice

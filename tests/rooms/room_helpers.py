@@ -32,12 +32,24 @@ def seated(rules: Rules | None = None, *, players: int | None = None) -> tuple[R
     return room, tokens
 
 
-def move(room: Room, conn: str, col: int, row: int | None = None, *, layer: int | None = None,
-         move_id: str | None = None, version: int | None = None) -> Handled:
+def move(
+    room: Room,
+    conn: str,
+    col: int,
+    row: int | None = None,
+    *,
+    layer: int | None = None,
+    move_id: str | None = None,
+    version: int | None = None,
+) -> Handled:
     request = MoveRequest(col=col, row=row, layer=layer)
     return room.handle(
-        PlayMove(conn, request, room.version if version is None else version,
-                 move_id or f"{conn}-{room.version}"),
+        PlayMove(
+            conn,
+            request,
+            room.version if version is None else version,
+            move_id or f"{conn}-{room.version}",
+        ),
         now=102.0,
     )
 
@@ -64,8 +76,15 @@ def texts_of(rules: Rules, cells: list[int]) -> list[str]:
     texts = [encode_room(room)]
     for index in cells:
         row, col, _ = rules.coords(index)
-        room.handle(PlayMove(conn_of(room, room.game.turn), MoveRequest(row=row, col=col),
-                             room.version, f"m{room.version}"), 102.0)
+        room.handle(
+            PlayMove(
+                conn_of(room, room.game.turn),
+                MoveRequest(row=row, col=col),
+                room.version,
+                f"m{room.version}",
+            ),
+            102.0,
+        )
         texts.append(encode_room(room))
     return texts
 

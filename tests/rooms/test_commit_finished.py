@@ -60,8 +60,9 @@ async def test_a_game_played_through_the_service_never_parses_an_event_to_commit
         version = (await service.execute(room.room_id, move)).room.version
     assert sync.hget(keys.room, "f") == "0"
     assert 3_500_000 < sync.pttl(keys.room) <= 3_600_000
-    won = await service.execute(room.room_id, PlayMove("x", MoveRequest(col=0, row=2),
-                                                       version, "x02"))
+    won = await service.execute(
+        room.room_id, PlayMove("x", MoveRequest(col=0, row=2), version, "x02")
+    )
     assert won.room.game.is_over
     assert sync.hget(keys.room, "f") == "1"
     assert 500_000 < sync.pttl(keys.room) <= 600_000  # kept for the finished time
@@ -70,6 +71,7 @@ async def test_a_game_played_through_the_service_never_parses_an_event_to_commit
     assert sync.hget(keys.room, "f") == "1"
     assert parses.calls == 0
     # Another caller of commit, without the flag, still gets it from the event.
-    assert await store.commit(room.room_id, won.room.version + 1, "v", event(9, status="playing"),
-                              listed=False)
+    assert await store.commit(
+        room.room_id, won.room.version + 1, "v", event(9, status="playing"), listed=False
+    )
     assert sync.hget(keys.room, "f") == "0" and parses.calls == 1

@@ -28,9 +28,7 @@ _TRICKY = st.sampled_from(
     ["due", '"due":null', '"due":5', 'due":null}', "\\", '"', "{", "}", ":", ",", "null"]
 )
 _TEXT = st.lists(st.one_of(_TRICKY, st.text(max_size=5)), max_size=4).map("".join)
-_SCALAR = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), _TEXT
-)
+_SCALAR = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), _TEXT)
 _VALUE = st.recursive(
     _SCALAR,
     lambda inner: st.one_of(
@@ -42,8 +40,9 @@ _VALUE = st.recursive(
 
 
 @given(
-    extra=st.lists(st.tuples(st.one_of(_TEXT, st.sampled_from(["due", 'x"due'])), _VALUE),
-                   max_size=4),
+    extra=st.lists(
+        st.tuples(st.one_of(_TEXT, st.sampled_from(["due", 'x"due'])), _VALUE), max_size=4
+    ),
     due=st.one_of(st.just("absent"), _SCALAR),
     last=st.booleans(),
 )
@@ -69,8 +68,9 @@ def test_due_of_the_usual_events() -> None:
     assert due_of('{"type":"moved","version":4,"due":17}') == 17.0
     assert due_of('{"type":"moved","version":4,"due":true}') is None
     # "due" in the text of a name or a line: escaped quotes, not a key.
-    named = dumps({"type": "player_joined", "version": 1, "player": {"name": '"due":99'},
-                   "due": 8.0})
+    named = dumps(
+        {"type": "player_joined", "version": 1, "player": {"name": '"due":99'}, "due": 8.0}
+    )
     assert '\\"due\\":99' in named and due_of(named) == 8.0
     # Two "due": keys (one nested, or one in a key ending in an escaped quote): parsed,
     # and the top-level one wins.
@@ -128,8 +128,7 @@ async def test_the_hub_hands_on_due_each_events_due_parsing_only_when_not_null(
     events = [
         {"type": "spectators", "version": 1, "count": 1, "due": None},
         {"type": "moved", "version": 2, "mark": "X", "due": 1700000000.25},
-        {"type": "player_joined", "version": 3, "player": {"name": 'my "due":7 date'},
-         "due": None},
+        {"type": "player_joined", "version": 3, "player": {"name": 'my "due":7 date'}, "due": None},
         {"type": "presence", "version": 4, "due": 42},
     ]
     for event in events:
@@ -139,7 +138,11 @@ async def test_the_hub_hands_on_due_each_events_due_parsing_only_when_not_null(
             break
         await asyncio.sleep(0.005)
     assert delivered == [1, 2, 3, 4]
-    assert heard == [("roomdue1", None), ("roomdue1", 1700000000.25), ("roomdue1", None),
-                     ("roomdue1", 42.0)]
+    assert heard == [
+        ("roomdue1", None),
+        ("roomdue1", 1700000000.25),
+        ("roomdue1", None),
+        ("roomdue1", 42.0),
+    ]
     assert parses.calls == 2  # only the two events whose due is a number
     await hub.close()

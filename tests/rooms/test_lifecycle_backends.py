@@ -48,9 +48,9 @@ async def test_many_requests_at_once_leave_at_most_one_room_half_empty(
     queue = backend.queue
     rules = Rules(rows=4, cols=6, k=3)
     settings = RoomSettings()
-    results = await asyncio.gather(*(
-        quick_play(workers[i % 3], queue, rules, settings, name=f"p{i}") for i in range(9)
-    ))
+    results = await asyncio.gather(
+        *(quick_play(workers[i % 3], queue, rules, settings, name=f"p{i}") for i in range(9))
+    )
     per_room = Counter(r.room.room_id for r in results)
     seats = Counter((r.room.room_id, r.reply.mark) for r in results)
     assert max(seats.values()) == 1, "a seat given twice"
@@ -90,17 +90,16 @@ async def test_two_workers_computing_one_bot_move_apply_it_once(backend: Backend
     services = [RoomService(backend.store) for _ in range(2)]
     watches = [Watch(service, think=think) for service in services]
     try:
-        room = await services[0].create(Rules(), public=False, bot=("perfect", "X"),
-                                        settings=RoomSettings(bot_budget=1.0))
+        room = await services[0].create(
+            Rules(), public=False, bot=("perfect", "X"), settings=RoomSettings(bot_budget=1.0)
+        )
         # the human's join starts the game with the bot to move: both workers notice it
         await services[0].execute(room.room_id, Join("h", Role.PLAYER))
         loaded = await services[1].load(room.room_id)
         watches[1].observe(loaded, True)
         for _ in range(200):
             now = await services[0].load(room.room_id)
-            if now.game.ply == 1 and len(calls) == 2 and not any(
-                w._thinking for w in watches
-            ):
+            if now.game.ply == 1 and len(calls) == 2 and not any(w._thinking for w in watches):
                 break
             await asyncio.sleep(0.02)
         final = await services[0].load(room.room_id)
@@ -117,8 +116,7 @@ async def test_a_flag_ticked_by_two_workers_is_committed_once(backend: Backend) 
     clock = [1000.0]
     services = [RoomService(backend.store, clock=lambda: clock[0]) for _ in range(2)]
     tc = TimeControl(initial=5.0, first_move=3.0)
-    room = await services[0].create(Rules(), public=False,
-                                    settings=RoomSettings(time_control=tc))
+    room = await services[0].create(Rules(), public=False, settings=RoomSettings(time_control=tc))
     await services[0].execute(room.room_id, Join("a", Role.PLAYER))
     await services[1].execute(room.room_id, Join("b", Role.PLAYER))
     clock[0] += 3.5  # X never made its first move
@@ -142,11 +140,16 @@ async def test_a_bot_move_owed_by_a_dead_worker_is_picked_up_by_another(
     dying = Watch(a, think=hang, clock=lambda: clock[0])
     alive = Watch(b, clock=lambda: clock[0])
     try:
-        room = await a.create(Rules(), public=False, bot=("easy", "O"),
-                              settings=RoomSettings(bot_budget=0.5, bot_grace=1.0))
+        room = await a.create(
+            Rules(),
+            public=False,
+            bot=("easy", "O"),
+            settings=RoomSettings(bot_budget=0.5, bot_grace=1.0),
+        )
         joined = await a.execute(room.room_id, Join("h", Role.PLAYER))
-        moved = await a.execute(room.room_id, PlayMove(
-            "h", MoveRequest(col=1, row=1), joined.room.version, "m1"))
+        moved = await a.execute(
+            room.room_id, PlayMove("h", MoveRequest(col=1, row=1), joined.room.version, "m1")
+        )
         assert moved.event is not None and moved.event["due"] == 1001.5
         await dying.close()  # the worker is gone, its search with it
         # another worker hears the event's due and wakes when it passes

@@ -95,9 +95,9 @@ async def test_exactly_one_of_many_claimers_holds_the_claim(make_registry: MakeR
     await registries[0].register(dead, 30.0, holder="h")
     await registries[0].release(dead)
     claimers = [new_worker_id() for _ in range(12)]
-    won = await asyncio.gather(*(
-        registries[i % 4].claim(dead, claimer, 30.0) for i, claimer in enumerate(claimers)
-    ))
+    won = await asyncio.gather(
+        *(registries[i % 4].claim(dead, claimer, 30.0) for i, claimer in enumerate(claimers))
+    )
     assert won.count(True) == 1
     winner = claimers[won.index(True)]
     assert await registries[1].claim(dead, winner, 30.0), "the holder could not claim again"

@@ -117,8 +117,7 @@ def test_the_registry_folds_into_a_store_on_its_own_redis_only(
     assert not MemoryRegistry().folds_into(RedisStore(redis_server.url))
     # A Cluster keeps a worker's index and a room on different slots: never folded.
     cluster_url = f"redis+cluster://127.0.0.1:{redis_server.port}"
-    cluster = RedisClusterStore(make_cluster_client(parse_cluster_url(cluster_url),
-                                                    RedisOptions()))
+    cluster = RedisClusterStore(make_cluster_client(parse_cluster_url(cluster_url), RedisOptions()))
     assert not registry.folds_into(cluster)
     cluster_registry = registry_for(cluster_url)
     assert isinstance(cluster_registry, RedisRegistry)
@@ -242,8 +241,9 @@ def count_calls_of(store: RedisStore, room_id: str) -> list[str]:
     async def script(lua: Any, keys: list[Any], args: list[Any]) -> Any:
         assert len(keys) == 4 and keys[3].endswith(":rooms")
         assert args[12:] == [b"a", room_id, KEEP_MS]
-        seen.append("sent again with the archive" if args[10] else
-                    "refused: no archive stored apart")
+        seen.append(
+            "sent again with the archive" if args[10] else "refused: no archive stored apart"
+        )
         return await real(lua, keys, args)
 
     store.calls.script = script  # type: ignore[method-assign, assignment]

@@ -31,8 +31,9 @@ class FlakyStore(MemoryStore):
 
     down = False
 
-    async def commit(self, room_id: str, expected: int, data: str, event: str, *,
-                     listed: bool) -> bool:
+    async def commit(
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+    ) -> bool:
         if self.down:
             raise RoomError(ErrorCode.UNAVAILABLE, "the room store is unavailable; retry")
         return await super().commit(room_id, expected, data, event, listed=listed)
@@ -64,7 +65,8 @@ async def started(registry: MemoryRegistry, service: RoomService, clock: Clock) 
 
 
 async def test_a_slow_worker_renews_in_time_and_keeps_everything(
-    setup: tuple[RoomService, MemoryRegistry, FlakyStore], clock: Clock,
+    setup: tuple[RoomService, MemoryRegistry, FlakyStore],
+    clock: Clock,
 ) -> None:
     service, registry, _ = setup
     slow, other = await started(registry, service, clock), await started(registry, service, clock)
@@ -83,7 +85,8 @@ async def test_a_slow_worker_renews_in_time_and_keeps_everything(
 
 
 async def test_a_worker_back_after_its_lease_expired_starts_over_under_a_new_id(
-    setup: tuple[RoomService, MemoryRegistry, FlakyStore], clock: Clock,
+    setup: tuple[RoomService, MemoryRegistry, FlakyStore],
+    clock: Clock,
 ) -> None:
     service, registry, _ = setup
     frozen, other = await started(registry, service, clock), await started(registry, service, clock)
@@ -116,7 +119,8 @@ async def test_a_worker_back_after_its_lease_expired_starts_over_under_a_new_id(
 
 
 async def test_a_lease_found_gone_at_a_join_is_replaced_at_once(
-    setup: tuple[RoomService, MemoryRegistry, FlakyStore], clock: Clock,
+    setup: tuple[RoomService, MemoryRegistry, FlakyStore],
+    clock: Clock,
 ) -> None:
     service, registry, _ = setup
     presence = await started(registry, service, clock)
@@ -132,7 +136,8 @@ async def test_a_lease_found_gone_at_a_join_is_replaced_at_once(
 
 
 async def test_an_unrecorded_departure_is_retried_and_keeps_the_room_indexed(
-    setup: tuple[RoomService, MemoryRegistry, FlakyStore], clock: Clock,
+    setup: tuple[RoomService, MemoryRegistry, FlakyStore],
+    clock: Clock,
 ) -> None:
     service, registry, store = setup
     presence = await started(registry, service, clock)
@@ -158,11 +163,14 @@ async def test_an_unrecorded_departure_is_retried_and_keeps_the_room_indexed(
 
 
 async def test_a_clean_shutdown_releases_the_lease(
-    setup: tuple[RoomService, MemoryRegistry, FlakyStore], clock: Clock,
+    setup: tuple[RoomService, MemoryRegistry, FlakyStore],
+    clock: Clock,
 ) -> None:
     service, registry, _ = setup
-    leaving, staying = await started(registry, service, clock), await started(registry, service,
-                                                                                clock)
+    leaving, staying = (
+        await started(registry, service, clock),
+        await started(registry, service, clock),
+    )
     worker = leaving.worker
     await leaving.close()
     assert await registry.holder(worker) is None

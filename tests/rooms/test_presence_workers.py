@@ -44,8 +44,14 @@ class Worker:
     sweeper: Sweeper
     closed: list[str] = field(default_factory=list)  # connections told to close
 
-    async def join(self, room_id: str, role: Role = Role.PLAYER, *, name: str | None = None,
-                   token: str | None = None) -> tuple[str, JoinReply]:
+    async def join(
+        self,
+        room_id: str,
+        role: Role = Role.PLAYER,
+        *,
+        name: str | None = None,
+        token: str | None = None,
+    ) -> tuple[str, JoinReply]:
         """A connection of this worker joins, as the server's session does."""
         conn = self.presence.connection_id()
         await self.presence.enter(room_id, conn, lambda: self.closed.append(conn))
@@ -94,8 +100,9 @@ def crash(worker: Worker) -> Awaitable[None]:
     return worker.presence.close(release=False)
 
 
-async def sweep_until(sweepers: list[Worker], done: Callable[[], Awaitable[bool]],
-                      what: str) -> None:
+async def sweep_until(
+    sweepers: list[Worker], done: Callable[[], Awaitable[bool]], what: str
+) -> None:
     deadline = time.monotonic() + WAIT
     while not await done():
         assert time.monotonic() < deadline, f"never {what}"
@@ -113,8 +120,9 @@ async def test_a_dead_workers_connections_are_evicted_once_and_its_seat_can_be_c
     workers: Workers,
 ) -> None:
     dying, left, right = await workers(3)
-    room = await left.service.create(Rules(), public=False,
-                                     settings=RoomSettings(abandon_grace=0.2))
+    room = await left.service.create(
+        Rules(), public=False, settings=RoomSettings(abandon_grace=0.2)
+    )
     x_conn, x = await dying.join(room.room_id, name="Ada")
     o_conn, _ = await left.join(room.room_id, name="Grace")
     for _ in range(2):
@@ -131,7 +139,8 @@ async def test_a_dead_workers_connections_are_evicted_once_and_its_seat_can_be_c
     await sweep_until([left, right], lambda: _finished(left, right), "finished")
     events = await events_of(left.service, room.room_id, before)
     assert [(e["type"], e.get("mark"), e.get("connected"), e.get("count")) for e in events] == [
-        ("presence", "X", False, None), ("spectators", None, None, 1),
+        ("presence", "X", False, None),
+        ("spectators", None, None, 1),
     ], "each departure announced exactly once"
     assert left.sweeper.evictions + right.sweeper.evictions == 2
     assert events[0]["left"] is False and events[0]["claimable_at"] is not None
@@ -176,8 +185,11 @@ async def test_a_flag_falls_and_a_bot_plays_on_the_sweeping_worker(workers: Work
     watch = Watch(survivor.service, retry=0.1)
     try:
         # Both players of a clocked game were on the dying worker; nobody moved first.
-        clocked = await dying.service.create(Rules(), public=False, settings=RoomSettings(
-            time_control=TimeControl(initial=60.0, first_move=0.5)))
+        clocked = await dying.service.create(
+            Rules(),
+            public=False,
+            settings=RoomSettings(time_control=TimeControl(initial=60.0, first_move=0.5)),
+        )
         await dying.join(clocked.room_id, name="Ada")
         await dying.join(clocked.room_id, name="Grace")
         # A bot game whose human moved on the dying worker, which died before the bot did.
@@ -185,7 +197,8 @@ async def test_a_flag_falls_and_a_bot_plays_on_the_sweeping_worker(workers: Work
         human, _ = await dying.join(botted.room_id, name="Ada")
         version = (await dying.service.load(botted.room_id)).version
         await dying.service.execute(
-            botted.room_id, PlayMove(human, MoveRequest(col=1, row=1), version, "m1"))
+            botted.room_id, PlayMove(human, MoveRequest(col=1, row=1), version, "m1")
+        )
         await crash(dying)
 
         async def both_done() -> bool:
@@ -199,4 +212,3 @@ async def test_a_flag_falls_and_a_bot_plays_on_the_sweeping_worker(workers: Work
         assert watch.ticks == 1 and watch.bot_moves == 1
     finally:
         await watch.close()
-

@@ -58,8 +58,15 @@ def test_the_game_number_is_read_off_the_room_s_object_and_nothing_else_passes()
     assert game_number_of(text) == game_number_of(head) == decode_room(text).game_number == 3
     assert archive.startswith("[") and archive.endswith("\n]")
     data = loads(head)
-    for other in ("v1", "", "{}", head.replace('"format":2', '"format":1'),
-                  dumps({**data, "game_number": "3"}), head[:-1], head + " "):
+    for other in (
+        "v1",
+        "",
+        "{}",
+        head.replace('"format":2', '"format":1'),
+        dumps({**data, "game_number": "3"}),
+        head[:-1],
+        head + " ",
+    ):
         assert game_number_of(other) is None
     # a name that looks like the ending changes nothing: the last member is read
     seats = [{**data["seats"][0], "name": ',"game_number":9}'}, *data["seats"][1:]]
@@ -118,8 +125,15 @@ async def _seated(service: RoomService) -> str:
     return room.room_id
 
 
-async def _game(one: RoomService, two: RoomService, room_id: str, version: int,
-                game: int, moves: int = 5, start: int = 0) -> int:
+async def _game(
+    one: RoomService,
+    two: RoomService,
+    room_id: str,
+    version: int,
+    game: int,
+    moves: int = 5,
+    start: int = 0,
+) -> int:
     """Moves ``start`` to ``moves`` of game ``game`` (0-based): x on ``one``, o on ``two``,
     the first mover alternating (the marks swap at each rematch)."""
     order = ["x", "o"] if game % 2 == 0 else ["o", "x"]
@@ -145,8 +159,9 @@ class Calls:
         for name in ("load", "swap"):
             real = getattr(store, name)
 
-            async def counted(*args: Any, _real: Any = real, _name: str = name,
-                              **kwargs: Any) -> Any:
+            async def counted(
+                *args: Any, _real: Any = real, _name: str = name, **kwargs: Any
+            ) -> Any:
                 self.counts[_name] += 1
                 return await _real(*args, **kwargs)
 
@@ -235,9 +250,7 @@ async def test_a_move_in_a_rematch_series_sends_and_publishes_the_room_without_i
         assert "\n" not in args[1]
     messages = [await asyncio.wait_for(listener.get(), 5) for _ in range(2)]
     frames = [unframe(message) for message in messages]
-    assert [(f.version, f.archive_of) for f in frames if f] == [
-        (version - 1, 4), (version, 4)
-    ]
+    assert [(f.version, f.archive_of) for f in frames if f] == [(version - 1, 4), (version, 4)]
     assert all(len(message) < len(archive) for message in messages)
     # Both workers' copies are the room as a load answers it, archive and all.
     loaded = await pair_one.store.load(room_id)
@@ -248,9 +261,7 @@ async def test_a_move_in_a_rematch_series_sends_and_publishes_the_room_without_i
     assert sent < 2 * len(loaded.data) - len(archive)
     for service in (one, two):
         cached = service.cache.get(room_id)
-        assert cached is not None and (cached.version, cached.data) == (
-            loaded.version, loaded.data
-        )
+        assert cached is not None and (cached.version, cached.data) == (loaded.version, loaded.data)
     # The rematch ships the new archive once: the vote that starts game 5, in the script
     # and on the bus; the next move goes without it again, and both copies follow.
     version = await _game(one, two, room_id, version, 3, moves=5)  # (game 4 from move 3)

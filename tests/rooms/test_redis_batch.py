@@ -118,10 +118,12 @@ async def test_concurrent_commits_share_one_round_trip_each_with_its_own_reply(
         before = pipeline.batches
         async with monitored(server.url) as seen:
             # Every other caller is stale: refused with the stored copy, the rest land.
-            swaps = await asyncio.gather(*(
-                store.swap(room_id, i % 2, "v1", event(1), listed=False)
-                for i, room_id in enumerate(rooms)
-            ))
+            swaps = await asyncio.gather(
+                *(
+                    store.swap(room_id, i % 2, "v1", event(1), listed=False)
+                    for i, room_id in enumerate(rooms)
+                )
+            )
         assert pipeline.batches - before == 1  # issued in one turn: one pipeline
         assert seen == {"evalsha": 40}  # each still one command, nothing added
         for i, swapped in enumerate(swaps):
@@ -139,7 +141,9 @@ async def test_a_reply_error_belongs_to_its_command_alone(server: RedisServer) -
             await store.create(room_id, "v0", listed=False)
         server.client().rpush(store.layout.room("broken").room, "not a hash")
         results = await asyncio.gather(
-            store.load("good1"), store.load("broken"), store.load("good2"),
+            store.load("good1"),
+            store.load("broken"),
+            store.load("good2"),
             return_exceptions=True,
         )
         assert results[0] == results[2] == StoredRoom(0, "v0")
@@ -166,9 +170,12 @@ async def test_noscript_reloads_once_for_the_scripts_that_met_it(server: RedisSe
         assert seen == {"evalsha": 20, "script load": 1, "hmget": 10}
         # The steady state again: one command per commit, nothing checks for the script.
         async with monitored(server.url) as seen:
-            assert await asyncio.gather(*(
-                store.commit(room_id, 1, "v2", event(2), listed=False) for room_id in rooms
-            )) == [True] * 10
+            assert (
+                await asyncio.gather(
+                    *(store.commit(room_id, 1, "v2", event(2), listed=False) for room_id in rooms)
+                )
+                == [True] * 10
+            )
         assert seen == {"evalsha": 10}
     finally:
         await store.close()
@@ -266,9 +273,10 @@ async def test_a_frozen_redis_times_every_caller_out_then_serves_again(
             await store.create(f"cold{i}", f"v{i}", listed=False)
         server.pause()
         try:
-            results = await asyncio.wait_for(asyncio.gather(
-                *(store.load(f"cold{i}") for i in range(5)), return_exceptions=True
-            ), BOUND)
+            results = await asyncio.wait_for(
+                asyncio.gather(*(store.load(f"cold{i}") for i in range(5)), return_exceptions=True),
+                BOUND,
+            )
         finally:
             server.resume()
         for result in results:
@@ -301,9 +309,7 @@ async def test_presence_index_writes_share_round_trips(server: RedisServer) -> N
         rooms = [f"idx{i:02d}" for i in range(20)]
         assert await registry.add_room("w1", rooms[0])  # alone: Redis learns the script
         before = pipeline.batches
-        assert await asyncio.gather(*(registry.add_room("w1", r) for r in rooms[1:])) == [
-            True
-        ] * 19
+        assert await asyncio.gather(*(registry.add_room("w1", r) for r in rooms[1:])) == [True] * 19
         assert pipeline.batches - before == 1
         assert sorted(await registry.rooms("w1", 100)) == rooms
         await asyncio.gather(*(registry.remove_room("w1", r) for r in rooms[:15]))

@@ -55,9 +55,21 @@ def blocking_commit(sync: redis.Redis, prefix: str, room_id: str, command: Comma
     room = decode_room(data)
     handled = room.handle(command, time.time())
     assert handled.event is not None
-    reply = sync.eval(COMMIT, 2, keys.room, keys.log, version, encode_room(room),
-                      dumps(handled.event), int(room.listed), "", 256, 60_000, 60_000,
-                      keys.channel)
+    reply = sync.eval(
+        COMMIT,
+        2,
+        keys.room,
+        keys.log,
+        version,
+        encode_room(room),
+        dumps(handled.event),
+        int(room.listed),
+        "",
+        256,
+        60_000,
+        60_000,
+        keys.channel,
+    )
     assert reply[0] == 1
     return room.version
 
@@ -140,8 +152,21 @@ async def test_after_a_reconnect_the_latest_event_is_redelivered(
     sync.client_kill_filter(_type="pubsub")
     keys = KeyLayout(maker.prefix).room("roomgaps")
     for version in (2, 3):  # published while the bus is cut off: lost to it
-        sync.eval(COMMIT, 2, keys.room, keys.log, version - 1, f"v{version}", event(version),
-                  0, "", 256, 60_000, 60_000, keys.channel)
+        sync.eval(
+            COMMIT,
+            2,
+            keys.room,
+            keys.log,
+            version - 1,
+            f"v{version}",
+            event(version),
+            0,
+            "",
+            256,
+            60_000,
+            60_000,
+            keys.channel,
+        )
     # The bus reconnects, resubscribes and hands over the newest logged event: a gap.
     assert await asyncio.wait_for(subscription.get(), 5.0) == event(3)
     assert bus.connections == 2 and bus.resyncs == 1

@@ -38,7 +38,8 @@ def maker_on(cluster: LocalCluster, makers: list[BackendMaker]) -> BackendMaker:
 def rooms_on(cluster: LocalCluster, node: ClusterNodeServer, count: int, stem: str) -> list[str]:
     """``count`` room ids whose slots are on ``node`` (found by trying names in order)."""
     found = [
-        room for room in (f"{stem}{n:04d}" for n in range(2000))
+        room
+        for room in (f"{stem}{n:04d}" for n in range(2000))
         if cluster.node_for_key(f"{{{room}}}") is node
     ]
     assert len(found) >= count
@@ -98,8 +99,7 @@ def test_open_backend_chooses_the_cluster_by_scheme() -> None:
 def test_every_slot_has_an_epoch_tag_hashing_to_it() -> None:
     tags = slot_tags()
     assert len(tags) == 16384 and len(set(tags)) == 16384
-    assert all(key_slot(f"ttt:{{{tag}}}:epoch".encode()) == slot for slot, tag in
-               enumerate(tags))
+    assert all(key_slot(f"ttt:{{{tag}}}:epoch".encode()) == slot for slot, tag in enumerate(tags))
 
 
 # -- rooms on every shard ---------------------------------------------------------------
@@ -161,8 +161,10 @@ async def test_racing_workers_on_every_shard_land_each_move_once(
             conn = ("x", "o")[turn % 2]
             cell = MoveRequest(row=turn // 9, col=turn % 9)
             outcomes = await asyncio.gather(
-                *(service.execute(room_id, PlayMove(conn, cell, version, f"w{i}-{turn}"))
-                  for i, service in enumerate(services)),
+                *(
+                    service.execute(room_id, PlayMove(conn, cell, version, f"w{i}-{turn}"))
+                    for i, service in enumerate(services)
+                ),
                 return_exceptions=True,
             )
             landed = [o for o in outcomes if not isinstance(o, BaseException)]
@@ -234,8 +236,9 @@ async def test_a_master_restarted_without_its_data_loses_only_its_rooms(
     store, _ = cluster_parts(await maker.make())
     victim = own_cluster.nodes[2]
     lost = rooms_on(own_cluster, victim, 2, "lost")
-    kept = [room for node in own_cluster.nodes[:2] for room in rooms_on(own_cluster, node, 1,
-                                                                           "kept")]
+    kept = [
+        room for node in own_cluster.nodes[:2] for room in rooms_on(own_cluster, node, 1, "kept")
+    ]
     for room in lost + kept:
         await store.create(room, "v0", listed=False)
 

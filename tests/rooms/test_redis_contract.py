@@ -93,8 +93,9 @@ async def test_events_since(backends: BackendMaker) -> None:
     await store.create("room0005", "v0", listed=False)
     assert await store.events_since("room0005", 0) == []
     for version in (1, 2, 3):
-        assert await store.commit("room0005", version - 1, f"v{version}", event(version),
-                                  listed=False)
+        assert await store.commit(
+            "room0005", version - 1, f"v{version}", event(version), listed=False
+        )
     assert await store.events_since("room0005", 0) == [event(1), event(2), event(3)]
     assert await store.events_since("room0005", 2) == [event(3)]
     assert await store.events_since("room0005", 3) == []
@@ -139,11 +140,8 @@ async def test_commits_reach_subscribers_in_version_order(backends: BackendMaker
     subscription = await pair.bus.subscribe("room0010")
     await pair.store.create("room0010", "v0", listed=False)
     for version in range(1, 21):
-        assert await pair.store.commit("room0010", version - 1, "v", event(version),
-                                       listed=False)
-    assert [await next_message(subscription) for _ in range(20)] == [
-        event(v) for v in range(1, 21)
-    ]
+        assert await pair.store.commit("room0010", version - 1, "v", event(version), listed=False)
+    assert [await next_message(subscription) for _ in range(20)] == [event(v) for v in range(1, 21)]
     await nothing_more(subscription)
     await subscription.close()
 

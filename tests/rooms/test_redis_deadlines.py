@@ -215,8 +215,9 @@ async def test_a_silent_redis_times_every_hot_call_out_then_serves_again(
         server.pause()
         try:
             calls: list[Any] = [timed(store.load(f"mute{i}")) for i in range(2)]
-            calls += [timed(store.commit(f"mute{i}", 0, "w", event(1), listed=False))
-                      for i in (2, 3)]
+            calls += [
+                timed(store.commit(f"mute{i}", 0, "w", event(1), listed=False)) for i in (2, 3)
+            ]
             calls.append(timed(store.events_since("mute0", 0)))
             for result, took in await asyncio.gather(*calls):
                 assert_unavailable(result)
@@ -305,8 +306,9 @@ async def test_a_caller_cancelled_behind_a_silent_batch_is_cancelled_and_never_s
 async def test_presence_index_writes_time_out_typed_when_redis_is_silent(
     server: RedisServer,
 ) -> None:
-    registry = RedisRegistry(make_client(server.url, SILENT), prefix=unique_prefix(),
-                             timeout=TIMEOUT)
+    registry = RedisRegistry(
+        make_client(server.url, SILENT), prefix=unique_prefix(), timeout=TIMEOUT
+    )
     try:
         await registry.open()
         await registry.register("w1", 60.0, holder="here")

@@ -118,8 +118,7 @@ async def test_the_reader_arms_no_timer_per_message(
     redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     n, interval = 2000, 0.5
-    bus = RedisBus(redis_server.url, prefix="notimer", health_interval=interval,
-                   health_timeout=5.0)
+    bus = RedisBus(redis_server.url, prefix="notimer", health_interval=interval, health_timeout=5.0)
     await bus.open()
     try:
         subscription = await bus.subscribe("roomtick")
@@ -188,8 +187,9 @@ async def test_a_silent_redis_is_left_for_a_new_connection(
     channel is live again."""
     caplog.set_level(logging.WARNING, logger="tictactoe.rooms")
     options = RedisOptions(timeout=1.0, socket_timeout=0.3, connect_timeout=0.3)
-    bus = RedisBus(redis_server.url, prefix="frozen", options=options,
-                   health_interval=0.05, health_timeout=0.3)
+    bus = RedisBus(
+        redis_server.url, prefix="frozen", options=options, health_interval=0.05, health_timeout=0.3
+    )
     await bus.open()
     subscription = await bus.subscribe("roomcold")
     redis_server.pause()

@@ -14,7 +14,11 @@ from redis.exceptions import DataError
 from rooms.backends.redis.resp import pack_commands
 
 _ARG = st.one_of(
-    st.text(), st.binary(), st.integers(), st.floats(), st.text(alphabet=" \t\nab", max_size=6),
+    st.text(),
+    st.binary(),
+    st.integers(),
+    st.floats(),
+    st.text(alphabet=" \t\nab", max_size=6),
 )
 _NAME = st.one_of(
     st.sampled_from(["EVALSHA", "SCRIPT LOAD", "GET", "  PING ", "CONFIG\tGET"]),
@@ -42,8 +46,10 @@ def test_large_values_memoryviews_and_subclasses_pack_alike() -> None:
 
     big = "é" * 50_000  # over redis-py's chunking cutoff: it sends the value apart
     commands = [
-        ("SET", "k", big), ("EVALSHA", b"abc", 2, "k1", "k2", 1.5, -7, float("inf")),
-        ("SET", Name("n"), Count(3)), ("SET", "m", memoryview(b"view")),
+        ("SET", "k", big),
+        ("EVALSHA", b"abc", 2, "k1", "k2", 1.5, -7, float("inf")),
+        ("SET", Name("n"), Count(3)),
+        ("SET", "m", memoryview(b"view")),
         ("SET", "b", bytearray(b"arr")),
     ]
     assert pack_commands(commands) == _redis_py(commands)

@@ -62,7 +62,8 @@ def test_prefixes_and_urls_are_checked() -> None:
         with pytest.raises(UnsupportedBackend, match="prefix"):
             KeyLayout(bad)
     assert split_url("redis://h:1/2?prefix=abc&socket_timeout=3") == (
-        "redis://h:1/2?socket_timeout=3", "abc"
+        "redis://h:1/2?socket_timeout=3",
+        "abc",
     )
     assert split_url("rediss://h/0") == ("rediss://h/0", "ttt")
     with pytest.raises(UnsupportedBackend, match="not a Redis URL"):
@@ -116,8 +117,13 @@ async def test_rooms_nobody_touches_expire_and_leave_the_lobby(maker: BackendMak
     await store.create("liveroom", "v0", listed=True)
 
     async def idle_gone() -> bool:
-        await store.commit("liveroom", (await store.load("liveroom") or StoredRoom(0, "")).version,
-                           "v", event(1), listed=True)  # keep this one touched
+        await store.commit(
+            "liveroom",
+            (await store.load("liveroom") or StoredRoom(0, "")).version,
+            "v",
+            event(1),
+            listed=True,
+        )  # keep this one touched
         return await store.load("idleroom") is None
 
     await eventually(idle_gone, "the idle room expires")
@@ -149,10 +155,12 @@ async def test_cas_race_between_separate_clients_has_one_winner(maker: BackendMa
     await stores[0].create("raceroom", "v0", listed=True)
     winners: list[int] = []
     for version in range(300):
-        results = await asyncio.gather(*(
-            store.commit("raceroom", version, f"w{i}", event(version + 1, by=i), listed=True)
-            for i, store in enumerate(stores)
-        ))
+        results = await asyncio.gather(
+            *(
+                store.commit("raceroom", version, f"w{i}", event(version + 1, by=i), listed=True)
+                for i, store in enumerate(stores)
+            )
+        )
         assert results.count(True) == 1, f"round {version}: {results}"
         winners.append(results.index(True))
     assert await stores[3].load("raceroom") == StoredRoom(300, f"w{winners[-1]}")

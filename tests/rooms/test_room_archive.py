@@ -78,7 +78,7 @@ def test_appending_splices_the_text_and_keeps_the_newest_games() -> None:
     games = EMPTY
     for count, record in enumerate(records, start=1):
         games = games.appended(record, KEEP_GAMES)
-        kept = records[max(0, count - KEEP_GAMES):count]
+        kept = records[max(0, count - KEEP_GAMES) : count]
         assert list(games) == kept and len(games) == len(kept) and games[-1] is record
         assert games.text == one_per_line(kept) and json.loads(games.text) == kept
         assert list(Archive.stored(games.text)) == kept
@@ -230,8 +230,13 @@ def test_a_room_with_rules_of_any_shape_round_trips_its_games() -> None:
 def records_numbered(first: int, last: int) -> list[dict[str, object]]:
     """Records shaped as rooms.room.record writes them (small: the archive does not look in)."""
     return [
-        {"game_number": n, "players": [{"mark": "X", "name": f"P{n}"}], "moves": [],
-         "outcome": {"reason": "draw", "winner": None}, "started_at": float(n)}
+        {
+            "game_number": n,
+            "players": [{"mark": "X", "name": f"P{n}"}],
+            "moves": [],
+            "outcome": {"reason": "draw", "winner": None},
+            "started_at": float(n),
+        }
         for n in range(first, last + 1)
     ]
 
@@ -240,7 +245,7 @@ def test_appends_and_drops_never_parse_and_the_text_stays_the_records(parses) ->
     records = records_numbered(1, 3 * KEEP_GAMES)
     chained = Archive.stored(one_per_line(records[:KEEP_GAMES]))
     for count, record in enumerate(records[KEEP_GAMES:], start=KEEP_GAMES + 1):
-        kept = records[count - KEEP_GAMES:count]
+        kept = records[count - KEEP_GAMES : count]
         carried = Archive.stored(chained.text)  # as a worker gets it from the bus: unparsed
         chained = chained.appended(record, KEEP_GAMES)
         fresh = carried.appended(record, KEEP_GAMES)
@@ -249,7 +254,7 @@ def test_appends_and_drops_never_parse_and_the_text_stays_the_records(parses) ->
     small = EMPTY
     for count, record in enumerate(records[:5], start=1):  # growing, then capped at 3
         small = Archive.stored(small.text).appended(record, 3)
-        assert small.text == one_per_line(records[max(0, count - 3):count]) and len(small) > 0
+        assert small.text == one_per_line(records[max(0, count - 3) : count]) and len(small) > 0
     ten = Archive.stored(one_per_line(records[:10]))
     assert ten.appended(records[10], 3).text == one_per_line(records[8:11])  # eight go at once
     assert ten.appended(records[10], 1).text == one_per_line(records[10:11])
@@ -314,8 +319,8 @@ def test_a_record_with_newlines_and_quotes_in_its_strings_round_trips() -> None:
 
 
 @pytest.mark.parametrize(
-    "games", ['[{"game_number":1},\n7\n]', '[{"game_number":1},\n{]\n]', '[{"a":1},{"b":2}\n]',
-              "[\n]"],
+    "games",
+    ['[{"game_number":1},\n7\n]', '[{"game_number":1},\n{]\n]', '[{"a":1},{"b":2}\n]', "[\n]"],
 )
 def test_a_corrupted_archive_one_per_line_takes_a_new_game_and_is_still_refused_when_read(
     games: str, parses: Callable[[], int]

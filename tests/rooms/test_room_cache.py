@@ -46,12 +46,27 @@ class Counted:
         self.calls["load"] += 1
         return await self.inner.load(room_id)
 
-    async def swap(self, room_id: str, expected: int, data: str, event: str, *,
-                   listed: bool, finished: bool | None = None,
-                   archive_unchanged: bool = False) -> Swapped:
+    async def swap(
+        self,
+        room_id: str,
+        expected: int,
+        data: str,
+        event: str,
+        *,
+        listed: bool,
+        finished: bool | None = None,
+        archive_unchanged: bool = False,
+    ) -> Swapped:
         self.calls["swap"] += 1
-        return await self.inner.swap(room_id, expected, data, event, listed=listed,
-                                     finished=finished, archive_unchanged=archive_unchanged)
+        return await self.inner.swap(
+            room_id,
+            expected,
+            data,
+            event,
+            listed=listed,
+            finished=finished,
+            archive_unchanged=archive_unchanged,
+        )
 
 
 # -- pure pieces ---------------------------------------------------------------------------
@@ -62,8 +77,18 @@ def test_frames_take_apart_again_and_nothing_else_passes_for_one() -> None:
     assert unframe(framed(7, event(7), data)) == Frame(7, event(7), data)
     assert unframe(framed(7, event(7), "a\nb")) == Frame(7, event(7), "a\nb")
     assert unframe(framed_head(7, 3, event(7), data)) == Frame(7, event(7), data, 3)
-    for text in (event(7), "#x\n{}\n{}", "#7\n{}", "#0\n{}\n{}", "#-1\n{}\n{}", "",
-                 "#7/\n{}\n{}", "#7/x\n{}\n{}", "#7/0\n{}\n{}", "#7/-2\n{}\n{}"):
+    for text in (
+        event(7),
+        "#x\n{}\n{}",
+        "#7\n{}",
+        "#0\n{}\n{}",
+        "#-1\n{}\n{}",
+        "",
+        "#7/\n{}\n{}",
+        "#7/x\n{}\n{}",
+        "#7/0\n{}\n{}",
+        "#7/-2\n{}\n{}",
+    ):
         assert unframe(text) is None
 
 

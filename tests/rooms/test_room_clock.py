@@ -68,7 +68,11 @@ def test_the_flag_falls_by_tick_and_a_late_move_is_refused() -> None:
     assert room.handle(Tick(), T0 + 8.99).event is None
     event = at(room, Tick(), T0 + 9.5).event
     assert event is not None and event["outcome"] == {
-        "reason": "timeout", "winner": "O", "loser": "X", "line": []}
+        "reason": "timeout",
+        "winner": "O",
+        "loser": "X",
+        "line": [],
+    }
     assert event["clock"]["remaining"]["X"] == 0.0 and event["clock"]["running"] is None
     assert room.status is Status.FINISHED and room.due() is None
     assert room.handle(Tick(), T0 + 20).event is None  # a second worker's tick: harmless
@@ -94,13 +98,21 @@ def test_resigning_stops_the_clock_with_the_time_spent() -> None:
     assert room.snapshot(T0 + 100)["clock"]["remaining"] == {"X": 50.0, "O": 60.0}
 
 
-@pytest.mark.parametrize("bad", [
-    {"initial": 0}, {"initial": -1}, {"initial": "60"}, {"initial": 60, "increment": -1},
-    {"initial": 60, "first_move": 0}, {"increment": 2}, {"initial": 60, "bonus": 1},
-    {"initial": float("inf")}, {"initial": 10**9},
-])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"initial": 0},
+        {"initial": -1},
+        {"initial": "60"},
+        {"initial": 60, "increment": -1},
+        {"initial": 60, "first_move": 0},
+        {"increment": 2},
+        {"initial": 60, "bonus": 1},
+        {"initial": float("inf")},
+        {"initial": 10**9},
+    ],
+)
 def test_bad_time_controls_are_refused_with_the_field(bad: dict[str, object]) -> None:
-
 
     with pytest.raises(RoomError) as caught:
         TimeControl.from_dict(bad)

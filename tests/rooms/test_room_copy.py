@@ -13,8 +13,21 @@ from rooms.protocol import decode_room, encode_room
 from rooms.room import Answer, Join, Leave, Offer, OfferKind, Rematch, Resign
 from rooms.room.config import TimeControl
 
-SHARED = {"room_id", "rules", "public", "created", "updated", "version", "game_version",
-          "settings", "turn_started", "started_at", "ended_at", "game_number", "games"}
+SHARED = {
+    "room_id",
+    "rules",
+    "public",
+    "created",
+    "updated",
+    "version",
+    "game_version",
+    "settings",
+    "turn_started",
+    "started_at",
+    "ended_at",
+    "game_number",
+    "games",
+}
 """What a copy may share with its room: immutable values (everything else is copied)."""
 
 

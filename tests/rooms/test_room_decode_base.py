@@ -39,8 +39,15 @@ VARIANTS = {
 
 
 def state(game: Game) -> tuple[Any, ...]:
-    return (game.board.text, game.history_indices, game.outcome, game.turn, game.ply,
-            game.win_strategy, game.legal_indices())
+    return (
+        game.board.text,
+        game.history_indices,
+        game.outcome,
+        game.turn,
+        game.ply,
+        game.win_strategy,
+        game.legal_indices(),
+    )
 
 
 def request_for(rules: Rules, game: Game, rng: random.Random) -> MoveRequest:
@@ -62,8 +69,9 @@ def step(room: Room, rng: random.Random, now: float) -> None:
         command = Answer(other, OfferKind.TAKEBACK, accept=roll < 0.5)
     elif roll < 0.72:
         mover = conn_of(room, game.turn)
-        command = PlayMove(mover, request_for(room.rules, game, rng), room.version,
-                           f"m{room.version}")
+        command = PlayMove(
+            mover, request_for(room.rules, game, rng), room.version, f"m{room.version}"
+        )
     elif roll < 0.78:
         command = Join(f"s{rng.randrange(4)}", Role.SPECTATOR)
     elif roll < 0.84:
@@ -85,8 +93,9 @@ def games(name: str, seed: int) -> Iterator[str]:
     """The texts of one random room, one after every change (the first with both seats)."""
     rng = random.Random(seed)
     rules = VARIANTS[name]
-    settings = RoomSettings(time_control=TimeControl(initial=600.0, increment=2.0)) if (
-        seed % 2) else None
+    settings = (
+        RoomSettings(time_control=TimeControl(initial=600.0, increment=2.0)) if (seed % 2) else None
+    )
     room = new_room(rules)
     if settings is not None:
         room = Room("room0001", rules, public=False, created=100.0, settings=settings)
@@ -105,9 +114,7 @@ def games(name: str, seed: int) -> Iterator[str]:
 
 @pytest.mark.parametrize("name", VARIANTS)
 @pytest.mark.parametrize("seed", range(6))
-def test_a_room_decoded_from_an_earlier_one_is_the_fully_decoded_room(
-    name: str, seed: int
-) -> None:
+def test_a_room_decoded_from_an_earlier_one_is_the_fully_decoded_room(name: str, seed: int) -> None:
     rng = random.Random(seed)
     decoded: list[Room] = []
     for text in games(name, seed):

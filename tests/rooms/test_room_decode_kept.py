@@ -114,8 +114,9 @@ def test_the_seats_offers_and_spectators_that_did_not_change_are_the_bases() -> 
     before = encode_room(base)
     changed = room.copy()
     changed.handle(Join("s9", Role.SPECTATOR), 103.0)
-    changed.handle(PlayMove(conn_of(changed, "O"), MoveRequest(row=0, col=2), changed.version,
-                            "o-late"), 104.0)
+    changed.handle(
+        PlayMove(conn_of(changed, "O"), MoveRequest(row=0, col=2), changed.version, "o-late"), 104.0
+    )
     assert encode_room(base) == before
     assert room.spectators == [] and "o-late" not in other.moves
 

@@ -21,7 +21,9 @@ def test_resign_ends_the_game_for_the_opponent_and_counts_in_the_series() -> Non
     assert event["outcome"] == {"reason": "resignation", "winner": "X", "loser": "O", "line": []}
     assert event["status"] == "finished" and event["turn"] is None
     assert [(p["mark"], p["wins"], p["draws"]) for p in event["players"]] == [
-        ("X", 1, 0), ("O", 0, 0)]
+        ("X", 1, 0),
+        ("O", 0, 0),
+    ]
     assert room.status is Status.FINISHED and room.ended_at == T0 + 2
     assert handled.reply.version == room.version  # type: ignore[union-attr]
 
@@ -106,8 +108,9 @@ def test_claims_name_a_real_seat_and_never_the_claimer() -> None:
 
 
 def test_three_player_abandonment_names_the_absent_loser() -> None:
-    room, _ = room_with(Rules(rows=5, cols=5, k=3, players=3),
-                        settings=RoomSettings(abandon_grace=1.0))
+    room, _ = room_with(
+        Rules(rows=5, cols=5, k=3, players=3), settings=RoomSettings(abandon_grace=1.0)
+    )
     at(room, Leave("c2"), T0)
     event = at(room, Claim("c0"), T0 + 2).event
     assert event is not None and event["outcome"]["loser"] == "A"

@@ -140,8 +140,13 @@ async def test_the_players_get_each_event_before_a_crowd_of_spectators() -> None
             arrivals.append(self.name)
 
     crowd = [Recorder(f"spectator{i}", "spectators") for i in range(20)]
-    for listener in (*crowd[:10], Recorder("x", "players"), *crowd[10:],
-                     Recorder("o", "players"), Recorder("joining", None)):
+    for listener in (
+        *crowd[:10],
+        Recorder("x", "players"),
+        *crowd[10:],
+        Recorder("o", "players"),
+        Recorder("joining", None),
+    ):
         await hub.attach(room_id, listener)
     await join_many(service, room_id, 1)
     for _ in range(200):

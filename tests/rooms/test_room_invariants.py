@@ -33,14 +33,17 @@ commands = st.one_of(
         st.integers(-2, 2),
         st.sampled_from(["m1", "m2", "m3", "m4", "m5", "m6"]),
     ),
-    st.builds(lambda conn, which: ("resume", conn, which), st.sampled_from(CONNS),
-              st.integers(0, 2)),
+    st.builds(
+        lambda conn, which: ("resume", conn, which), st.sampled_from(CONNS), st.integers(0, 2)
+    ),
 )
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.sampled_from([Rules(), Rules(rows=3, cols=4, k=3, gravity=True)]),
-       st.lists(commands, max_size=40))
+@given(
+    st.sampled_from([Rules(), Rules(rows=3, cols=4, k=3, gravity=True)]),
+    st.lists(commands, max_size=40),
+)
 def test_every_change_is_one_version_and_refusals_change_nothing(
     rules: Rules, script: list[tuple[object, ...]]
 ) -> None:
@@ -58,7 +61,10 @@ def test_every_change_is_one_version_and_refusals_change_nothing(
         else:
             _, _, row, col, lag, mid = step
             command = PlayMove(
-                conn, MoveRequest(col=int(col), row=int(row)), room.version + int(lag), str(mid)  # type: ignore[call-overload]
+                conn,
+                MoveRequest(col=int(col), row=int(row)),
+                room.version + int(lag),
+                str(mid),  # type: ignore[call-overload]
             )
         before, version = encode_room(room), room.version
         try:

@@ -21,9 +21,20 @@ def test_a_move_bumps_the_version_once_and_tells_everything() -> None:
     room, _ = seated()
     handled = play(room, "c0", 1, 1, move_id="m1")
     assert handled.event == {
-        "type": "moved", "version": 3, "mark": "X", "row": 1, "col": 1, "layer": 0,
-        "ply": 1, "turn": "O", "status": "playing", "outcome": None, "at": 102.0,
-        "clock": None, "offers": {"draw": None, "takeback": None, "rematch": []}, "due": None,
+        "type": "moved",
+        "version": 3,
+        "mark": "X",
+        "row": 1,
+        "col": 1,
+        "layer": 0,
+        "ply": 1,
+        "turn": "O",
+        "status": "playing",
+        "outcome": None,
+        "at": 102.0,
+        "clock": None,
+        "offers": {"draw": None, "takeback": None, "rematch": []},
+        "due": None,
     }
     assert handled.reply.version == 3 and not handled.reply.duplicate  # type: ignore[union-attr]
     assert room.snapshot()["moves"] == [{"mark": "X", "row": 1, "col": 1, "layer": 0, "at": 102.0}]

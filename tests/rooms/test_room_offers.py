@@ -66,8 +66,7 @@ def test_offers_from_spectators_or_outside_play_are_refused() -> None:
 def test_a_takeback_on_the_opponents_turn_rewinds_one_move() -> None:
     room, _ = room_with()
     play(room, "c0", 1, 1, T0 + 1)
-    assert refused_at(room, Offer("c1", TAKEBACK), T0 + 2).code is (
-        ErrorCode.NOTHING_TO_TAKE_BACK)
+    assert refused_at(room, Offer("c1", TAKEBACK), T0 + 2).code is (ErrorCode.NOTHING_TO_TAKE_BACK)
     asked = at(room, Offer("c0", TAKEBACK), T0 + 2).event
     assert asked is not None and asked["type"] == "takeback_offered" and asked["by"] == "X"
     assert refused_at(room, Offer("c0", TAKEBACK), T0 + 2).code is ErrorCode.OFFER_PENDING
@@ -88,8 +87,7 @@ def test_a_takeback_after_the_reply_rewinds_two_moves() -> None:
     at(room, Offer("c0", TAKEBACK), T0 + 3)
     event = at(room, Answer("c1", TAKEBACK, True), T0 + 4).event
     assert event is not None
-    assert [(m["mark"], m["row"], m["col"]) for m in event["moves"]] == [
-        ("O", 0, 0), ("X", 1, 1)]
+    assert [(m["mark"], m["row"], m["col"]) for m in event["moves"]] == [("O", 0, 0), ("X", 1, 1)]
     assert room.game.turn == "X" and room.game.ply == 0 and room.move_times == []
 
 

@@ -36,8 +36,17 @@ def refused(data: object, max_bytes: int = 4096) -> RoomError:
 
 
 def test_join_with_every_field() -> None:
-    message = parse({"type": "join", "as": "player", "name": "  Ada ", "token": "t" * 43,
-                     "last_version": 7, "protocol": 1, "id": "j1"})
+    message = parse(
+        {
+            "type": "join",
+            "as": "player",
+            "name": "  Ada ",
+            "token": "t" * 43,
+            "last_version": 7,
+            "protocol": 1,
+            "id": "j1",
+        }
+    )
     assert message == JoinMessage(Role.PLAYER, "Ada", "t" * 43, 7, "j1")
     assert "t" * 43 not in repr(message)
     assert parse({"type": "join", "as": "spectator"}) == JoinMessage(Role.SPECTATOR)
@@ -62,9 +71,11 @@ def test_lifecycle_actions_carry_their_id(kind: str) -> None:
 def test_claims_and_chat() -> None:
     assert parse({"type": "claim", "result": "draw"}) == ClaimMessage(True, None, None)
     assert parse({"type": "claim", "result": "win", "mark": "O", "id": "c"}) == (
-        ClaimMessage(False, "O", "c"))
+        ClaimMessage(False, "O", "c")
+    )
     assert parse({"type": "chat", "text": "  gg \U0001f468\u200d\U0001f469  ", "id": "h"}) == (
-        ChatMessage("gg \U0001f468\u200d\U0001f469", "h"))
+        ChatMessage("gg \U0001f468\u200d\U0001f469", "h")
+    )
     assert parse({"type": "chat", "text": "x" * 200}) == ChatMessage("x" * 200)
 
 
@@ -102,15 +113,23 @@ def test_claims_and_chat() -> None:
         ({"type": "join", "as": "player", "id": ""}, ErrorCode.BAD_MESSAGE),
         ({"type": "move", "row": 0, "col": 0, "version": 1}, ErrorCode.BAD_MESSAGE),
         ({"type": "move", "row": 0, "col": 0, "move_id": "m"}, ErrorCode.BAD_MESSAGE),
-        ({"type": "move", "row": 0, "col": 0, "version": "1", "move_id": "m"},
-         ErrorCode.BAD_MESSAGE),
-        ({"type": "move", "row": 0, "col": 0, "version": 1, "move_id": "m" * 65},
-         ErrorCode.BAD_MESSAGE),
+        (
+            {"type": "move", "row": 0, "col": 0, "version": "1", "move_id": "m"},
+            ErrorCode.BAD_MESSAGE,
+        ),
+        (
+            {"type": "move", "row": 0, "col": 0, "version": 1, "move_id": "m" * 65},
+            ErrorCode.BAD_MESSAGE,
+        ),
         ({"type": "move", "row": 0, "version": 1, "move_id": "m"}, ErrorCode.MALFORMED_MOVE),
-        ({"type": "move", "row": 0.5, "col": 0, "version": 1, "move_id": "m"},
-         ErrorCode.MALFORMED_MOVE),
-        ({"type": "move", "row": True, "col": 0, "version": 1, "move_id": "m"},
-         ErrorCode.MALFORMED_MOVE),
+        (
+            {"type": "move", "row": 0.5, "col": 0, "version": 1, "move_id": "m"},
+            ErrorCode.MALFORMED_MOVE,
+        ),
+        (
+            {"type": "move", "row": True, "col": 0, "version": 1, "move_id": "m"},
+            ErrorCode.MALFORMED_MOVE,
+        ),
     ],
 )
 def test_refusals(data: object, code: ErrorCode) -> None:
@@ -151,23 +170,58 @@ def test_lone_surrogates_are_refused_and_never_echoed(data: str) -> None:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(
-    st.text(max_size=300),
-    st.recursive(
-        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
-        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-            st.sampled_from(["type", "as", "name", "token", "row", "col", "layer", "version",
-                             "move_id", "id", "last_version", "protocol"]) | st.text(max_size=5),
-            inner, max_size=6),
-        max_leaves=12,
-    ).map(json.dumps),
-    st.fixed_dictionaries(
-        {"type": st.sampled_from(["join", "move", "sync", "ping"])},
-        optional={k: st.none() | st.booleans() | st.integers() | st.text(max_size=40)
-                  for k in ["as", "name", "token", "row", "col", "layer", "version",
-                            "move_id", "id", "last_version", "protocol"]},
-    ).map(json.dumps),
-))
+@given(
+    st.one_of(
+        st.text(max_size=300),
+        st.recursive(
+            st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+            lambda inner: (
+                st.lists(inner, max_size=4)
+                | st.dictionaries(
+                    st.sampled_from(
+                        [
+                            "type",
+                            "as",
+                            "name",
+                            "token",
+                            "row",
+                            "col",
+                            "layer",
+                            "version",
+                            "move_id",
+                            "id",
+                            "last_version",
+                            "protocol",
+                        ]
+                    )
+                    | st.text(max_size=5),
+                    inner,
+                    max_size=6,
+                )
+            ),
+            max_leaves=12,
+        ).map(json.dumps),
+        st.fixed_dictionaries(
+            {"type": st.sampled_from(["join", "move", "sync", "ping"])},
+            optional={
+                k: st.none() | st.booleans() | st.integers() | st.text(max_size=40)
+                for k in [
+                    "as",
+                    "name",
+                    "token",
+                    "row",
+                    "col",
+                    "layer",
+                    "version",
+                    "move_id",
+                    "id",
+                    "last_version",
+                    "protocol",
+                ]
+            },
+        ).map(json.dumps),
+    )
+)
 def test_any_text_parses_or_is_refused_with_a_sendable_error(text: str) -> None:
     try:
         parse_message(text, max_bytes=4096)
@@ -212,14 +266,35 @@ def test_every_text_parses_as_with_the_standard_library_alone(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(
-    st.sampled_from(["type", "as", "name", "token", "row", "col", "version", "move_id", "id",
-                     "last_version", "text", "result", "mark"]),
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20)
-    | st.sampled_from(["move", "join", "ping", "chat", "claim", "player", "X"])
-    | st.lists(st.integers(), max_size=2),
-    max_size=7,
-).map(json.dumps))
+@given(
+    st.dictionaries(
+        st.sampled_from(
+            [
+                "type",
+                "as",
+                "name",
+                "token",
+                "row",
+                "col",
+                "version",
+                "move_id",
+                "id",
+                "last_version",
+                "text",
+                "result",
+                "mark",
+            ]
+        ),
+        st.none()
+        | st.booleans()
+        | st.integers()
+        | st.floats()
+        | st.text(max_size=20)
+        | st.sampled_from(["move", "join", "ping", "chat", "claim", "player", "X"])
+        | st.lists(st.integers(), max_size=2),
+        max_size=7,
+    ).map(json.dumps)
+)
 def test_any_message_parses_as_with_the_standard_library_alone(text: str) -> None:
     fast = _outcome(text)
     with mock.patch("rooms.protocol.parse.loads", json.loads):

@@ -58,8 +58,13 @@ def test_offers_read_back_as_item_by_item(data: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize(
     "data",
-    [{"draw_moves": {"X": "x"}}, {"draw_moves": []}, {"rematch": 3}, {"takeback_declines": None},
-     {"takeback_not_before": {"O": [1]}}],
+    [
+        {"draw_moves": {"X": "x"}},
+        {"draw_moves": []},
+        {"rematch": 3},
+        {"takeback_declines": None},
+        {"takeback_not_before": {"O": [1]}},
+    ],
 )
 def test_offers_that_cannot_be_read_are_refused_as_before(data: dict[str, Any]) -> None:
     with pytest.raises(Exception) as before:
@@ -73,12 +78,15 @@ def converted_seat(data: dict[str, Any]) -> Seat:
     """What ``Seat.from_dict`` built before its fast paths, item by item."""
     away, bot = data.get("away_since"), data.get("bot")
     return Seat(
-        mark=str(data["mark"]), name=str(data["name"]), token_hash=str(data["token_hash"]),
+        mark=str(data["mark"]),
+        name=str(data["name"]),
+        token_hash=str(data["token_hash"]),
         connections=[str(c) for c in data["connections"]],
         moves={str(k): int(v) for k, v in data["moves"].items()},
         bot=str(bot) if bot is not None else None,
         away_since=float(away) if away is not None else None,
-        left=bool(data.get("left", False)), wins=int(data.get("wins", 0)),
+        left=bool(data.get("left", False)),
+        wins=int(data.get("wins", 0)),
         draws=int(data.get("draws", 0)),
     )
 
@@ -91,8 +99,14 @@ def seat(**changes: Any) -> dict[str, Any]:
 
 @pytest.mark.parametrize(
     "data",
-    [seat(), seat(connections=[]), seat(connections=[1, "c"]), seat(connections="cd"),
-     seat(connections={"c": 1}), seat(bot="easy", away_since=5, left=1, wins=True)],
+    [
+        seat(),
+        seat(connections=[]),
+        seat(connections=[1, "c"]),
+        seat(connections="cd"),
+        seat(connections={"c": 1}),
+        seat(bot="easy", away_since=5, left=1, wins=True),
+    ],
 )
 def test_seats_read_back_as_item_by_item(data: dict[str, Any]) -> None:
     built = Seat.from_dict(data)

@@ -12,14 +12,19 @@ from rooms.room.record import current_record, format_record, parse_record
 
 def test_a_finished_game_exports_headers_moves_with_times_and_the_result() -> None:
     room, _ = room_with()
-    for i, (conn, row, col) in enumerate([("c0", 1, 1), ("c1", 0, 0), ("c0", 0, 2),
-                                          ("c1", 2, 0), ("c0", 1, 0), ("c1", 1, 2)]):
+    for i, (conn, row, col) in enumerate(
+        [("c0", 1, 1), ("c1", 0, 0), ("c0", 0, 2), ("c1", 2, 0), ("c0", 1, 0), ("c1", 1, 2)]
+    ):
         play(room, conn, row, col, T0 + 1.5 * i)
     at(room, Resign("c1"), T0 + 20)
     text = format_record(room.room_id, room.rules, current_record(room))
     lines = text.splitlines()
-    assert lines[:4] == ['[Event "tictactoe"]', '[Room "room0001"]', '[Game "1"]',
-                         '[Date "1970.01.01"]']
+    assert lines[:4] == [
+        '[Event "tictactoe"]',
+        '[Room "room0001"]',
+        '[Game "1"]',
+        '[Date "1970.01.01"]',
+    ]
     assert '[X "P0"]' in lines and '[O "P1"]' in lines and '[K "3"]' in lines
     assert '[Gravity "false"]' in lines and '[Result "1-0"]' in lines
     assert '[Termination "resignation"]' in lines
@@ -51,13 +56,16 @@ def test_names_with_quotes_survive() -> None:
     assert record.headers["X"] == 'Ada "the" \\ Great'
 
 
-@pytest.mark.parametrize("text,where", [
-    ('[Rows "3"]\n\n1. X r0c0\n3. O r1c1\n', "line 4"),
-    ('[Rows "3"]\n\nnonsense\n', "line 3"),
-    ('[Gravity "maybe"]\n', "Gravity"),
-    ('[Rows "three"]\n', "Rows"),
-    ('\n1. X r0c0\n2. O r0c0\n', "taken"),
-])
+@pytest.mark.parametrize(
+    "text,where",
+    [
+        ('[Rows "3"]\n\n1. X r0c0\n3. O r1c1\n', "line 4"),
+        ('[Rows "3"]\n\nnonsense\n', "line 3"),
+        ('[Gravity "maybe"]\n', "Gravity"),
+        ('[Rows "three"]\n', "Rows"),
+        ("\n1. X r0c0\n2. O r0c0\n", "taken"),
+    ],
+)
 def test_bad_records_are_refused_with_a_reason(text: str, where: str) -> None:
     with pytest.raises(GameError) as caught:
         parse_record(text)

@@ -42,7 +42,9 @@ def test_rematch_swaps_colours_keeps_the_score_and_the_spectators() -> None:
     assert event is not None and event["type"] == "new_game"
     assert event["marks"] == {"X": "O", "O": "X"} and event["game_number"] == 2
     assert [(p["mark"], p["name"], p["wins"]) for p in event["players"]] == [
-        ("X", "P1", 0), ("O", "P0", 1)]
+        ("X", "P1", 0),
+        ("O", "P0", 1),
+    ]
     assert event["board"] == ".../.../..." and event["turn"] == "X"
     assert event["status"] == "playing" and event["offers"]["rematch"] == []
     assert room.status is Status.PLAYING and room.spectators == ["s"]

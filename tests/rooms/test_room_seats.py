@@ -17,7 +17,10 @@ def test_new_room_is_waiting_at_version_zero() -> None:
     room = new_room()
     snap = room.snapshot()
     assert (snap["status"], snap["version"], snap["players"], snap["spectators"]) == (
-        "waiting", 0, [], 0
+        "waiting",
+        0,
+        [],
+        0,
     )
     assert snap["board"] == ".../.../..." and snap["turn"] == "X" and snap["outcome"] is None
 
@@ -26,11 +29,22 @@ def test_players_take_seats_in_order_and_get_distinct_long_tokens() -> None:
     room = new_room()
     first = room.handle(Join("a", Role.PLAYER, "Ada"), now=1.0)
     assert first.event == {
-        "type": "player_joined", "version": 1,
-        "player": {"mark": "X", "name": "Ada", "connected": True, "bot": None,
-                   "away_since": None, "left": False, "claimable_at": None,
-                   "wins": 0, "draws": 0},
-        "status": "waiting", "clock": None, "due": None,
+        "type": "player_joined",
+        "version": 1,
+        "player": {
+            "mark": "X",
+            "name": "Ada",
+            "connected": True,
+            "bot": None,
+            "away_since": None,
+            "left": False,
+            "claimable_at": None,
+            "wins": 0,
+            "draws": 0,
+        },
+        "status": "waiting",
+        "clock": None,
+        "due": None,
         "offers": {"draw": None, "takeback": None, "rematch": []},
     }
     second = room.handle(Join("b", Role.PLAYER, None), now=2.0)
@@ -79,12 +93,25 @@ def test_token_resumes_the_same_seat_from_a_new_connection() -> None:
     handled = room.handle(Join("c1-again", Role.PLAYER, "ignored", tokens[1]), now=5.0)
     assert handled.reply.mark == "O" and handled.reply.token is None  # type: ignore[union-attr]
     assert handled.event == {
-        "type": "presence", "version": 4, "mark": "O", "connected": True, "away_since": None,
-        "left": False, "claimable_at": None, "due": None,
+        "type": "presence",
+        "version": 4,
+        "mark": "O",
+        "connected": True,
+        "away_since": None,
+        "left": False,
+        "claimable_at": None,
+        "due": None,
     }
     assert room.snapshot()["players"][1] == {
-        "mark": "O", "name": "P1", "connected": True, "bot": None, "away_since": None,
-        "left": False, "claimable_at": None, "wins": 0, "draws": 0,
+        "mark": "O",
+        "name": "P1",
+        "connected": True,
+        "bot": None,
+        "away_since": None,
+        "left": False,
+        "claimable_at": None,
+        "wins": 0,
+        "draws": 0,
     }
 
 

@@ -21,8 +21,9 @@ class NetworkLikeStore(MemoryStore):
         await asyncio.sleep(0)
         return await super().load(room_id)
 
-    async def commit(self, room_id: str, expected: int, data: str, event: str, *,
-                     listed: bool) -> bool:
+    async def commit(
+        self, room_id: str, expected: int, data: str, event: str, *, listed: bool
+    ) -> bool:
         await asyncio.sleep(0)
         return await super().commit(room_id, expected, data, event, listed=listed)
 
@@ -52,8 +53,10 @@ async def test_many_workers_joining_at_once_lose_nothing() -> None:
     room = await RoomService(store).create(Rules(), public=False)
     services = [RoomService(store) for _ in range(50)]
     await asyncio.gather(
-        *(svc.execute(room.room_id, Join(f"s{i}", Role.SPECTATOR))
-          for i, svc in enumerate(services))
+        *(
+            svc.execute(room.room_id, Join(f"s{i}", Role.SPECTATOR))
+            for i, svc in enumerate(services)
+        )
     )
     assert sum(svc.conflicts for svc in services) > 0, "the race never happened"
     final = await services[0].load(room.room_id)
@@ -121,12 +124,14 @@ async def test_public_list_shows_waiting_rooms_first_and_hides_finished_games() 
     await service.execute(waiting.room_id, Join("c", Role.PLAYER))
     listed = await service.list_public()
     assert [(r["room_id"], r["status"]) for r in listed] == [
-        (waiting.room_id, "waiting"), (playing.room_id, "playing"),
+        (waiting.room_id, "waiting"),
+        (playing.room_id, "playing"),
     ]
     version = 2
     for conn, row, col in [("a", 0, 0), ("b", 1, 0), ("a", 0, 1), ("b", 1, 1), ("a", 0, 2)]:
-        await service.execute(playing.room_id, PlayMove(conn, MoveRequest(col, row), version, "m"
-                                                         + str(version)))
+        await service.execute(
+            playing.room_id, PlayMove(conn, MoveRequest(col, row), version, "m" + str(version))
+        )
         version += 1
     assert [r["room_id"] for r in await service.list_public()] == [waiting.room_id]
 
@@ -136,8 +141,10 @@ async def test_a_room_changing_too_fast_is_busy_and_the_loser_changed_nothing() 
     room = await RoomService(store).create(Rules(), public=False)
     services = [RoomService(store, max_attempts=1) for _ in range(5)]
     results = await asyncio.gather(
-        *(svc.execute(room.room_id, Join(f"s{i}", Role.SPECTATOR))
-          for i, svc in enumerate(services)),
+        *(
+            svc.execute(room.room_id, Join(f"s{i}", Role.SPECTATOR))
+            for i, svc in enumerate(services)
+        ),
         return_exceptions=True,
     )
     busy = [r for r in results if isinstance(r, RoomError)]

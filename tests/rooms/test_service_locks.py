@@ -38,8 +38,10 @@ async def test_commands_of_one_room_wait_their_turn_and_the_table_empties() -> N
     store = GatedStore()
     room_id = await _room(store)
     service = RoomService(store)  # its own cache holds nothing: every command loads
-    tasks = [asyncio.create_task(service.execute(room_id, Join(f"s{i}", Role.SPECTATOR)))
-             for i in range(3)]
+    tasks = [
+        asyncio.create_task(service.execute(room_id, Join(f"s{i}", Role.SPECTATOR)))
+        for i in range(3)
+    ]
     await asyncio.sleep(0)
     assert store.loads == 1  # the first holds the lock inside its load; two wait
     assert service._locks.users(room_id) == 3
@@ -83,8 +85,10 @@ async def test_without_local_locks_nothing_is_held() -> None:
     store = GatedStore()
     room_id = await _room(store)
     service = RoomService(store, local_locks=False)
-    tasks = [asyncio.create_task(service.execute(room_id, Join(f"s{i}", Role.SPECTATOR)))
-             for i in range(3)]
+    tasks = [
+        asyncio.create_task(service.execute(room_id, Join(f"s{i}", Role.SPECTATOR)))
+        for i in range(3)
+    ]
     await asyncio.sleep(0)
     assert store.loads == 3 and len(service._locks) == 0  # all three load at once
     store.gate.set()

@@ -38,8 +38,7 @@ def test_spectators_joining_together_are_one_change_and_one_event() -> None:
     before = room.version
     handled = room.handle(JoinSpectators(("w.s1", "w.s2", "w.s3")), now=2.0)
     assert room.version == before + 1
-    assert handled.event == {"type": "spectators", "version": before + 1, "count": 4,
-                             "due": None}
+    assert handled.event == {"type": "spectators", "version": before + 1, "count": 4, "due": None}
     assert handled.reply == JoinReply(Role.SPECTATOR, None, None)
     assert room.spectators == ["w.s0", "w.s1", "w.s2", "w.s3"]
 
@@ -78,8 +77,7 @@ def test_spectators_leaving_together_are_one_change_and_one_event() -> None:
     room.handle(JoinSpectators(("w.s1", "w.s2", "w.s3")), now=1.0)
     before = room.version
     handled = room.handle(LeaveSpectators(("w.s1", "w.s3", "w.gone")), now=2.0)
-    assert handled.event == {"type": "spectators", "version": before + 1, "count": 1,
-                             "due": None}
+    assert handled.event == {"type": "spectators", "version": before + 1, "count": 1, "due": None}
     assert handled.reply == LeaveReply(True) and room.spectators == ["w.s2"]
     again = room.handle(LeaveSpectators(("w.s1", "w.s3")), now=3.0)
     assert again.event is None and again.reply == LeaveReply(False)
@@ -182,8 +180,7 @@ async def memory_worker() -> AsyncIterator[tuple[Presence, RoomService, Gated]]:
     await presence.close()
 
 
-async def _watched_room(presence: Presence,
-                        service: RoomService) -> tuple[str, Callable[[], Any]]:
+async def _watched_room(presence: Presence, service: RoomService) -> tuple[str, Callable[[], Any]]:
     """A new room, and a call that joins one more of the worker's spectators to it."""
     room_id = (await service.create(Rules(), public=False)).room_id
 
@@ -257,9 +254,7 @@ async def test_one_who_goes_while_its_commit_is_under_way_is_recorded_leaving(
     joiners[1].cancel()
     await asyncio.sleep(0.01)
     store.gate.set()
-    results = await asyncio.wait_for(
-        asyncio.gather(*joiners, return_exceptions=True), WAIT
-    )
+    results = await asyncio.wait_for(asyncio.gather(*joiners, return_exceptions=True), WAIT)
     assert isinstance(results[1], asyncio.CancelledError)
     loaded = await service.load(room_id)
     assert loaded.version == 2  # joined together, then the one who went left
@@ -274,8 +269,9 @@ async def test_a_crowd_leaving_at_once_is_one_commit(
     await asyncio.wait_for(asyncio.gather(*(join() for _ in range(40))), WAIT)
     conns = (await service.load(room_id)).spectators
     commits = store.commits
-    left = await asyncio.wait_for(asyncio.gather(
-        *(presence.leave(room_id, conn, spectator=True) for conn in conns)), WAIT)
+    left = await asyncio.wait_for(
+        asyncio.gather(*(presence.leave(room_id, conn, spectator=True) for conn in conns)), WAIT
+    )
     assert left == [True] * 40
     assert store.commits - commits <= 2  # the first alone (or all), the rest together
     loaded = await service.load(room_id)
@@ -286,8 +282,9 @@ async def test_a_crowd_leaving_at_once_is_one_commit(
 
 
 @pytest.fixture
-async def redis_worker(redis_url: str) -> AsyncIterator[tuple[Presence, RoomService,
-                                                              RedisRegistry, LostAnswers]]:
+async def redis_worker(
+    redis_url: str,
+) -> AsyncIterator[tuple[Presence, RoomService, RedisRegistry, LostAnswers]]:
     store = LostAnswers(redis_url, prefix="watchers")
     await store.open()
     registry = registry_for(f"{redis_url}?prefix=watchers")
@@ -326,8 +323,9 @@ async def test_on_redis_a_lost_answer_records_every_departure_of_the_group(
     results = await asyncio.wait_for(
         asyncio.gather(*(join() for _ in range(5)), return_exceptions=True), WAIT
     )
-    assert all(isinstance(result, RoomError) and result.code is ErrorCode.UNAVAILABLE
-               for result in results)
+    assert all(
+        isinstance(result, RoomError) and result.code is ErrorCode.UNAVAILABLE for result in results
+    )
     loaded = await service.load(room_id)
     assert loaded.spectators == [] and loaded.version == 6  # landed, then five departures
     assert await registry.rooms(presence.worker, 10) == []
@@ -359,8 +357,9 @@ async def test_on_redis_a_crowd_leaving_unindexes_the_room_and_retries_a_lost_an
     await asyncio.wait_for(asyncio.gather(*(join() for _ in range(30))), WAIT)
     conns = (await service.load(room_id)).spectators
     store.lose = 1  # the departures' commit lands, but its answer is lost
-    left = await asyncio.wait_for(asyncio.gather(
-        *(presence.leave(room_id, conn, spectator=True) for conn in conns)), WAIT)
+    left = await asyncio.wait_for(
+        asyncio.gather(*(presence.leave(room_id, conn, spectator=True) for conn in conns)), WAIT
+    )
     assert not all(left) and presence.pending() == left.count(False)
     await presence.beat()  # the heartbeat retries them
     assert presence.pending() == 0

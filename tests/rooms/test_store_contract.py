@@ -68,8 +68,9 @@ async def test_event_log_is_bounded_and_answers_from_a_version(backend: Backend)
     assert await backend.store.events_since(room, 0) == []
     total = CONTRACT_LOG_SIZE + 3
     for version in range(1, total + 1):
-        assert await backend.store.commit(room, version - 1, f"v{version}", event(version),
-                                          listed=False)
+        assert await backend.store.commit(
+            room, version - 1, f"v{version}", event(version), listed=False
+        )
     assert await backend.store.events_since(room, total) == []
     assert await backend.store.events_since(room, total - 2) == [event(total - 1), event(total)]
     oldest = total - CONTRACT_LOG_SIZE  # the log holds versions oldest+1 .. total
@@ -103,10 +104,14 @@ async def test_commit_publishes_its_event_in_order(backend: Backend) -> None:
     other = await backend.bus.subscribe(rid())
     try:
         for version in (1, 2, 3):
-            await backend.store.commit(room, version - 1, f"v{version}", event(version),
-                                       listed=False)
-        assert [await next_message(subscription) for _ in range(3)] == [event(1), event(2),
-                                                                        event(3)]
+            await backend.store.commit(
+                room, version - 1, f"v{version}", event(version), listed=False
+            )
+        assert [await next_message(subscription) for _ in range(3)] == [
+            event(1),
+            event(2),
+            event(3),
+        ]
         await backend.bus.publish(room, "a hint")
         assert await next_message(subscription) == "a hint"
         await backend.bus.publish(other_room := rid(), "elsewhere")

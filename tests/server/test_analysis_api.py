@@ -36,8 +36,9 @@ async def test_the_empty_3x3_board_is_a_draw_everywhere(server: LiveServer) -> N
 
 async def test_wins_and_losses_carry_the_plies_to_the_end(server: LiveServer) -> None:
     # X has two in the top row; O to move must block at (0, 2) or lose at once.
-    response = await analyse(server, {"rules": {"rows": 3, "cols": 3, "k": 3},
-                                      "board": "XX./O../..."})
+    response = await analyse(
+        server, {"rules": {"rows": 3, "cols": 3, "k": 3}, "board": "XX./O../..."}
+    )
     body = response.json()
     assert body["turn"] == "O" and body["proven"] is True
     cells = by_cell(body)
@@ -52,8 +53,14 @@ async def test_a_winning_move_is_a_win_in_one(server: LiveServer) -> None:
     body = (await analyse(server, {"rules": {}, "board": "XX./OO./..."})).json()
     cells = by_cell(body)
     assert body["turn"] == "X"
-    assert cells[(0, 2)] == {"row": 0, "col": 2, "layer": 0, "value": "win",
-                             "moves_to_end": 1, "score": cells[(0, 2)]["score"]}
+    assert cells[(0, 2)] == {
+        "row": 0,
+        "col": 2,
+        "layer": 0,
+        "value": "win",
+        "moves_to_end": 1,
+        "score": cells[(0, 2)]["score"],
+    }
 
 
 async def test_gravity_gives_one_value_per_column(server: LiveServer) -> None:

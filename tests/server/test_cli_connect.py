@@ -21,9 +21,15 @@ ROOT = Path(__file__).resolve().parents[2]
 
 async def start_cli(*flags: str) -> asyncio.subprocess.Process:
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "play", *flags,
-        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE, cwd=ROOT,
+        sys.executable,
+        "-m",
+        "server.cli",
+        "play",
+        *flags,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        cwd=ROOT,
     )
 
 
@@ -165,7 +171,9 @@ async def test_room_client_resumes_its_seat_and_retries_the_move_once(
     assert "Reconnected." in notes and client.mark == "X"
     snapshot = await server.snapshot(room_id)
     assert [(m["mark"], m["row"], m["col"]) for m in snapshot["moves"]] == [
-        ("X", 0, 0), ("O", 1, 1), ("X", 2, 2)
+        ("X", 0, 0),
+        ("O", 1, 1),
+        ("X", 2, 2),
     ]
     assert snapshot["players"][0]["name"] == "Sync" and snapshot["players"][0]["connected"]
     await o.until("presence", mark="X", connected=False)
@@ -187,4 +195,3 @@ def test_room_links() -> None:
     assert RoomLink.parse("http://h:8000/") == RoomLink("http://h:8000", None)
     with pytest.raises(ValueError):
         RoomLink.parse("h:8000/r/abc")
-

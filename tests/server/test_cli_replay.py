@@ -22,8 +22,10 @@ def record_file(tmp_path: Path) -> Path:
     room.handle(Join("a", Role.PLAYER, "Ada"), 1_700_000_000.0)
     room.handle(Join("b", Role.PLAYER, "Grace"), 1_700_000_000.0)
     for i, (conn, row, col) in enumerate([("a", 1, 1), ("b", 0, 0), ("a", 2, 2)]):
-        room.handle(PlayMove(conn, MoveRequest(col=col, row=row), room.version, f"m{i}"),
-                    1_700_000_001.0 + i)
+        room.handle(
+            PlayMove(conn, MoveRequest(col=col, row=row), room.version, f"m{i}"),
+            1_700_000_001.0 + i,
+        )
     room.handle(Resign("b"), 1_700_000_010.0)
     path = tmp_path / "game.txt"
     path.write_text(format_record(room.room_id, room.rules, current_record(room)))
@@ -32,8 +34,9 @@ def record_file(tmp_path: Path) -> Path:
 
 def test_enter_steps_forward_b_back_q_quits(tmp_path: Path) -> None:
     out = io.StringIO()
-    code = run_replay(str(record_file(tmp_path)), commands=io.StringIO("\n\nb\nx\n\n\n\nq\n\n"),
-                      out=out)
+    code = run_replay(
+        str(record_file(tmp_path)), commands=io.StringIO("\n\nb\nx\n\n\n\nq\n\n"), out=out
+    )
     text = out.getvalue()
     assert code == 0
     assert text.startswith("Game 1 in room replay01: 3×3 k=3; X Ada, O Grace.")
@@ -65,7 +68,12 @@ def test_the_command_replays_a_file(tmp_path: Path) -> None:
     path = record_file(tmp_path)
     done = subprocess.run(
         [sys.executable, "-m", "server.cli", "play", "--replay", str(path)],
-        input="\n\n\n\n", capture_output=True, text=True, cwd=ROOT, timeout=60, check=False,
+        input="\n\n\n\n",
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 0, done.stderr
     assert "3. X plays (row 2, col 2)" in done.stdout and "End: 1-0" in done.stdout

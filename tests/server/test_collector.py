@@ -95,10 +95,16 @@ async def test_close_gives_cpython_its_rules_back_and_stops_the_ticks() -> None:
     assert collector.young == ticks
 
 
-@pytest.mark.parametrize("options", [
-    {"young_every": 0}, {"check_every": -1}, {"growth": 1.0}, {"min_growth": -5},
-    {"young_threshold": 0},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"young_every": 0},
+        {"check_every": -1},
+        {"growth": 1.0},
+        {"min_growth": -5},
+        {"young_threshold": 0},
+    ],
+)
 def test_bad_settings_are_refused(options: dict[str, float]) -> None:
     with pytest.raises(ValueError, match="must be above 0"):
         Collector(**options)  # type: ignore[arg-type]

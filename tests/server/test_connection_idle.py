@@ -84,8 +84,7 @@ class GoneSocket(FakeSocket):
         raise OSError("client disconnected")
 
 
-async def test_a_send_to_a_peer_that_went_away_ends_the_connection_without_a_close_code(
-) -> None:
+async def test_a_send_to_a_peer_that_went_away_ends_the_connection_without_a_close_code() -> None:
     for gated in (False, True):
         socket = GoneSocket()
         websocket: Any = socket

@@ -18,15 +18,26 @@ async def http(server: LiveServer, method: str, path: str, **kwargs: Any) -> htt
 
 
 async def test_create_a_public_room_with_rules_and_links(server: LiveServer) -> None:
-    response = await http(server, "POST", "/api/rooms",
-                          json={"rules": {"rows": 6, "cols": 7, "k": 4, "gravity": True},
-                                "public": True})
+    response = await http(
+        server,
+        "POST",
+        "/api/rooms",
+        json={"rules": {"rows": 6, "cols": 7, "k": 4, "gravity": True}, "public": True},
+    )
     assert response.status_code == 201
     body = response.json()
     room_id = body["room_id"]
     assert len(room_id) == 8 and body["public"] is True and body["version"] == 0
-    assert body["rules"] == {"rows": 6, "cols": 7, "k": 4, "gravity": True, "misere": False,
-                             "players": 2, "layers": 1, "early_draw": False}
+    assert body["rules"] == {
+        "rows": 6,
+        "cols": 7,
+        "k": 4,
+        "gravity": True,
+        "misere": False,
+        "players": 2,
+        "layers": 1,
+        "early_draw": False,
+    }
     assert body["links"] == {
         "play": f"{server.url}/r/{room_id}",
         "watch": f"{server.url}/r/{room_id}/watch",
@@ -98,8 +109,10 @@ async def test_list_shows_waiting_then_playing_public_rooms_with_spectators(
     await clients[2].join("spectator")
     await clients[0].seen(clients[2].version)
     rooms = (await http(live, "GET", "/api/rooms")).json()["rooms"]
-    assert [(r["room_id"], r["status"]) for r in rooms] == [(waiting, "waiting"),
-                                                            (playing, "playing")]
+    assert [(r["room_id"], r["status"]) for r in rooms] == [
+        (waiting, "waiting"),
+        (playing, "playing"),
+    ]
     assert rooms[1]["spectators"] == 1 and rooms[1]["seats"] == 2
     assert [p["name"] for p in rooms[1]["players"]] == ["Ada", "Bob"]
     assert "token" not in str(rooms)

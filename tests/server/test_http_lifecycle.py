@@ -21,17 +21,20 @@ async def post(server: LiveServer, path: str, body: Any) -> httpx.Response:
         return await http.post(path, json=body)
 
 
-@pytest.mark.parametrize(("body", "field"), [
-    ({"bot": "bot:genius"}, "bot"),
-    ({"bot": "perfect"}, "bot"),
-    ({"bot": "bot:easy", "rules": {"players": 3, "rows": 4, "cols": 4}}, "bot"),
-    ({"bot": "bot:easy", "bot_mark": "A"}, "bot_mark"),
-    ({"bot_mark": "X"}, "bot_mark"),
-    ({"time_control": {"initial": -5}}, "time_control.initial"),
-    ({"time_control": {"initial": 60, "increment": "2"}}, "time_control.increment"),
-    ({"time_control": {"initial": 60, "delay": 2}}, "time_control.delay"),
-    ({"time_control": 60}, "time_control"),
-])
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"bot": "bot:genius"}, "bot"),
+        ({"bot": "perfect"}, "bot"),
+        ({"bot": "bot:easy", "rules": {"players": 3, "rows": 4, "cols": 4}}, "bot"),
+        ({"bot": "bot:easy", "bot_mark": "A"}, "bot_mark"),
+        ({"bot_mark": "X"}, "bot_mark"),
+        ({"time_control": {"initial": -5}}, "time_control.initial"),
+        ({"time_control": {"initial": 60, "increment": "2"}}, "time_control.increment"),
+        ({"time_control": {"initial": 60, "delay": 2}}, "time_control.delay"),
+        ({"time_control": 60}, "time_control"),
+    ],
+)
 async def test_bad_room_options_are_422_with_the_field(
     server: LiveServer, body: dict[str, Any], field: str
 ) -> None:
@@ -41,8 +44,11 @@ async def test_bad_room_options_are_422_with_the_field(
 
 
 async def test_a_room_with_a_bot_and_a_clock(server: LiveServer) -> None:
-    response = await post(server, "/api/rooms", {
-        "bot": "bot:medium", "bot_mark": "X", "time_control": {"initial": 90, "increment": 1}})
+    response = await post(
+        server,
+        "/api/rooms",
+        {"bot": "bot:medium", "bot_mark": "X", "time_control": {"initial": 90, "increment": 1}},
+    )
     assert response.status_code == 201
     body = response.json()
     assert body["bot"] == "medium"
@@ -63,8 +69,11 @@ async def test_a_full_game_against_bot_perfect_the_human_cannot_win(
     game = Game(Rules())
     while not game.is_over:
         # the human tries the first legal cell, greedily; the bot answers every move
-        move = game.legal_moves()[0] if game.ply else next(
-            m for m in game.legal_moves() if (m.row, m.col) == (0, 0))
+        move = (
+            game.legal_moves()[0]
+            if game.ply
+            else next(m for m in game.legal_moves() if (m.row, m.col) == (0, 0))
+        )
         assert (await human.move(move.row, move.col))["type"] == "move_ok"
         game.play(move)
         mine = await human.until("moved", mark="X", ply=game.ply)
@@ -85,9 +94,13 @@ async def test_a_bot_that_plays_first_moves_at_once_and_takes_back(
     human = await connect(server, room_id)
     assert (await human.join())["mark"] == "O"
     first = await human.until("moved", mark="X", ply=1)
-    assert (await human.move(*next(
-        (r, c) for r in range(3) for c in range(3) if (r, c) != (first["row"], first["col"])
-    )))["type"] == "move_ok"
+    assert (
+        await human.move(
+            *next(
+                (r, c) for r in range(3) for c in range(3) if (r, c) != (first["row"], first["col"])
+            )
+        )
+    )["type"] == "move_ok"
     await human.until("moved", mark="X", ply=3)
     assert (await human.act("takeback"))["type"] == "ack"
     undone = await human.until("undone")
@@ -109,8 +122,10 @@ async def test_quick_play_pairs_two_simultaneous_requests_every_time(
         assert one["matched"] != two["matched"] and one["token"] != two["token"]
     # the tokens work: both players join their seats and play
     clients = [await connect(server, one["room_id"]), await connect(server, two["room_id"])]
-    marks = [(await c.join(token=t))["mark"] for c, t in
-             zip(clients, [one["token"], two["token"]], strict=True)]
+    marks = [
+        (await c.join(token=t))["mark"]
+        for c, t in zip(clients, [one["token"], two["token"]], strict=True)
+    ]
     assert sorted(marks) == ["O", "X"]
     x: Client = clients[marks.index("X")]
     assert (await x.move(0, 0))["type"] == "move_ok"

@@ -25,8 +25,9 @@ def section(title: str) -> str:
 
 @pytest.mark.parametrize(
     "name",
-    sorted({t.value for t in ClientType} | {t.value for t in ServerType}
-           | {t.value for t in EventType}),
+    sorted(
+        {t.value for t in ClientType} | {t.value for t in ServerType} | {t.value for t in EventType}
+    ),
 )
 def test_every_message_type_is_documented_with_an_example(name: str) -> None:
     assert f"`{name}`" in DOC, f"message type {name!r} is not in docs/protocol.md"

@@ -26,8 +26,9 @@ async def test_a_flag_falls_while_only_another_worker_is_alive(
 ) -> None:
     players_worker = make_server(store_url=redis_url, bot_pool="thread")
     other_worker = make_server(store_url=redis_url, bot_pool="thread")
-    room_id, x, o, _ = await table(players_worker, connect,
-                                   time_control={"initial": 3.0, "first_move": 10})
+    room_id, x, o, _ = await table(
+        players_worker, connect, time_control={"initial": 3.0, "first_move": 10}
+    )
     watcher = await connect(other_worker, room_id)
     await watcher.join("spectator")
     await x.move(1, 1)
@@ -64,6 +65,7 @@ async def test_quick_play_pairs_requests_sent_to_two_workers_at_once(
         return answer
 
     for round_ in range(10):
-        one, two = await asyncio.gather(ask(workers[0], f"a{round_}"),
-                                        ask(workers[1], f"b{round_}"))
+        one, two = await asyncio.gather(
+            ask(workers[0], f"a{round_}"), ask(workers[1], f"b{round_}")
+        )
         assert one["room_id"] == two["room_id"] and {one["mark"], two["mark"]} == {"X", "O"}

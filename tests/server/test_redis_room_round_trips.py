@@ -80,10 +80,12 @@ class Monitor:
             if any(line["command"] == end for line in self.lines):
                 break
             await asyncio.sleep(0.02)
-        names = {entry["addr"]: entry.get("name", "")
-                 for entry in await self.probe.client_list()}
-        counted: dict[str, Counter[str]] = {"store": Counter(), "bus": Counter(),
-                                            "presence": Counter()}
+        names = {entry["addr"]: entry.get("name", "") for entry in await self.probe.client_list()}
+        counted: dict[str, Counter[str]] = {
+            "store": Counter(),
+            "bus": Counter(),
+            "presence": Counter(),
+        }
         inside = False
         for line in self.lines:
             if line["command"] in (start, end):
@@ -95,8 +97,13 @@ class Monitor:
             command = line["command"].split(" ", 1)[0].upper()
             if name == PROBE or command == "PING":  # the probe's and the bus's health
                 continue
-            kind = ("bus" if name.endswith("-bus")
-                    else "presence" if name.endswith("-presence") else "store")
+            kind = (
+                "bus"
+                if name.endswith("-bus")
+                else "presence"
+                if name.endswith("-presence")
+                else "store"
+            )
             counted[kind][command] += 1
         return counted
 
@@ -117,12 +124,15 @@ async def version_of(monitor: Monitor, room_id: str, wanted: int) -> None:
 
 
 async def test_a_rooms_lifecycle_on_two_workers_costs_one_store_command_per_step(
-    redis_url: str, make_server: Callable[..., LiveServer], connect: Callable[..., Any],
+    redis_url: str,
+    make_server: Callable[..., LiveServer],
+    connect: Callable[..., Any],
     monitor: Monitor,
 ) -> None:
     # Heartbeats and sweeps far apart, so none lands in a window.
-    a, b = (make_server(store_url=redis_url, lease_ttl=600.0, sweep_interval=600.0)
-            for _ in range(2))
+    a, b = (
+        make_server(store_url=redis_url, lease_ttl=600.0, sweep_interval=600.0) for _ in range(2)
+    )
     warm = await a.create_room()  # Redis learns the scripts (NOSCRIPT, then SCRIPT LOAD)
     for worker in (a, b):
         client = await connect(worker, warm)
@@ -136,21 +146,28 @@ async def test_a_rooms_lifecycle_on_two_workers_costs_one_store_command_per_step
         room_id = await a.create_room()
 
     assert await monitor.window(create) == {
-        "store": Counter({"EVALSHA": 1}), "bus": Counter(), "presence": Counter(),
+        "store": Counter({"EVALSHA": 1}),
+        "bus": Counter(),
+        "presence": Counter(),
     }, "a new unlisted room: one script, the epoch read inside it"
-    x, o, watcher = (await connect(a, room_id), await connect(b, room_id),
-                     await connect(a, room_id))
+    x, o, watcher = (
+        await connect(a, room_id),
+        await connect(b, room_id),
+        await connect(a, room_id),
+    )
     joins = [(x, "player"), (o, "player"), (watcher, "spectator")]
     seen = []
     for client, role in joins:
         seen.append(await monitor.window(lambda c=client, r=role: c.join(r)))
     assert seen == [
         # X on the worker that created the room: its copy is current, the commit indexes
-        {"store": Counter({"EVALSHA": 1}), "bus": Counter({"SUBSCRIBE": 1}),
-         "presence": Counter()},
+        {"store": Counter({"EVALSHA": 1}), "bus": Counter({"SUBSCRIBE": 1}), "presence": Counter()},
         # O on the other worker: it loads the room first
-        {"store": Counter({"HMGET": 1, "EVALSHA": 1}), "bus": Counter({"SUBSCRIBE": 1}),
-         "presence": Counter()},
+        {
+            "store": Counter({"HMGET": 1, "EVALSHA": 1}),
+            "bus": Counter({"SUBSCRIBE": 1}),
+            "presence": Counter(),
+        },
         # the spectator where X is: the channel is there already
         {"store": Counter({"EVALSHA": 1}), "bus": Counter(), "presence": Counter()},
     ]
@@ -180,7 +197,9 @@ async def test_a_rooms_lifecycle_on_two_workers_costs_one_store_command_per_step
         assert await monitor.probe.smembers(index_of(worker)) == set()
     # A moment later each worker unsubscribes its unused channels, in one command.
     assert await monitor.window(lambda: unsubscribed(monitor, room_id)) == {
-        "store": Counter(), "bus": Counter({"UNSUBSCRIBE": 2}), "presence": Counter(),
+        "store": Counter(),
+        "bus": Counter({"UNSUBSCRIBE": 2}),
+        "presence": Counter(),
     }
 
 

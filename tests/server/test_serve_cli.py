@@ -26,14 +26,20 @@ ROOT = Path(__file__).resolve().parents[2]
 def serve(*flags: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "server.cli", "serve", *flags],
-        check=False, capture_output=True, text=True, timeout=60, cwd=ROOT,
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
         env={**os.environ, **(env or {})},
     )
 
 
 def test_an_unknown_store_url_fails_clearly_without_its_password() -> None:
-    for result in (serve("--redis-url", "postgres://user:hunter2@db/rooms"),
-                   serve(env={"REDIS_URL": "mongodb://user:hunter2@db"})):
+    for result in (
+        serve("--redis-url", "postgres://user:hunter2@db/rooms"),
+        serve(env={"REDIS_URL": "mongodb://user:hunter2@db"}),
+    ):
         assert result.returncode == 2
         assert "unknown store URL" in result.stderr and "hunter2" not in result.stderr
         assert "serving" not in result.stdout
@@ -108,9 +114,20 @@ def first_answer(port: int, path: str) -> httpx.Response:
 def test_serve_prints_the_url_and_answers() -> None:
     port = free_port()
     with subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level",
-         "warning"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
     ) as process:
         try:
             assert process.stdout is not None
@@ -135,9 +152,21 @@ def _stats_of_serve(*flags: str, env: dict[str, str] | None = None) -> dict[str,
     """GET /api/stats from a real ``tictactoe serve`` started with ``flags``."""
     port = free_port()
     with subprocess.Popen(
-        [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--log-level",
-         "warning", *flags],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+            *flags,
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
         env={**os.environ, **(env or {})},
     ) as process:
         try:
@@ -165,8 +194,10 @@ def test_serve_tunes_the_garbage_collector_unless_told_not_to() -> None:
     assert len(tuned["collections"]) == 3
     assert tuned["young_every"] == 0.05 and tuned["full_on_growth"] == 0
     assert isinstance(tuned["young_ticks"], int) and tuned["blocks_after_full"] > 0
-    for untuned in (_stats_of_serve("--no-tune-gc")["gc"],
-                    _stats_of_serve(env={"TICTACTOE_TUNE_GC": "0"})["gc"]):
+    for untuned in (
+        _stats_of_serve("--no-tune-gc")["gc"],
+        _stats_of_serve(env={"TICTACTOE_TUNE_GC": "0"})["gc"],
+    ):
         assert isinstance(untuned, dict)
         assert untuned["frozen"] == 0
         assert untuned["threshold"] == [700, 10, 10]  # CPython's defaults

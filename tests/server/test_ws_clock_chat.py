@@ -17,8 +17,12 @@ async def test_the_flag_falls_on_time_with_the_increment_applied(
 ) -> None:
     room_id, x, o, watcher = await table(server, connect, time_control=TC)
     start = (await server.snapshot(room_id))["clock"]
-    assert start == {**TC, "remaining": {"X": 2.0, "O": 2.0}, "running": None,
-                     "deadline": start["deadline"]}
+    assert start == {
+        **TC,
+        "remaining": {"X": 2.0, "O": 2.0},
+        "running": None,
+        "deadline": start["deadline"],
+    }
     await x.move(1, 1)  # first moves: their own limit, no clock, no increment
     await o.seen(x.version)
     await o.move(0, 0)
@@ -44,7 +48,8 @@ async def test_a_first_move_that_never_comes_aborts_the_game(
     server: LiveServer, connect: Callable[..., Any]
 ) -> None:
     _room_id, x, _o, _watcher = await table(
-        server, connect, time_control={"initial": 60, "first_move": 0.5})
+        server, connect, time_control={"initial": 60, "first_move": 0.5}
+    )
     event = await x.until("game_over")  # X joined before the game (and its limit) began
     assert event["outcome"]["reason"] == "aborted" and event["by"] is None
     late = await x.move(1, 1)

@@ -41,8 +41,7 @@ async def test_a_crowd_arriving_at_once_is_let_in_with_a_few_events(
     seen = len(player.events)
     await asyncio.wait_for(asyncio.gather(*(spectator.close() for spectator in crowd)), WAIT)
     await player.until("spectators", count=0)
-    counts = [event["count"] for event in player.events[seen:]
-              if event["type"] == "spectators"]
+    counts = [event["count"] for event in player.events[seen:] if event["type"] == "spectators"]
     assert counts == sorted(counts, reverse=True) and counts[-1] == 0
     assert len(counts) < CROWD // 4, counts  # recorded in groups, not one event each
     assert (await server.snapshot(room_id))["spectators"] == 0

@@ -39,14 +39,16 @@ async def test_resign_gives_the_opponent_the_win(
     assert (await x.act("resign"))["type"] == "ack"
     for event in await everyone([x, o, watcher], "game_over"):
         assert event["outcome"] == {
-            "reason": "resignation", "winner": "O", "loser": "X", "line": []}
+            "reason": "resignation",
+            "winner": "O",
+            "loser": "X",
+            "line": [],
+        }
     snapshot = await server.snapshot(room_id)
     assert [(p["mark"], p["wins"]) for p in snapshot["players"]] == [("X", 0), ("O", 1)]
 
 
-async def test_a_draw_declined_then_agreed(
-    server: LiveServer, connect: Callable[..., Any]
-) -> None:
+async def test_a_draw_declined_then_agreed(server: LiveServer, connect: Callable[..., Any]) -> None:
     room_id, x, o, watcher = await table(server, connect)
     await x.move(1, 1)
     assert (await x.act("offer_draw"))["type"] == "ack"
@@ -84,7 +86,9 @@ async def test_takebacks_accepted_declined_and_backed_off(
     assert (await o.act("accept_takeback"))["type"] == "ack"
     for event in await everyone([x, o, watcher], "undone"):
         assert [(m["mark"], m["row"], m["col"]) for m in event["moves"]] == [
-            ("O", 0, 0), ("X", 1, 1)]
+            ("O", 0, 0),
+            ("X", 1, 1),
+        ]
         assert event["board"] == ".../.../..." and event["turn"] == "X"
     await x.move(0, 2)
     await x.act("takeback")

@@ -11,16 +11,26 @@ from wsclient import Client, LiveServer
 
 from rooms import ErrorCode
 
-HTTP_ONLY = {ErrorCode.INVALID_RULES, ErrorCode.NOT_FOUND, ErrorCode.UNAVAILABLE,
-             ErrorCode.INVALID_OPTIONS}
+HTTP_ONLY = {
+    ErrorCode.INVALID_RULES,
+    ErrorCode.NOT_FOUND,
+    ErrorCode.UNAVAILABLE,
+    ErrorCode.INVALID_OPTIONS,
+}
 """Provoked in test_http_api.py and test_http_lifecycle.py."""
 SERVICE_ONLY = {ErrorCode.BUSY, ErrorCode.OUT_OF_TIME}
 """Needs a compare-and-set race lost 64 times in a row, or a move landing between a flag
 and the timer that commits it (never deterministic over a socket): tests/rooms."""
 LIFECYCLE = {
-    ErrorCode.NOT_FINISHED, ErrorCode.CANNOT_ABORT, ErrorCode.OFFER_PENDING,
-    ErrorCode.NO_OFFER, ErrorCode.TOO_SOON, ErrorCode.NOTHING_TO_TAKE_BACK,
-    ErrorCode.BOT_OPPONENT, ErrorCode.NOT_CLAIMABLE, ErrorCode.CHAT_TOO_LONG,
+    ErrorCode.NOT_FINISHED,
+    ErrorCode.CANNOT_ABORT,
+    ErrorCode.OFFER_PENDING,
+    ErrorCode.NO_OFFER,
+    ErrorCode.TOO_SOON,
+    ErrorCode.NOTHING_TO_TAKE_BACK,
+    ErrorCode.BOT_OPPONENT,
+    ErrorCode.NOT_CLAIMABLE,
+    ErrorCode.CHAT_TOO_LONG,
 }
 """Provoked over a WebSocket in test_ws_lifecycle_errors.py."""
 
@@ -31,8 +41,9 @@ class Scenario:
         self.room_id = room_id
         self.provoked: set[str] = set()
 
-    async def expect(self, client: Client, message: dict[str, Any] | str, code: str,
-                     ref: str | None = None) -> dict[str, Any]:
+    async def expect(
+        self, client: Client, message: dict[str, Any] | str, code: str, ref: str | None = None
+    ) -> dict[str, Any]:
         before = await self.server.stored(self.room_id)
         error = await client.reply(message) if isinstance(message, dict) else None
         if error is None:
@@ -57,37 +68,70 @@ async def test_every_error_code_leaves_the_room_unchanged(
     await s.expect(x, {"type": "dance", "id": "d"}, "unknown_type", "d")
     await s.expect(x, {"type": "resign"}, "not_joined")
     await s.expect(x, {"type": "ping", "pad": "x" * 5000}, "too_large")
-    await s.expect(x, {"type": "move", "row": 0, "col": 0, "version": 0, "move_id": "m0"},
-                   "not_joined", "m0")
+    await s.expect(
+        x, {"type": "move", "row": 0, "col": 0, "version": 0, "move_id": "m0"}, "not_joined", "m0"
+    )
     await s.expect(x, {"type": "join", "as": "player", "protocol": 2}, "unsupported_protocol")
     await s.expect(x, {"type": "join", "as": "player", "name": "n" * 40}, "bad_message")
     await s.expect(x, '{"type": "join", "as": "player", "name": "a\\ud800"}', "bad_message")
     await s.expect(x, {"type": "join", "as": "player", "token": "nope"}, "bad_token")
     assert (await x.join(name="X"))["type"] == "welcome"
     await s.expect(x, {"type": "join", "as": "spectator"}, "already_joined")
-    await s.expect(x, {"type": "move", "row": 0, "col": 0, "version": x.version,
-                       "move_id": "early"}, "not_started", "early")
+    await s.expect(
+        x,
+        {"type": "move", "row": 0, "col": 0, "version": x.version, "move_id": "early"},
+        "not_started",
+        "early",
+    )
     await o.join(name="O")
     await spectator.join("spectator")
     await x.seen(spectator.version)
-    await s.expect(spectator, {"type": "move", "row": 0, "col": 0, "version": x.version,
-                               "move_id": "spec"}, "not_a_player", "spec")
-    await s.expect(o, {"type": "move", "row": 0, "col": 0, "version": x.version,
-                       "move_id": "o1"}, "not_your_turn", "o1")
-    await s.expect(x, {"type": "move", "row": 3, "col": 0, "version": x.version,
-                       "move_id": "oob"}, "out_of_bounds", "oob")
-    await s.expect(x, {"type": "move", "col": 0, "version": x.version, "move_id": "mal"},
-                   "malformed_move", "mal")
-    await s.expect(x, {"type": "move", "row": 0, "col": 0, "version": x.version + 5,
-                       "move_id": "ahead"}, "stale_version", "ahead")
+    await s.expect(
+        spectator,
+        {"type": "move", "row": 0, "col": 0, "version": x.version, "move_id": "spec"},
+        "not_a_player",
+        "spec",
+    )
+    await s.expect(
+        o,
+        {"type": "move", "row": 0, "col": 0, "version": x.version, "move_id": "o1"},
+        "not_your_turn",
+        "o1",
+    )
+    await s.expect(
+        x,
+        {"type": "move", "row": 3, "col": 0, "version": x.version, "move_id": "oob"},
+        "out_of_bounds",
+        "oob",
+    )
+    await s.expect(
+        x,
+        {"type": "move", "col": 0, "version": x.version, "move_id": "mal"},
+        "malformed_move",
+        "mal",
+    )
+    await s.expect(
+        x,
+        {"type": "move", "row": 0, "col": 0, "version": x.version + 5, "move_id": "ahead"},
+        "stale_version",
+        "ahead",
+    )
     stale_version = x.version
     ok = await x.move(1, 1, move_id="x1")
     assert ok["type"] == "move_ok"
     await o.seen(ok["version"])
-    await s.expect(o, {"type": "move", "row": 0, "col": 0, "version": stale_version,
-                       "move_id": "old"}, "stale_version", "old")
-    await s.expect(o, {"type": "move", "row": 1, "col": 1, "version": o.version,
-                       "move_id": "taken"}, "occupied", "taken")
+    await s.expect(
+        o,
+        {"type": "move", "row": 0, "col": 0, "version": stale_version, "move_id": "old"},
+        "stale_version",
+        "old",
+    )
+    await s.expect(
+        o,
+        {"type": "move", "row": 1, "col": 1, "version": o.version, "move_id": "taken"},
+        "occupied",
+        "taken",
+    )
     stranger = await connect(server, room_id)
     await s.expect(stranger, {"type": "join", "as": "player"}, "room_full")
     for cells in [(o, 0, 0), (x, 1, 0), (o, 0, 1), (x, 1, 2)]:
@@ -95,8 +139,12 @@ async def test_every_error_code_leaves_the_room_unchanged(
         await client.seen(x.version if client is o else o.version)
         assert (await client.move(row, col))["type"] == "move_ok"
     await o.seen(x.version)
-    await s.expect(o, {"type": "move", "row": 2, "col": 2, "version": o.version,
-                       "move_id": "late"}, "game_over", "late")
+    await s.expect(
+        o,
+        {"type": "move", "row": 2, "col": 2, "version": o.version, "move_id": "late"},
+        "game_over",
+        "late",
+    )
 
     # column_full needs gravity
     tall = await server.create_room({"rows": 2, "cols": 3, "k": 2, "gravity": True})
@@ -108,8 +156,9 @@ async def test_every_error_code_leaves_the_room_unchanged(
     assert (await go.move(None, 0))["type"] == "move_ok"
     await gx.seen(go.version)
     gravity = Scenario(server, tall)
-    await gravity.expect(gx, {"type": "move", "col": 0, "version": gx.version, "move_id": "f"},
-                         "column_full", "f")
+    await gravity.expect(
+        gx, {"type": "move", "col": 0, "version": gx.version, "move_id": "f"}, "column_full", "f"
+    )
     s.provoked |= gravity.provoked
 
     # rate_limited needs a server with a tiny bucket
@@ -129,15 +178,12 @@ async def test_every_error_code_leaves_the_room_unchanged(
     stored = await store.load(broken)
     data = json.loads(stored.data)
     data["game"]["moves"] = [0, 0]
-    assert await store.commit(broken, 0, json.dumps(data), '{"type":"x","version":1}',
-                              listed=False)
+    assert await store.commit(broken, 0, json.dumps(data), '{"type":"x","version":1}', listed=False)
     victim = await connect(server, broken)
     error = await victim.join()
     assert error["code"] == "internal_error" and not victim.done
     assert (await store.load(broken)).version == 1  # nothing written by the refused join
     s.provoked.add("internal_error")
 
-    missing = (
-        {code.value for code in ErrorCode} - HTTP_ONLY - SERVICE_ONLY - LIFECYCLE - s.provoked
-    )
+    missing = {code.value for code in ErrorCode} - HTTP_ONLY - SERVICE_ONLY - LIFECYCLE - s.provoked
     assert missing == {"room_not_found"}  # closes the socket: test_ws_edge.py provokes it

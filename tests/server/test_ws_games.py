@@ -15,8 +15,9 @@ from wsclient import Client, LiveServer
 Cell = tuple[int | None, int] | tuple[int, int, int]
 
 
-async def table(server: LiveServer, connect: Callable[..., Any], rules: dict[str, Any]
-                ) -> tuple[str, list[Client], list[Client]]:
+async def table(
+    server: LiveServer, connect: Callable[..., Any], rules: dict[str, Any]
+) -> tuple[str, list[Client], list[Client]]:
     room_id = await server.create_room(rules)
     players = [await connect(server, room_id) for _ in range(rules.get("players", 2))]
     for i, player in enumerate(players):
@@ -66,24 +67,39 @@ async def check_everyone_saw_the_same(players: list[Client], spectators: list[Cl
 @pytest.mark.parametrize(
     ("rules", "cells", "outcome"),
     [
-        ({}, [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)],
-         {"reason": "line", "winner": "X", "line": [(0, 0), (0, 1), (0, 2)]}),
-        ({}, [(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0), (2, 2)],
-         {"reason": "board_full", "winner": None, "line": []}),
-        ({"rows": 6, "cols": 7, "k": 4, "gravity": True},
-         [(None, 3), (None, 4), (None, 3), (None, 4), (None, 3), (None, 4), (None, 3)],
-         {"reason": "line", "winner": "X", "line": [(2, 3), (3, 3), (4, 3), (5, 3)]}),
-        ({"rows": 15, "cols": 15, "k": 5},
-         [(7, 3), (0, 0), (7, 4), (0, 1), (7, 5), (0, 2), (7, 6), (14, 14), (7, 7)],
-         {"reason": "line", "winner": "X", "line": [(7, c) for c in range(3, 8)]}),
-        ({"rows": 3, "cols": 3, "layers": 3},
-         [(0, 0, 0), (1, 0, 0), (1, 1, 1), (2, 0, 0), (2, 2, 2)],
-         {"reason": "line", "winner": "X", "line": [(0, 0), (1, 1), (2, 2)]}),
+        (
+            {},
+            [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)],
+            {"reason": "line", "winner": "X", "line": [(0, 0), (0, 1), (0, 2)]},
+        ),
+        (
+            {},
+            [(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0), (2, 2)],
+            {"reason": "board_full", "winner": None, "line": []},
+        ),
+        (
+            {"rows": 6, "cols": 7, "k": 4, "gravity": True},
+            [(None, 3), (None, 4), (None, 3), (None, 4), (None, 3), (None, 4), (None, 3)],
+            {"reason": "line", "winner": "X", "line": [(2, 3), (3, 3), (4, 3), (5, 3)]},
+        ),
+        (
+            {"rows": 15, "cols": 15, "k": 5},
+            [(7, 3), (0, 0), (7, 4), (0, 1), (7, 5), (0, 2), (7, 6), (14, 14), (7, 7)],
+            {"reason": "line", "winner": "X", "line": [(7, c) for c in range(3, 8)]},
+        ),
+        (
+            {"rows": 3, "cols": 3, "layers": 3},
+            [(0, 0, 0), (1, 0, 0), (1, 1, 1), (2, 0, 0), (2, 2, 2)],
+            {"reason": "line", "winner": "X", "line": [(0, 0), (1, 1), (2, 2)]},
+        ),
     ],
     ids=["3x3-win", "3x3-draw", "gravity-7x6", "15x15-k5", "3d-3x3x3"],
 )
 async def test_full_game_with_two_players_and_two_spectators(
-    server: LiveServer, connect: Callable[..., Any], rules: dict[str, Any], cells: list[Cell],
+    server: LiveServer,
+    connect: Callable[..., Any],
+    rules: dict[str, Any],
+    cells: list[Cell],
     outcome: dict[str, Any],
 ) -> None:
     room_id, players, spectators = await table(server, connect, rules)
@@ -102,9 +118,7 @@ async def test_full_game_with_two_players_and_two_spectators(
     late = await connect(server, room_id)
     welcome = await late.join("spectator")
     state = welcome["state"]
-    assert [(m["row"], m["col"]) for m in state["moves"]] == [
-        (e["row"], e["col"]) for e in moved
-    ]
+    assert [(m["row"], m["col"]) for m in state["moves"]] == [(e["row"], e["col"]) for e in moved]
     assert state["outcome"] == got and state["spectators"] == 3
     assert all(p["connected"] for p in state["players"])
     assert "token" not in str(state)
@@ -118,7 +132,9 @@ async def test_late_spectator_mid_game_gets_history_then_live_moves(
     late = await connect(server, room_id)
     welcome = await late.join("spectator")
     assert [(m["mark"], m["row"], m["col"]) for m in welcome["state"]["moves"]] == [
-        ("X", 0, 0), ("O", 1, 1), ("X", 2, 2)
+        ("X", 0, 0),
+        ("O", 1, 1),
+        ("X", 2, 2),
     ]
     assert welcome["state"]["turn"] == "O" and welcome["state"]["board"] == "X.../.O../..X./...."
     ok = await players[1].move(3, 3)

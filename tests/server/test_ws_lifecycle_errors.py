@@ -45,8 +45,7 @@ async def test_every_lifecycle_command_at_the_wrong_moment(
 
     room_id, x, o, watcher = await table(live, connect)
     check = Checker(live, room_id)
-    for kind in ("resign", "abort", "offer_draw", "accept_draw", "takeback", "rematch",
-                 "claim"):
+    for kind in ("resign", "abort", "offer_draw", "accept_draw", "takeback", "rematch", "claim"):
         fields = {"result": "win"} if kind == "claim" else {}
         await check.refused(watcher, kind, "not_a_player", **fields)
     await check.refused(x, "rematch", "not_finished")

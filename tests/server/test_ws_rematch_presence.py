@@ -12,8 +12,13 @@ from wsclient import Client, LiveServer, table
 
 async def win_top_row(x: Client, o: Client) -> None:
     """X takes the top row while O plays the middle row."""
-    for mover, waiter, (row, col) in [(x, o, (0, 0)), (o, x, (1, 0)), (x, o, (0, 1)),
-                                      (o, x, (1, 1)), (x, o, (0, 2))]:
+    for mover, waiter, (row, col) in [
+        (x, o, (0, 0)),
+        (o, x, (1, 0)),
+        (x, o, (0, 1)),
+        (o, x, (1, 1)),
+        (x, o, (0, 2)),
+    ]:
         await mover.seen(waiter.version)
         assert (await mover.move(row, col))["type"] == "move_ok"
 
@@ -32,14 +37,18 @@ async def test_rematch_swaps_colours_keeps_the_series_and_the_spectator(
         event = await client.until("new_game")
         assert event["marks"] == {"X": "O", "O": "X"} and event["game_number"] == 2
         assert [(p["mark"], p["name"], p["wins"]) for p in event["players"]] == [
-            ("X", "Grace", 0), ("O", "Ada", 1)]
+            ("X", "Grace", 0),
+            ("O", "Ada", 1),
+        ]
     # Grace now moves first as X; the old move numbering is stale
     stale = await ada.move(2, 2)
     assert stale["code"] in {"not_your_turn", "stale_version"}
     await win_top_row(grace, ada)  # Grace (X) wins game 2
     snapshot = await server.snapshot(room_id)
     assert {p["name"]: (p["wins"], p["draws"]) for p in snapshot["players"]} == {
-        "Ada": (1, 0), "Grace": (1, 0)}
+        "Ada": (1, 0),
+        "Grace": (1, 0),
+    }
     assert snapshot["spectators"] == 1 and snapshot["game_number"] == 2
     first = snapshot["games"][0]
     assert first["players"] == [{"mark": "X", "name": "Ada"}, {"mark": "O", "name": "Grace"}]
@@ -74,7 +83,11 @@ async def test_abandonment_claim_after_the_grace_period(
     for client in (x, watcher):
         event = await client.until("game_over")
         assert event["outcome"] == {
-            "reason": "abandonment", "winner": "X", "loser": "O", "line": []}
+            "reason": "abandonment",
+            "winner": "X",
+            "loser": "O",
+            "line": [],
+        }
 
 
 async def test_leave_closes_normally_and_shortens_the_grace(

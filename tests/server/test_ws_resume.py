@@ -109,7 +109,8 @@ async def test_two_tabs_on_one_seat_both_receive_and_may_move(
 
 
 async def test_no_token_in_any_log_line(
-    make_server: Callable[..., LiveServer], connect: Callable[..., Any],
+    make_server: Callable[..., LiveServer],
+    connect: Callable[..., Any],
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     live = make_server()

@@ -179,8 +179,10 @@ class Client:
 
         Messages passed over stay available to later calls."""
         return await self._wait(
-            lambda m: (type is None or m["type"] == type)
-            and all(m.get(k) == v for k, v in fields.items()),
+            lambda m: (
+                (type is None or m["type"] == type)
+                and all(m.get(k) == v for k, v in fields.items())
+            ),
             f"{type} {fields}",
         )
 
@@ -195,12 +197,22 @@ class Client:
             self.welcome = answer
         return answer
 
-    async def move(self, row: int | None, col: int, *, layer: int | None = None,
-                   version: int | None = None, move_id: str | None = None) -> dict[str, Any]:
+    async def move(
+        self,
+        row: int | None,
+        col: int,
+        *,
+        layer: int | None = None,
+        version: int | None = None,
+        move_id: str | None = None,
+    ) -> dict[str, Any]:
         """Send a move against the latest version seen; returns move_ok or the error."""
-        message: dict[str, Any] = {"type": "move", "col": col,
-                                   "version": self.version if version is None else version,
-                                   "move_id": move_id or f"m{len(self.log)}-{row}-{col}"}
+        message: dict[str, Any] = {
+            "type": "move",
+            "col": col,
+            "version": self.version if version is None else version,
+            "move_id": move_id or f"m{len(self.log)}-{row}-{col}",
+        }
         if row is not None:
             message["row"] = row
         if layer is not None:

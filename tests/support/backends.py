@@ -67,24 +67,40 @@ class BackendMaker:
             assert self.url is not None
             parsed, chosen = parse_cluster_url(self.url), options or RedisOptions()
             cluster_store = RedisClusterStore(
-                make_cluster_client(parsed, chosen), prefix=self.prefix, log_size=log_size,
-                room_ttl=room_ttl, finished_ttl=finished_ttl, lobby_grace=lobby_grace,
+                make_cluster_client(parsed, chosen),
+                prefix=self.prefix,
+                log_size=log_size,
+                room_ttl=room_ttl,
+                finished_ttl=finished_ttl,
+                lobby_grace=lobby_grace,
                 options=chosen,
             )
             cluster_bus = RedisClusterBus(
-                make_cluster_client(parsed, chosen), prefix=self.prefix, options=chosen,
-                health_interval=health[0], health_timeout=health[1], own_client=True,
+                make_cluster_client(parsed, chosen),
+                prefix=self.prefix,
+                options=chosen,
+                health_interval=health[0],
+                health_timeout=health[1],
+                own_client=True,
             )
             pair = Pair(cluster_store, cluster_bus)
         else:
             assert self.url is not None
             store = RedisStore(
-                self.url, prefix=self.prefix, log_size=log_size, room_ttl=room_ttl,
-                finished_ttl=finished_ttl, lobby_grace=lobby_grace, options=options,
+                self.url,
+                prefix=self.prefix,
+                log_size=log_size,
+                room_ttl=room_ttl,
+                finished_ttl=finished_ttl,
+                lobby_grace=lobby_grace,
+                options=options,
             )
             redis_bus = RedisBus(
-                self.url, prefix=self.prefix, options=options,
-                health_interval=health[0], health_timeout=health[1],
+                self.url,
+                prefix=self.prefix,
+                options=options,
+                health_interval=health[0],
+                health_timeout=health[1],
             )
             pair = Pair(store, redis_bus)
         await pair.store.open()

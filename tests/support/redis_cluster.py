@@ -44,12 +44,16 @@ class ClusterNodeServer(RedisServer):
     def _command(self) -> list[str]:
         return [
             *super()._command(),
-            "--cluster-enabled", "yes",
-            "--cluster-config-file", "nodes.conf",
-            "--cluster-port", str(self.bus_port),
+            "--cluster-enabled",
+            "yes",
+            "--cluster-config-file",
+            "nodes.conf",
+            "--cluster-port",
+            str(self.bus_port),
             # How long a silent node takes to count as failed; short so tests of a frozen
             # node see the cluster react, long enough that a busy CI machine is not "down".
-            "--cluster-node-timeout", "3000",
+            "--cluster-node-timeout",
+            "3000",
         ]
 
     def owns(self, slot: int) -> bool:
@@ -122,9 +126,7 @@ class LocalCluster:
                 keys = src.execute_command("CLUSTER GETKEYSINSLOT", slot, 100)
                 if not keys:
                     break
-                src.execute_command(
-                    "MIGRATE", "127.0.0.1", target.port, "", 0, 5000, "KEYS", *keys
-                )
+                src.execute_command("MIGRATE", "127.0.0.1", target.port, "", 0, 5000, "KEYS", *keys)
                 moved += len(keys)
             # The target first, then the source, then the rest (the documented order).
             for node in (target, source, *(n for n in self.nodes if n not in (target, source))):

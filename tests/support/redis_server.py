@@ -64,15 +64,24 @@ class RedisServer:
     def _command(self) -> list[str]:
         return [
             REDIS_SERVER,
-            "--port", str(self.port),
-            "--bind", "127.0.0.1",
-            "--dir", str(self.directory),
-            "--logfile", str(self.directory / "redis.log"),
-            "--daemonize", "no",
-            "--protected-mode", "no",
-            "--save", "",  # no RDB snapshots: persistence is the AOF or nothing
-            "--appendonly", "yes" if self.appendonly else "no",
-            "--appendfsync", "always",  # an acknowledged write survives a kill -9
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            str(self.directory),
+            "--logfile",
+            str(self.directory / "redis.log"),
+            "--daemonize",
+            "no",
+            "--protected-mode",
+            "no",
+            "--save",
+            "",  # no RDB snapshots: persistence is the AOF or nothing
+            "--appendonly",
+            "yes" if self.appendonly else "no",
+            "--appendfsync",
+            "always",  # an acknowledged write survives a kill -9
         ]
 
     def start(self, *, appendonly: bool | None = None) -> None:
@@ -83,8 +92,10 @@ class RedisServer:
             self.appendonly = appendonly
         self.directory.mkdir(parents=True, exist_ok=True)
         self.process = subprocess.Popen(
-            self._command(), cwd=self.directory,
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            self._command(),
+            cwd=self.directory,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
         )
         self.paused = False
         deadline = time.monotonic() + START_TIMEOUT
@@ -98,8 +109,9 @@ class RedisServer:
                         f"redis-server on port {self.port} exited with {code}; see "
                         f"{self.directory / 'redis.log'}"
                     )
-                with contextlib.suppress(redis.ConnectionError, redis.BusyLoadingError,
-                                         redis.TimeoutError):
+                with contextlib.suppress(
+                    redis.ConnectionError, redis.BusyLoadingError, redis.TimeoutError
+                ):
                     if probe.ping():
                         return
                 if time.monotonic() > deadline:
@@ -160,7 +172,9 @@ class RedisServer:
     def client(self) -> redis.Redis:
         """A plain synchronous client for the test's own checks and admin commands."""
         return redis.Redis(
-            port=self.port, socket_timeout=5.0, socket_connect_timeout=5.0,
+            port=self.port,
+            socket_timeout=5.0,
+            socket_connect_timeout=5.0,
             decode_responses=True,
         )
 

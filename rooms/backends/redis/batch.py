@@ -145,9 +145,7 @@ class AutoPipeline:
             # must not cancel it for the others); gather retrieves both outcomes.
             load = self._loading.get(script.sha)
             if load is None or load.done():
-                load = self._loading[script.sha] = self._submit(
-                    ("SCRIPT", "LOAD", script.source)
-                )
+                load = self._loading[script.sha] = self._submit(("SCRIPT", "LOAD", script.source))
             again = self._submit(command)
             _, reply = await asyncio.gather(asyncio.shield(load), again)
             return reply
@@ -277,9 +275,7 @@ class DirectCalls:
     async def script(self, script: LuaScript, keys: Sequence[str], args: Sequence[Arg]) -> Any:
         registered = self._scripts.get(script.sha)
         if registered is None:  # redis-py's own EVALSHA with its NOSCRIPT reload
-            registered = self._scripts[script.sha] = self._client.register_script(
-                script.source
-            )
+            registered = self._scripts[script.sha] = self._client.register_script(script.source)
         return await registered(keys=list(keys), args=list(args))
 
     def guard(self, what: str, timeout: float) -> AbstractAsyncContextManager[None]:

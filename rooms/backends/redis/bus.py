@@ -100,9 +100,7 @@ class RedisBus:
         self.options = options or RedisOptions()
         self._layout = KeyLayout(prefix)
         self._own_client = client is None
-        self._client: RedisClient = (
-            client if client is not None else make_client(url, self.options)
-        )
+        self._client: RedisClient = client if client is not None else make_client(url, self.options)
         self._buffer = buffer
         self._health_interval = health_interval
         self._health_timeout = max(health_timeout, health_interval)
@@ -265,10 +263,12 @@ class RedisBus:
 
     async def _send_unsubscribe(self, room_ids: list[str]) -> None:
         channels = [self._layout.channel(room_id) for room_id in room_ids]
-        await self._send_all([
-            (self._unsubscribe_command, *channels[start : start + _CHUNK])
-            for start in range(0, len(channels), _CHUNK)
-        ])
+        await self._send_all(
+            [
+                (self._unsubscribe_command, *channels[start : start + _CHUNK])
+                for start in range(0, len(channels), _CHUNK)
+            ]
+        )
 
     def _new_connection(self) -> AbstractConnection:
         # A Cluster shard overrides this; here the client is one Redis with one pool.
@@ -335,7 +335,8 @@ class RedisBus:
         silence, cancels the read and raises TimeoutError: the caller reconnects."""
         clock = asyncio.get_running_loop().time
         async with HealthWatch(
-            interval=self._health_interval, timeout=self._health_timeout,
+            interval=self._health_interval,
+            timeout=self._health_timeout,
             ping=lambda: self._send("PING"),
         ) as watch:
             while not self._closing:

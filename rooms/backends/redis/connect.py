@@ -30,7 +30,13 @@ from rooms.backends.redis.keys import DEFAULT_PREFIX
 from rooms.errors import ErrorCode, RoomError, UnsupportedBackend
 
 __all__ = [
-    "RedisClient", "RedisOptions", "guarded", "make_client", "raise_typed", "split_url", "text",
+    "RedisClient",
+    "RedisOptions",
+    "guarded",
+    "make_client",
+    "raise_typed",
+    "split_url",
+    "text",
     "unavailable",
 ]
 
@@ -41,7 +47,11 @@ both take the same commands, scripts and non-transactional pipelines for what th
 _TRANSIENT_REPLIES = ("BUSY", "NOREPLICAS", "MISCONF")
 """Reply prefixes that mean "Redis cannot do this right now", not "this is a bug"."""
 _TRANSIENT_ERRORS = (
-    rx.OutOfMemoryError, rx.ReadOnlyError, rx.TryAgainError, rx.ClusterDownError, rx.AskError,
+    rx.OutOfMemoryError,
+    rx.ReadOnlyError,
+    rx.TryAgainError,
+    rx.ClusterDownError,
+    rx.AskError,
 )
 """The same, for the replies redis-py already turns into their own classes (a MOVED or ASK
 that outlived the cluster client's own redirections is a topology still settling)."""
@@ -65,12 +75,16 @@ class RedisOptions:
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
                 raise UnsupportedBackend(f"redis {name} must be a number above 0, not {value!r}")
-        if isinstance(self.retries, bool) or not isinstance(self.retries, int) or not (
-            0 <= self.retries <= 10
+        if (
+            isinstance(self.retries, bool)
+            or not isinstance(self.retries, int)
+            or not (0 <= self.retries <= 10)
         ):
             raise UnsupportedBackend(f"redis retries must be 0-10, not {self.retries!r}")
-        if isinstance(self.pool_size, bool) or not isinstance(self.pool_size, int) or (
-            self.pool_size < 1
+        if (
+            isinstance(self.pool_size, bool)
+            or not isinstance(self.pool_size, int)
+            or (self.pool_size < 1)
         ):
             raise UnsupportedBackend(f"redis pool_size must be 1 or more, not {self.pool_size!r}")
 

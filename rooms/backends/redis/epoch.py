@@ -36,9 +36,7 @@ log = logging.getLogger("tictactoe.rooms")
 class Epochs:
     """The epochs one store works in (per epoch key) and the rooms it saw in each."""
 
-    def __init__(
-        self, client: RedisClient, key_of: Callable[[str], str], *, remember: int
-    ) -> None:
+    def __init__(self, client: RedisClient, key_of: Callable[[str], str], *, remember: int) -> None:
         self._client = client
         self.key_of = key_of
         """The epoch key that dates a room's data."""
@@ -62,7 +60,10 @@ class Epochs:
             self.losses += 1
             log.error(
                 "Redis lost its data (%s %s is now %s): it restarted without persistence "
-                "or was flushed; rooms from before are gone", key, known, current,
+                "or was flushed; rooms from before are gone",
+                key,
+                known,
+                current,
             )
         self.current[key] = current
         return current

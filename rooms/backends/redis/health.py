@@ -27,8 +27,17 @@ __all__ = ["HealthWatch"]
 
 
 class HealthWatch:
-    __slots__ = ("_deadline", "_handle", "_interval", "_loop", "_ping", "_pinging", "_timeout",
-                 "heard", "silent")
+    __slots__ = (
+        "_deadline",
+        "_handle",
+        "_interval",
+        "_loop",
+        "_ping",
+        "_pinging",
+        "_timeout",
+        "heard",
+        "silent",
+    )
     _loop: asyncio.AbstractEventLoop  # the running loop, from ``__aenter__``
 
     def __init__(

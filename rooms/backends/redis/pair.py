@@ -28,7 +28,11 @@ def redis_pair(
     plain, prefix = split_url(url)
     options = options or RedisOptions()
     store = RedisStore(
-        plain, prefix=prefix, options=options, log_size=log_size, room_ttl=room_ttl,
+        plain,
+        prefix=prefix,
+        options=options,
+        log_size=log_size,
+        room_ttl=room_ttl,
         finished_ttl=finished_ttl,
     )
     bus = RedisBus(plain, prefix=prefix, options=options)

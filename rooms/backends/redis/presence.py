@@ -234,7 +234,8 @@ def redis_registry(url: str, *, timeout: float = 2.0) -> RedisRegistry:
     if "+cluster" in url.split("://", 1)[0].lower():
         parsed = parse_cluster_url(url)
         named = ClusterURL(
-            parsed.seeds, parsed.prefix,
+            parsed.seeds,
+            parsed.prefix,
             {**parsed.kwargs, "client_name": f"{parsed.prefix}-presence"},
         )
         return RedisRegistry(

@@ -97,9 +97,7 @@ class RedisStore:
         self.options = options or RedisOptions()
         self._layout = KeyLayout(prefix)
         self._own_client = client is None
-        self._client: RedisClient = (
-            client if client is not None else make_client(url, self.options)
-        )
+        self._client: RedisClient = client if client is not None else make_client(url, self.options)
         self._log_size = log_size
         self._idle_ms = _ms(room_ttl)
         self._finished_ms = _ms(finished_ttl)
@@ -182,7 +180,8 @@ class RedisStore:
                 await self._calls.call("ZADD", self._layout.lobby, "NX", now, room_id)
             fresh, epoch_key = secrets.token_hex(8), self._epoch_key(room_id)
             created, old = await self._calls.script(
-                self._create, [keys.room, keys.log, epoch_key],
+                self._create,
+                [keys.room, keys.log, epoch_key],
                 [data, int(listed), repr(now), self._idle_ms, fresh],
             )
             self._epochs.adopt(epoch_key, old, fresh)
@@ -206,30 +205,68 @@ class RedisStore:
         return StoredRoom(int(version), whole(head, archive))
 
     async def commit(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
-        finished: bool | None = None, archive_unchanged: bool = False,
+        self,
+        room_id: str,
+        expected: int,
+        data: str,
+        event: str,
+        *,
+        listed: bool,
+        finished: bool | None = None,
+        archive_unchanged: bool = False,
     ) -> bool:
-        return (await self._commit_script(
-            room_id, expected, data, event, listed=listed, swap=False, finished=finished,
-            archive_unchanged=archive_unchanged,
-        )).committed
+        return (
+            await self._commit_script(
+                room_id,
+                expected,
+                data,
+                event,
+                listed=listed,
+                swap=False,
+                finished=finished,
+                archive_unchanged=archive_unchanged,
+            )
+        ).committed
 
     async def swap(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool,
-        finished: bool | None = None, archive_unchanged: bool = False,
+        self,
+        room_id: str,
+        expected: int,
+        data: str,
+        event: str,
+        *,
+        listed: bool,
+        finished: bool | None = None,
+        archive_unchanged: bool = False,
         index: IndexChange | None = None,
     ) -> Swapped:
         """``commit`` in its swap mode: ONE round trip whether it lands or not (a refusal
         brings back the stored version and text). ``index`` changes a worker's index in the
         same step (rooms.backends.index; NotIndexed: the lease is gone, nothing written)."""
         return await self._commit_script(
-            room_id, expected, data, event, listed=listed, swap=True, finished=finished,
-            archive_unchanged=archive_unchanged, index=index,
+            room_id,
+            expected,
+            data,
+            event,
+            listed=listed,
+            swap=True,
+            finished=finished,
+            archive_unchanged=archive_unchanged,
+            index=index,
         )
 
     async def _commit_script(
-        self, room_id: str, expected: int, data: str, event: str, *, listed: bool, swap: bool,
-        finished: bool | None, archive_unchanged: bool, index: IndexChange | None = None,
+        self,
+        room_id: str,
+        expected: int,
+        data: str,
+        event: str,
+        *,
+        listed: bool,
+        swap: bool,
+        finished: bool | None,
+        archive_unchanged: bool,
+        index: IndexChange | None = None,
     ) -> Swapped:
         if isinstance(expected, bool) or not isinstance(expected, int) or expected < 0:
             raise RoomError(ErrorCode.BAD_MESSAGE, f"not a version: {expected!r:.40}")
@@ -238,8 +275,16 @@ class RedisStore:
         keys = self._layout.room(room_id)
         head, archive, keep = commit_parts(data, archive_unchanged)
         args: list[str | int | bytes] = [
-            expected, head, event, b"1" if listed else b"0", _finished_flag(event, finished),
-            *self._commit_limits, keys.channel, b"1" if swap else b"", archive, keep,
+            expected,
+            head,
+            event,
+            b"1" if listed else b"0",
+            _finished_flag(event, finished),
+            *self._commit_limits,
+            keys.channel,
+            b"1" if swap else b"",
+            archive,
+            keep,
         ]
         script_keys = [keys.room, keys.log]
         if index is not None:  # never on a Cluster (Registry.folds_into): another slot

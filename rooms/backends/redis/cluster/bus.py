@@ -54,9 +54,13 @@ class _ShardLink(RedisBus):
 
     def __init__(self, owner: RedisClusterBus, node: ClusterNode) -> None:
         super().__init__(
-            client=owner.client, prefix=owner.layout.prefix, options=owner.options,
-            buffer=owner.buffer, health_interval=owner.health[0],
-            health_timeout=owner.health[1], linger=0.0,
+            client=owner.client,
+            prefix=owner.layout.prefix,
+            options=owner.options,
+            buffer=owner.buffer,
+            health_interval=owner.health[0],
+            health_timeout=owner.health[1],
+            linger=0.0,
         )
         self.node = node
         self._owner = owner

@@ -32,8 +32,13 @@ from rooms.backends.redis.keys import DEFAULT_PREFIX
 from rooms.backends.redis.store import DAY
 from rooms.errors import UnsupportedBackend
 
-__all__ = ["CLUSTER_SCHEMES", "ClusterURL", "cluster_pair", "make_cluster_client",
-           "parse_cluster_url"]
+__all__ = [
+    "CLUSTER_SCHEMES",
+    "ClusterURL",
+    "cluster_pair",
+    "make_cluster_client",
+    "parse_cluster_url",
+]
 
 CLUSTER_SCHEMES = {"redis+cluster": "redis", "rediss+cluster": "rediss"}
 """Our cluster schemes and the plain Redis scheme each one speaks to every node."""
@@ -117,11 +122,17 @@ def cluster_pair(
     parsed = parse_cluster_url(url)
     options = options or RedisOptions()
     store = RedisClusterStore(
-        make_cluster_client(parsed, options), prefix=parsed.prefix, options=options,
-        log_size=log_size, room_ttl=room_ttl, finished_ttl=finished_ttl,
+        make_cluster_client(parsed, options),
+        prefix=parsed.prefix,
+        options=options,
+        log_size=log_size,
+        room_ttl=room_ttl,
+        finished_ttl=finished_ttl,
     )
     bus = RedisClusterBus(
-        make_cluster_client(parsed, options), prefix=parsed.prefix, options=options,
+        make_cluster_client(parsed, options),
+        prefix=parsed.prefix,
+        options=options,
         own_client=True,
     )
     return store, bus

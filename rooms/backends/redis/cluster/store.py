@@ -98,9 +98,16 @@ class RedisClusterStore(RedisStore):
         clock: Callable[[], float] = time.time,
     ) -> None:
         super().__init__(
-            "redis+cluster://", client=client, prefix=prefix, options=options,
-            log_size=log_size, room_ttl=room_ttl, finished_ttl=finished_ttl,
-            lobby_grace=lobby_grace, remember=remember, clock=clock,
+            "redis+cluster://",
+            client=client,
+            prefix=prefix,
+            options=options,
+            log_size=log_size,
+            room_ttl=room_ttl,
+            finished_ttl=finished_ttl,
+            lobby_grace=lobby_grace,
+            remember=remember,
+            clock=clock,
         )
         self._cluster = client
         self._own_client = own_client
