@@ -2,19 +2,16 @@
 
     .venv/bin/python -m bench.redis_calls [--url redis://127.0.0.1:6379/9] [--rounds 5]
 
-Against a real Redis (by default the local one, database 9; the keys live under a fresh
-prefix and are deleted afterwards). Each figure is this process's CPU time
-(``time.process_time``, so Redis' own CPU is not counted) per call, the best of
+Against a real Redis (the local one, database 9, by default; keys under a fresh prefix, deleted
+afterwards). Each figure is this process's CPU time per call (Redis' own excluded), the best of
 ``--rounds`` rounds:
 
-- *load*, *events_since*: ``CONCURRENT`` calls of ``RedisStore`` gathered at once (they
-  share round trips, as a busy worker's do), ``REPEAT`` times: guard, auto-pipelined
-  command, reply;
-- *guard*: entering and leaving a store call's guard around nothing: ``guarded`` (its own
-  ``asyncio.timeout``) and the guard of the auto-pipelined calls (``calls.guard``, whose
-  deadline the pipeline keeps).
+- *load*, *events_since*: ``CONCURRENT`` ``RedisStore`` calls gathered at once (sharing round
+  trips, as a busy worker's do), ``REPEAT`` times;
+- *guard*: entering and leaving a call's guard around nothing: ``guarded`` (its own
+  ``asyncio.timeout``) and the auto-pipelined calls' ``calls.guard``.
 
-Run on the server's loop (uvloop when installed, as ``tictactoe serve``; ``--loop``).
+Runs on the server's loop (uvloop when installed; ``--loop``).
 """
 
 from __future__ import annotations

@@ -2,20 +2,17 @@
 
     .venv/bin/python -m bench.rooms --redis redis://127.0.0.1:6379/9
 
-What the load benchmark's default mode adds to a game's moves, without the sockets: two
-workers in this process (a store, a bus, a hub, a service and a presence each, on the
-given Redis under a prefix of their own, deleted afterwards) run the server's session
-steps. Worker A creates the room; X joins on A, O on B, a spectator on A (each join:
-attach to the hub, ``Presence.join``, the welcome's snapshot encoded); then they leave in
-that order (detach, ``Presence.leave``).
+What the load benchmark's default mode adds to a game's moves, without the sockets: two workers
+in this process (store, bus, hub, service and presence each, on the given Redis under a prefix
+of their own, deleted afterwards) run the server's session steps. A creates the room; X joins on
+A, O on B, a spectator on A (hub attach, ``Presence.join``, the welcome encoded); then they
+leave in that order.
 
-- *commands per step*: what each step sends to Redis, one step at a time: the store's and
-  the presence registry's commands (each one command on the wire, rooms.backends.redis.batch) and
-  the bus's ``SUBSCRIBE``/``UNSUBSCRIBE`` (none on a departure: the channel lingers and
-  goes later, with others, in one ``UNSUBSCRIBE``: rooms.backends.redis.bus);
-- *µs CPU per game*: the process's CPU time for whole lifecycles run by ``loops``
-  concurrent game loops (both workers' work, their bus messages and the Redis clients'
-  included; redis-server's own not), the best of the rounds.
+- *commands per step*: what each step sends to Redis: the store's and registry's commands and
+  the bus's ``SUBSCRIBE``/``UNSUBSCRIBE`` (none on a departure: the channel lingers and goes
+  later in a batch, rooms.backends.redis.bus);
+- *µs CPU per game*: process CPU time for whole lifecycles run by ``loops`` concurrent game
+  loops (both workers and their Redis clients, not redis-server), best of the rounds.
 """
 
 from __future__ import annotations

@@ -2,27 +2,20 @@
 
     .venv/bin/python -m bench.rooms [--rounds N] [--json]
 
-Each figure is the process's CPU time (``time.process_time``) per command, the best of
-``--rounds`` rounds, so other work on a shared machine does not inflate it:
+Each figure is process CPU time (``time.process_time``) per command, the best of ``--rounds``
+rounds, so other work on a shared machine does not inflate it:
 
-- *moves*: the moves of scripted games (3×3, and 15×15 k=5 with 120 moves and no line),
-  each a ``PlayMove`` executed by the service on a room whose two seats are taken: handle,
-  encode, compare-and-set in the memory store (which keeps the encoded text, as Redis
-  does), publish;
-- *as a worker*: the 3×3 moves with what a worker adds around ``execute``: each arrives
-  as a text frame (``parse_message``), the worker's watch (rooms.watch) observes every
-  room the service changes, and the ``move_ok`` answer is encoded;
-- *join+leave*: a spectator joins and leaves again (two commands), on a room in the middle
-  of its game (3×3 after 4 moves; 15×15 after 120);
-- *cold*: the same moves with a cache that holds nothing (``RoomCache(size=0)``), so
-  every command loads the text and decodes it: the path of a worker whose copy another
-  worker's commit made stale (rooms.cache);
-- *series*: a rematch series in a 3×3 room that already holds ``KEEP_GAMES`` (50) archived
-  games (about 33 KB of records): more 9-move games, each followed by both rematch votes
-  (the second archives the game), per command; warm, and cold (``RoomCache(size=0)``);
-- the codec alone: ``decode_room`` and ``encode_room`` of the 15×15 room after 120 moves,
-  of a 3×3 room mid-game with no archived games and with 50, and ``Room.copy`` where it
-  exists.
+- *moves*: scripted games (3×3, and 15×15 k=5 with 120 moves and no line), each ``PlayMove``
+  handled, encoded, compare-and-set in the memory store and published;
+- *as a worker*: the 3×3 moves plus what a worker adds around ``execute``: the frame parsed, the
+  watch (rooms.watch) observing, the ``move_ok`` encoded;
+- *join+leave*: a spectator joins and leaves mid-game (3×3 after 4 moves, 15×15 after 120);
+- *cold*: the moves with ``RoomCache(size=0)``, so every command loads and decodes, as after
+  another worker's commit (rooms.cache);
+- *series*: 9-move games with both rematch votes in a room already holding ``KEEP_GAMES``
+  archived games, warm and cold;
+- the codec alone: ``decode_room``, ``encode_room`` and ``Room.copy`` of the 15×15 room and of a
+  3×3 room mid-game with no archive and with a full one.
 """
 
 from __future__ import annotations

@@ -1,22 +1,17 @@
 """Encode a game to a compact plain dict and back, exactly (what rooms store).
 
 ``{"format": 1, "rules": {...}, "setup": "X../...", "moves": [cell, ...], "end": {...}}``:
-``moves`` are cell indices in play order; ``setup`` (only for games loaded from a
-position) and ``end`` (only for endings decided off the board: resignation, timeout, ...)
-are omitted when empty. Decoding replays the moves through the engine, so a corrupted
-record is refused with a GameError instead of producing an impossible game.
+``moves`` are cell indices in play order; ``setup`` (games loaded from a position) and ``end``
+(endings decided off the board: resignation, timeout, ...) are omitted when empty. Decoding
+replays the moves through the engine, so a corrupted record raises GameError instead of
+producing an impossible game.
 
-Rooms decode and encode a game on every command their worker has no current copy of, so
-both keep their per-record work small: the rules (an immutable value) are built and
-turned back into a dict once per distinct rules, and the replay validates each cell as
-``play_index`` does without building a ``Move`` per cell (``Game.play_indices``).
-
-A caller that holds an earlier state of the same game decoded (a worker's cache, when
-another worker committed the next move) passes it as ``base``: when the record's moves
-start with the base's moves, under the same rules and win strategy, from the empty board,
-the game is the base's copy with only the new moves played (each checked as the replay
-checks it), which is the same game the replay builds. In any other case, or any doubt,
-the record is replayed in full.
+Rooms decode and encode on every command without a current copy, so the per-record work stays
+small: rules are built and turned back into a dict once per distinct rules, and the replay
+checks cells as ``play_index`` does without building a ``Move`` each (``Game.play_indices``).
+Given ``base``, an earlier decoded state of the same game (same rules and win strategy, empty
+start, moves a prefix of the record's), only the new moves are played on its copy, each checked
+as the replay checks it; in any other case or doubt the record is replayed in full.
 """
 
 from __future__ import annotations

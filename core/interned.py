@@ -18,15 +18,14 @@ T = TypeVar("T")
 
 
 def typed_key(data: Any) -> tuple[Any, ...]:
-    """A key for a dict of plain values that tells ``1`` from ``1.0`` and ``true``: its
-    names, its values' types and its values, a nested dict keyed the same way
-    (AttributeError when ``data`` is not a mapping; hashing the key raises TypeError when
-    a value is unhashable, as a dict of another class than ``dict`` is).
+    """A key for a dict of plain values that tells ``1`` from ``1.0`` and ``true``: its names,
+    its values' types and its values, a nested dict keyed the same way (AttributeError when
+    ``data`` is not a mapping; hashing the key raises TypeError when a value is unhashable, a
+    mapping of another class than ``dict`` included).
 
-    Three tuples built by C loops, not one tuple per item from a generator: decoding a
-    room looks up two of these (rules and settings), and the lookup was most of their
-    cost. Equal keys mean the same names in the same order with values of the same types
-    that compare equal, so ``true`` never passes for ``1`` nor ``3.0`` for ``3``."""
+    Equal keys mean the same names in the same order, with values of the same types that compare
+    equal. Built as three tuples by C loops rather than a tuple per item: every room decode
+    looks up two of these (rules and settings)."""
     values = tuple(data.values())
     types = tuple(map(type, values))
     if dict in types:  # rare (settings with a time control): only then key them one by one

@@ -1,26 +1,16 @@
 """Round-robin pairings by the circle method, with first moves balanced.
 
-Seat the players in order; with an odd count add an empty seat, whose partner each round
-has the bye. The last seat stays put and the others turn round a circle of ``m`` seats
-(``m`` odd): in round ``r`` (from 0) seat ``r`` meets the fixed seat, and seats ``r - d``
-and ``r + d`` (mod ``m``) meet for ``d = 1 .. (m - 1) / 2``. Every pair meets exactly once
-in ``m`` rounds.
+Seat the players in order, adding an empty seat (the bye) for an odd count. The last seat stays
+put and the others turn round a circle of ``m`` seats (``m`` odd): in round ``r`` (from 0) seat
+``r`` meets the fixed seat, and seats ``r - d`` and ``r + d`` (mod ``m``) meet for ``d = 1 .. (m
+- 1) / 2``, so every pair meets exactly once in ``m`` rounds.
 
-Who plays first alternates:
-
-- a circle seat against the fixed seat (round ``r``): the circle seat plays first when
-  ``r`` is even, so the fixed seat alternates first and second round by round;
-- seats ``r - d`` and ``r + d``: the earlier one, ``r - d``, plays first when ``d`` is odd.
-  From one round to the next a seat keeps its side of its pairing while ``d`` moves by
-  one, so it alternates first and second.
-
-Over the whole cycle a circle seat meets the rest of the circle once as ``r - d`` and
-once as ``r + d`` for each ``d`` in ``1 .. (m - 1) / 2``, and plays first in exactly one
-of each two: half of those games. So every player's first-move and second-move counts
-differ by at most one (by none with an odd number of players), and nobody plays first,
-or second, more than twice running (never with an odd number). A double round robin plays
-the same rounds again with colours swapped, so everyone plays first in exactly half of
-their games (at the turn of the halves a run can grow by one).
+First moves alternate: against the fixed seat the circle seat plays first when ``r`` is even;
+between ``r - d`` and ``r + d`` the earlier plays first when ``d`` is odd, and as a seat keeps
+its side while ``d`` moves by one, it alternates round by round. So every player's first- and
+second-move counts differ by at most one (by none for an odd count), and nobody plays first, or
+second, more than twice running (never for an odd count). A double round robin replays the
+rounds with colours swapped: everyone plays first in exactly half of their games.
 """
 
 from __future__ import annotations

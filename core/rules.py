@@ -110,7 +110,7 @@ class Rules:
 
     def to_dict(self) -> dict[str, Any]:
         """The plain form, a new dict each time (the caller may change it). Built once per
-        distinct rules: ``asdict`` costs about eighty times the copy, and every welcome
+        distinct rules and copied, as ``asdict`` is far dearer than a copy and every welcome
         snapshot, room summary and created room's answer asks for it."""
         return dict(_plain(self))  # flat: ints and bools, so a shallow copy shares nothing
 

@@ -1,24 +1,19 @@
 """A round-robin tournament: the schedule, the results as they come in, and the standings.
 
-The pairings come from ``core.round_robin`` (circle method, first moves balanced, one bye
-a cycle for each player when the count is odd). ``Tournament.record`` takes each game's
-result; ``Tournament.run(play)`` plays the whole schedule through a callback, which is how
-the bots' ``tictactoe tournament`` and the server drive it.
-
-Scoring (``Points``): 3 for a win, 1 for a draw, 0 for a loss. A bye scores like a win
-(3) unless ``Points(bye=...)`` says otherwise; it is credited once every game of its round
-has a result, so standings part-way through never count a bye ahead of the games beside it.
+The pairings come from ``core.round_robin`` (first moves balanced, one bye a cycle each when the
+count is odd). ``Tournament.record`` takes each game's result; ``Tournament.run(play)`` plays
+the whole schedule through a callback (the bots' ``tictactoe tournament``, the server). Scoring
+(``Points``): 3 a win, 1 a draw, 0 a loss; a bye scores as a win unless ``Points(bye=...)`` says
+otherwise, credited once every game of its round has a result, so partial standings never count
+a bye ahead of the games beside it.
 
 Standings are ordered by, in turn:
 
-1. points;
-2. head-to-head: the points each player took from games against the others tied with
-   them on points (computed once, among everyone on the same points);
-3. Sonneborn-Berger: for every game, the points the player took from it times the
-   opponent's total points, summed; a bye adds nothing. With 3/1/0 a win over a strong
-   opponent counts three times a draw with them;
-4. games won (byes are not wins);
-5. name, alphabetically, so the order is total and repeatable.
+- points;
+- head-to-head: the points taken from the others tied on points;
+- Sonneborn-Berger: each game's points times the opponent's total, summed (a bye adds nothing);
+- games won (byes are not wins);
+- name, so the order is total and repeatable.
 """
 
 from __future__ import annotations

@@ -1,39 +1,17 @@
-"""A worker's copies of the rooms it works on: the encoded room, its version, and the room
-decoded from it once a command needed it; bounded.
+"""A worker's bounded copies of the rooms it works on: text, version, and the decoded room.
 
-The store is the truth (invariant 4); this is only a guess of it that saves the load
-before a commit. The service handles a command on the cached room and commits with
-``Store.swap``: the compare-and-set still runs in the store, so a stale copy can never
-land a wrong commit; it is refused, and the refusal carries the current room, which
-replaces the copy for the retry. Copies are brought forward by the service's own commits
-and by the bus (rooms.fanout.hub hands over the room text of every framed event), so for a room
-this worker listens to, the copy is current in the steady state and a command costs one
-round trip.
+The store is the truth (invariant 4); a copy only spares the load before a commit. The service
+handles a command on the cached room and commits with ``Store.swap``, whose compare-and-set still
+runs in the store: a stale copy is refused, never committed, and the refusal's current room replaces
+it. The service's own commits and the bus (rooms.fanout.hub) bring copies forward, so in the steady
+state a command costs one round trip.
 
-An entry keeps the decoded ``Room`` next to its text so that a command does not decode
-(and replay the game of) the room it works on: the service's own commits cache the room
-they built; a text that came some other way (the bus, a load) is decoded by the first
-command that needs it, and the room kept. A cached room is never changed: a command works
-on a copy of it (``Room.copy``), and the service hands cached rooms out only to be read.
-
-With two workers the players of a room are usually on different ones, so most commands
-come after the other worker's commit: a new text, whose room is one move on from the room
-this worker decoded last. An entry replaced by a newer text hands its decoded room (or,
-when it was never decoded, the base it had) to the new entry as ``base``, and the decode
-brings that room's game forward instead of replaying the whole game (rooms.protocol.codec). One
-base at most per entry, dropped once the entry is decoded.
-
-A bus message may leave the room's archive out (rooms.backends.store.framed_head: a commit that
-did not change it), tagged with the room's game number, which names the archive within
-the room (it changes exactly when the archive does, rooms.room.rematch). ``offer_head`` puts the
-held copy's archive back only when that copy is of the same game (its game number read
-from its room, or off its text, rooms.protocol.codec.game_number_of); in any doubt the entry is
-dropped, so the next command loads the room: one more round trip, never a wrong room.
-
-Offers only move an entry forward: an older version (a bus message that lost a race with
-the worker's own commit) is ignored; what the store answered replaces the entry whatever
-its version (keeping the decoded room when the text is the one held). Least recently used
-entries leave first.
+A cached room is never changed (a command works on ``Room.copy``) and is handed out only to be read.
+An entry replaced by a newer text passes its decoded room on as ``base``, so the next decode plays
+only the new moves (rooms.protocol.codec). A bus message may leave the archive out when the game
+number says it is unchanged; ``offer_head`` restores it from a held copy of the same game, and in
+any doubt drops the entry (one more load, never a wrong room). Offers only move an entry forward;
+``put`` (a store read) replaces it whatever its version. Least recently used entries leave first.
 """
 
 from __future__ import annotations
@@ -53,10 +31,9 @@ __all__ = ["CachedRoom", "RoomCache"]
 
 @dataclass(slots=True, eq=False)
 class CachedRoom:
-    """A room at ``version`` as the text ``data``; ``room`` is that text decoded, once some
-    command needed it (None until then). Only ``room`` is ever set after creation, and
-    only to the decoding of ``data``; ``base`` is an earlier room of the same id, kept
-    until then to decode ``data`` from (rooms.protocol.codec.decode_room), never handed out."""
+    """A room at ``version`` as the text ``data``; ``room`` is that text decoded, set once, when a
+    command first needs it. ``base``, an earlier room of the same id, is kept until then to decode
+    from (rooms.protocol.codec.decode_room) and is never handed out."""
 
     version: int
     data: str

@@ -1,15 +1,13 @@
-"""Quick play: match a player into the oldest public room waiting with the same rules, or
-open one, so that two requests at the same moment never end in two half-empty rooms or in
-one seat.
+"""Quick play: seat a player in the oldest public room waiting with the same rules, or open one.
 
-The queue (one per rules and time control) holds the ids of public rooms waiting for a
-player, oldest first. Taking from it is one atomic step in the store (``pop``), and so is
-"take the oldest, or else queue mine" (``offer``): so of two simultaneous requests that
-both found the queue empty and opened a room, the second to ``offer`` finds the first's
-room, takes a seat there and withdraws its own (``Retire``). Seats themselves are taken by
-``Reserve`` through the room's compare-and-set commit, so even a room id handed out twice
-could not seat two players on one seat. Entries whose room is gone, full, or whose player
-never connected (or left) for ``abandon_grace`` seconds are dropped when met.
+Two requests at the same moment never end in two half-empty rooms or in one seat. The queue (one
+per rules and time control) holds the ids of public rooms waiting for a player, oldest first.
+Taking from it (``pop``) and "take the oldest, else queue mine" (``offer``) are each one atomic
+step in the store, so of two simultaneous requests that both opened a room, the second to
+``offer`` finds the first's room, sits there and withdraws its own (``Retire``). Seats are taken
+by ``Reserve`` through the room's compare-and-set, so even a room id handed out twice cannot
+seat two players on one seat. Entries whose room is gone or full, or whose player never
+connected (or left) for ``abandon_grace`` seconds, are dropped when met.
 """
 
 from __future__ import annotations

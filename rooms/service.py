@@ -1,22 +1,17 @@
 """The room service: load → handle → compare-and-set commit → publish, the one write path.
 
-Every command goes through ``execute``: take the room (this worker's cached copy, else a
-load from the store), let the sans-I/O room handle the command on a copy of it, and
-commit the new state only if the stored version is still the one handled (the store
-publishes the event in the same step). On a conflict the store's answer carries the
-current room and the service re-validates against it, so two workers racing on one room
-never both win and nothing is lost. A per-room asyncio lock inside the process cuts down
-conflicts between local tasks; it is an optimisation only, the compare-and-set is the
-guarantee.
+Every command goes through ``execute``: take the room (the cached copy, else a load), let the
+sans-I/O room handle the command on a copy, and commit only if the stored version is still the
+one handled (the store publishes the event in the same step). On a conflict the store's answer
+carries the current room and the command is re-validated against it, so two workers racing on
+one room never both win. A per-room asyncio lock only cuts down local conflicts; the
+compare-and-set is the guarantee. Observers (timers and bots, rooms.watch) see every room this
+service loads or changes, so whichever worker touches a room notices a passed deadline.
 
-Observers (the worker's timers and bots, rooms.watch) see every room this service loads
-or changes, so whichever worker touches a room notices a deadline that passed there.
-
-The rooms the service hands out (``create``, ``execute``, ``load``, observers) are the
-ones its cache keeps (rooms.cache), so a command neither decodes nor replays the room it
-works on: read them, hold them across awaits, but never change them (``Room.copy`` gives
-one to change). A command changes only its own copy, so a refusal or a lost
-compare-and-set leaves the cached room as it was, and a room once handed out never changes.
+Rooms handed out (``create``, ``execute``, ``load``, observers) are the cache's own
+(rooms.cache), so a command neither decodes nor replays its room: read them, hold them across
+awaits, never change them (``Room.copy`` gives one to change). A refusal or a lost
+compare-and-set leaves the cached room as it was.
 """
 
 from __future__ import annotations
@@ -132,14 +127,13 @@ class RoomService:
     ) -> Executed:
         """Apply ``command`` to the room through compare-and-set; RoomError when refused.
 
-        The room comes from this worker's cache when it holds a copy (rooms.cache), else
-        from the store; the command is handled on a copy of it, ``swap`` commits that, and
-        a refusal hands back the current room for the next attempt, so a stale copy costs
-        one more round trip, never a wrong write. A refusal, or an answer that changes
-        nothing, is given only against the room as the store holds it: on a cached copy it
-        is checked again after a load. ``index``: a presence index change that the commit
-        makes too (rooms.backends.index; only for a store that can, and never made when
-        nothing is committed: ``Executed.event`` None)."""
+        The command is handled on a copy of the cached room (else a loaded one) and committed
+        with ``swap``; a refusal hands back the current room for the next attempt, so a stale
+        copy costs one more round trip, never a wrong write. A refusal, or an answer that
+        changes nothing, is given only against the room as stored: a cached copy is checked
+        again after a load. ``index``: a presence index change the commit makes too
+        (rooms.backends.index; only for a store that can, and never made when nothing is
+        committed, ``Executed.event`` None)."""
         async with self._locked(room_id):
             cached = self.cache.get(room_id) if valid_room_id(room_id) else None
             fresh = False  # whether ``cached`` is what the store answered just now

@@ -1,18 +1,15 @@
 """A worker's watch over its rooms: timers for deadlines, and bots' moves.
 
-Whatever the worker sees of a room (a command it ran, a room it loaded, an event its
-connections received) tells the watch when the room next needs the server to act by
-itself (``due``: a flag, a first move that never came, an overdue bot move). The watch
-keeps one timer per room at that time; when it fires it loads the room and sends a
-``Tick`` through the service, the same versioned commit every command takes. Every
-worker watching the room may do the same: the first commit wins, a stale tick changes
-nothing, so a room's clocks keep running whichever worker is alive.
+Whatever the worker sees of a room (a command it ran, a load, an event its connections got)
+tells the watch when the room next needs the server to act by itself (``due``: a flag, a first
+move that never came, an overdue bot move). One timer per room fires a ``Tick`` through the
+service, the same versioned commit as any command; every worker watching may do so, the first
+commit wins and a stale tick changes nothing, so clocks run whichever worker is alive.
 
-Bots: when this worker committed the change that made it a bot's turn, it asks the bot
-at once (the search runs off the event loop, in ``think``: a thread or process pool), and
-commits the answer as a ``BotMove`` for the game version it was computed for. If the
-worker dies meanwhile, any other that sees the move overdue (budget + grace passed)
-computes it again; two answers for one turn land once (the second is stale).
+When this worker's commit made it a bot's turn, it asks the bot at once (off the event loop, in
+``think``) and commits the answer as a ``BotMove`` for the game version it was computed for. If
+the worker dies meanwhile, any other that sees the move overdue (budget + grace) computes it
+again; the second answer for a turn is stale and lands nowhere.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
-"""Where bots think: a process pool (default; a search never holds the event loop's
-interpreter) or a thread pool, opened inside the running server and shut at exit."""
+"""Where bots think: a process pool (the default) or a thread pool, opened inside the server.
+
+A process pool keeps a search off the event loop's interpreter; the pool is opened inside the
+running server and shut at exit.
+"""
 
 from __future__ import annotations
 

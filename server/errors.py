@@ -1,5 +1,7 @@
-"""The server layer's error root. Protocol errors are rooms' ``RoomError`` with stable codes;
-these are the server's own: bad settings (named by field) and refused configurations."""
+"""The server layer's error root: bad settings (named by field) and refused configurations.
+
+Protocol errors are rooms' ``RoomError`` with stable codes; these are the server's own.
+"""
 
 from __future__ import annotations
 

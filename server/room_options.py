@@ -1,5 +1,7 @@
-"""The JSON bodies of ``POST /api/rooms`` and ``POST /api/quickplay``, checked field by
-field: rules, visibility, a bot opponent, a time control, a name (protocol.md)."""
+"""The JSON bodies of ``POST /api/rooms`` and ``POST /api/quickplay``, checked field by field.
+
+The fields are rules, visibility, a bot opponent, a time control and a name (protocol.md).
+"""
 
 from __future__ import annotations
 

@@ -1,30 +1,19 @@
 """Crowd mode: one room's spectators spread over every load process, joined up afterwards.
 
-Read by one process, 1,000 spectators of a room take their ``moved`` one after another,
-and that alone adds tens of milliseconds to the last ones' latency: the figure would be the
-load generator's, not the server's. In crowd mode (rematch mode, ``procs`` above 1 and many
-spectators a game) each process owns some rooms, made and seated before the run (its
-players play there), and every process also joins its share of the spectators of *every*
-room of the run. The owner keeps the send time of each move sent inside the window under
-``(room, game number, ply)``; a spectator keeps the arrival time of each ``moved`` under
-the same key (it counts ``new_game`` events and the ``moved`` since the last one); after
-the run the parent joins the two (``deliveries``).
+Read by one process, a large crowd takes each ``moved`` one spectator after another, and the
+last ones' latency would be the load generator's, not the server's. In crowd mode (rematch mode,
+``procs`` above 1, many spectators a game) each process owns some rooms, made and seated before
+the run, and also joins its share of the spectators of *every* room. The owner records the send
+time of each move inside the window under ``(room, game number, ply)``; a spectator records each
+``moved``'s arrival under the same key; the parent joins the two afterwards (``deliveries``).
 
-A spectator takes one event per turn of the loop (``_watch``). The websockets client
-queues every frame a read brings, and ``recv`` returns a queued one without yielding, so a
-reader would take all its queued events in one go: at a game's end, where the last
-``moved``, the ``rematch_offered`` and the ``new_game`` reach a crowd back to back, the
-500th spectator's ``moved`` was taken only after the 499 before it had taken all three,
-and its latency carried three events' work of the load generator instead of one (the last
-moves' deliveries were the slowest by 20–40 ms). A real spectator has a machine of its
-own; here everyone's first event is taken before anyone's second. A reader yields only
-when it has another event queued: a turn of the loop after every event, at a thousand
-spectators a move, cost the load generator more than the reordering gained.
-
-Subtracting times taken in two processes is sound on Linux: ``time.perf_counter()`` and
-``time.monotonic()`` both read CLOCK_MONOTONIC, one clock for every process of the machine
-(tests/bench/test_bench_rematch.py checks that two processes' readings are ordered as the
-events were).
+A spectator takes one event per turn of the loop (``_watch``), so everyone's first event is
+taken before anyone's second, as if each had a machine of its own; without that, the websockets
+client's queued frames would let one reader take a game's last three events in one go. It yields
+only when another event is queued, since a yield after every event costs more than the
+reordering gains. Times from two processes may be subtracted: on Linux ``time.perf_counter()``
+and ``time.monotonic()`` both read CLOCK_MONOTONIC (tests/bench/test_bench_rematch.py checks
+it).
 """
 
 from __future__ import annotations

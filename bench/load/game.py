@@ -1,15 +1,13 @@
 """One bench game over real WebSockets and the real protocol, and the pieces a series uses.
 
-A game: ``POST /api/rooms``; X and then O join as players (so X is X), then S spectators;
-once every ``welcome`` is in, X plays. Each player answers the opponent's ``moved`` with
-its next scripted move after the think time; the game ends when every connection has seen
-the last ``moved`` and each player has its ``move_ok``s. Latencies are taken where the
-``moved`` arrives, against the time its move was sent: all connections of a game live in
-one process, so one clock serves both ends. A move's index in the game is the count of
-``moved`` events a connection received before it (events arrive in order, each once), so
-the same client drives the real server and the bare relay, whose events carry less.
-(``bench.load.series`` plays game after game on the same connections with ``rematch``;
-``bench.load.crowd`` spreads one room's spectators over several processes.)
+A game: ``POST /api/rooms``; X then O join as players, then S spectators; once every ``welcome``
+is in, X plays. Each player answers the opponent's ``moved`` with its next scripted move after
+the think time; the game ends when every connection saw the last ``moved`` and each player has
+its ``move_ok``s. Latency is taken where a ``moved`` arrives, against its move's send time (one
+process, one clock). A move's index is the count of ``moved`` a connection received before it
+(in order, each once), so the same client drives the server and the bare relay, whose events
+carry less. (bench.load.series plays game after game with ``rematch``; bench.load.crowd spreads
+spectators over processes.)
 """
 
 from __future__ import annotations
@@ -50,12 +48,9 @@ __all__ = [
 T = TypeVar("T")
 
 JOINING = 50
-"""Spectators of one game joining at once. Before the server committed spectators arriving
-together as one (docs/performance.md, item 23), 1,000 at once, each join an event to
-everyone already there, filled the first ones' send queues (256) faster than their writers
-drained them, and the server dropped them as too slow (4009); ``python -m
-bench.flash_crowd`` now measures a crowd arriving at once. The gate stays, so that the
-bench's figures remain comparable with earlier sessions'."""
+"""Spectators of one game joining at once. The gate keeps the bench's figures comparable
+across versions; a crowd arriving all at once is what ``python -m bench.flash_crowd``
+measures."""
 
 
 class GameFailed(Exception):
@@ -93,9 +88,8 @@ class Round:
 
 
 def message(text: str | bytes) -> dict[str, Any]:
-    """An event as a dict. Parsed with orjson: each process of a crowd parses every frame
-    of its hundreds of spectators, and orjson takes 2.3 µs for a ``moved`` where ``json``
-    takes 5.3, CPU the load generator shares with the server on the same cores."""
+    """An event as a dict. Parsed with orjson, faster than ``json``: each crowd process
+    parses every frame of its hundreds of spectators, on the cores the server uses too."""
     try:
         data = orjson.loads(text)
     except orjson.JSONDecodeError:

@@ -1,14 +1,12 @@
 """The parent of the load processes: start them, take them through their steps, join up.
 
-Every child says ``ready``. In crowd mode (``LoadPlan.crowded``) each then makes and
-seats its rooms and sends their ids; the parent hands the list of every room to all of
-them, and each joins its share of every room's spectators and says how many joined. Then
-the parent picks the start instant (``time.monotonic()``, one clock for the machine) and
-sends it. At the end a crowd child says ``done`` when its own games are over and keeps
-watching until the parent says every child is done, so that no process stops reading
-while another's last moves are still on their way. Each child sends its result; the
-parent merges them (and, in crowd mode, joins send and arrival times into latencies).
-Every wait is bounded.
+Every child says ``ready``. In crowd mode (``LoadPlan.crowded``) each then makes and seats its
+rooms and sends their ids; the parent hands every room's id to all, and each joins its share of
+the spectators and says how many joined. The parent then sends the start instant
+(``time.monotonic()``, one clock for the machine). At the end a crowd child says ``done`` and
+keeps watching until every child is done, so no process stops reading while another's last moves
+are on their way. The parent merges the results (in crowd mode, joining send and arrival times
+into latencies). Every wait is bounded.
 """
 
 from __future__ import annotations

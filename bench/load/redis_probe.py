@@ -1,23 +1,17 @@
 """Counting what the server does per move, from the outside: Redis round trips and encodes.
 
-``probe_game`` plays one game (two players, some spectators) and counts only between the
-moment everyone has joined and the moment the last event arrived, so joins and departures
-are left out and what remains is the steady state of a move:
+``probe_game`` plays one game (two players, some spectators) and counts only from the moment
+everyone joined to the last event, so what remains is the steady state of a move:
 
-- **Redis round trips**: Redis ``MONITOR`` lists every command it runs, in order, with the
-  client that sent it; commands run inside a Lua script are marked ``lua`` (they cost no
-  round trip) and the bus connection (``<prefix>-bus`` in ``CLIENT LIST``) only receives;
-  the presence client (``<prefix>-presence``: heartbeats and sweeps, on their own clock,
-  not per move) is counted apart.
-  The probe's own ``ECHO`` markers bracket the game in that same stream, so nothing from
-  before or after leaks in. Each command a move needs is counted as one round trip: the
-  server's auto-pipelining (rooms.backends.redis.batch) may send a move's command together with
-  other moves' commands, never split one command, so the count is an upper bound on the
-  round trips a move waits for. (``INFO commandstats`` also counts commands run inside
-  scripts, so it cannot tell round trips from script work; ``commandstats`` here is for
-  whole-run totals.)
-- **encodes per event**: ``GET /api/stats`` of every worker before and after; a ``moved``
-  should be encoded once, however many connections receive it.
+- **Redis round trips**: ``MONITOR`` lists every command run, with its client, between the
+  probe's own ``ECHO`` markers. Commands inside a Lua script (marked ``lua``) cost no round
+  trip, the bus connection (``<prefix>-bus``) only receives, and the presence client
+  (``<prefix>-presence``) is counted apart. Each command a move needs counts as one round trip:
+  auto-pipelining may join it with other moves' commands but never splits it, so the count is an
+  upper bound. (``INFO commandstats`` counts script work too, so it serves only whole-run
+  totals.)
+- **encodes per event**: every worker's ``GET /api/stats`` before and after; a ``moved`` should
+  be encoded once, however many connections receive it.
 """
 
 from __future__ import annotations

@@ -1,33 +1,19 @@
 """The bare relay: the stack's limit, to which every server figure is compared.
 
-The same stack as the server (Starlette on uvicorn with the same options: uvloop,
-httptools, the websockets sans-I/O protocol, no compression) and the same pub/sub (one
-Redis ``PUBLISH`` per move and one ``SUBSCRIBE`` per room and worker, or an in-process
-fan-out without Redis), but no validation, no room state and no game logic: a ``move`` is
-turned into a ``moved`` with the version after the one it names and relayed to every
-connection of the room, and the mover gets a ``move_ok``. It speaks just enough of
-docs/protocol.md (``POST /api/rooms``, ``join``/``welcome``, ``move``/``move_ok``/
-``moved``, and ``rematch``/``rematch_offered``/``new_game``) for the load generator to
-drive it exactly as it drives the server. A ``rematch`` gets an ``ack``; the votes of a
-room are counted (with one pipelined ``INCR`` in Redis, as the two players may be on two
-workers; in memory without Redis): the first is published to the room as a
-``rematch_offered``, the second as a ``new_game`` with the marks swapped, numbered one and
-two after the version the vote names; nothing is checked, as for moves.
+The same stack as the server (Starlette on uvicorn with the same options, the same Redis
+pub/sub: one ``PUBLISH`` per move, one ``SUBSCRIBE`` per room and worker, or an in-process
+fan-out) but no validation, room state or game logic. It speaks just enough of docs/protocol.md
+(``POST /api/rooms``, ``join``/``welcome``, ``move``, ``rematch``) for the load generator to
+drive it as it drives the server: a ``move`` becomes a ``moved`` at the next version for the
+whole room and a ``move_ok`` for the mover; rematch votes are counted (a pipelined ``INCR`` in
+Redis, as the players may be on two workers), the first published as ``rematch_offered``, the
+second as ``new_game`` with the marks swapped. Nothing is checked.
 
-During play the relay publishes what the server publishes, event for event, with the
-same fields (nulls and placeholders where only game logic could know the value), so that
-the events cost it, the sockets and the load generator what the server's cost them: a
-``moved`` of 214 bytes (the server's: 217 mid-game), a ``rematch_offered`` of 124 (126)
-and a ``new_game`` of 490 (498). A game's last ``moved`` stays short: the server adds the
-players to it (608 bytes on 3×3), which takes knowing that the game ended. The
-``welcome`` stays short too (the server's carries the room's state), and joins and
-departures publish nothing (the server's are presence events). Before, the relay sent
-no ``rematch_offered``, and a ``moved`` and a ``new_game`` of 115 and 137 bytes: one
-event fewer per game, and smaller ones, than the server it was the limit of
-(docs/performance.md, item 24).
-
-Each connection still has a bounded queue and a writer task: the least a correct relay
-does so that a slow client slows only itself.
+During play it publishes the server's events with the same fields (nulls where only game logic
+could know), so events cost about what the server's do; only a game's last ``moved``, the
+``welcome`` and presence events stay smaller or absent, as they need room state. Each connection
+keeps a bounded queue and a writer task, the least a correct relay does so that a slow client
+slows only itself.
 
     python -m bench.load.relay [--port P] [--redis-url URL] [--workers N]
 """

@@ -1,20 +1,15 @@
 """Rematch mode: game after game in one room, on the same connections, until told to stop.
 
-After a game ends both players send ``rematch`` (docs/protocol.md); the server answers
-each with an ``ack``, the first vote with a ``rematch_offered`` to everyone, the second
-with a ``new_game`` to everyone, with the
-colours rotated: ``new_game.marks`` maps each old mark to the new one, so the player that
-was O moves first as X. The spectators stay and keep measuring. Latency is taken exactly
-as in a single game (``bench.load.game``). The ``rematch`` also carries the version the
-player last saw: the server ignores the field; the bare relay, which keeps no room state,
-numbers its ``rematch_offered`` and ``new_game`` from it, as it numbers a ``moved`` from
-its move's version.
+After a game both players send ``rematch`` (docs/protocol.md); the server acks each, sends a
+``rematch_offered`` for the first vote and a ``new_game`` for the second, with
+``new_game.marks`` mapping each old mark to its new one (who was O now moves first as X).
+Spectators stay and keep measuring; latency is taken as in a single game (bench.load.game). The
+``rematch`` carries the version the player last saw: the server ignores it, the bare relay
+numbers its events from it.
 
-The players vote the instant they see the last move unless given a ``vote`` wait
-(``--rematch-think``). Instant votes put the ``rematch_offered`` and ``new_game`` fan-outs
-on top of the last move's: with a crowd watching, that move's delivery then shares the
-machine with two more events to everyone (docs/performance.md), which people, who take a
-moment to ask for another game, do not do.
+Players vote the instant they see the last move unless given a ``vote`` wait
+(``--rematch-think``): instant votes pile two more fan-outs onto the last move's delivery, which
+people, who take a moment to ask for another game, do not do.
 """
 
 from __future__ import annotations

@@ -1,18 +1,13 @@
 """How long a bench player thinks before each move.
 
-People do not move on a metronome, and a load generator whose players do measures
-something no server meets. With the same think time before every move, a run's games fall
-into step: whatever delays a few moves together (a busy moment of the server, the load
-generator or the machine) delays their answers together too, since each player answers
-exactly ``think`` seconds after the opponent's move, so the group stays together at every
-later move of its games, and the next delay gathers more games into it. The load turns into
-bursts of hundreds of moves at once, every ``think`` seconds, that a steady rate of the same
-mean never has, and the slower the server, the larger its bursts: at 1,000 games × 1 move
-per second, the server's move-to-opponent p99 was 43 ms with a fixed second and 12 ms with
-the second drawn as below, the relay's 8.8 and 4.7 ms (docs/performance.md).
+People do not move on a metronome, and a load whose players do measures something no server
+meets: with the same think time before every move, whatever delays a few moves together delays
+their answers together too, so those games stay in step at every later move, the next delay
+gathers more of them, and the load turns into bursts every ``think`` seconds that a steady rate
+of the same mean never has (the slower the server, the larger the bursts).
 
-So each think time is drawn uniformly from ``mean × [1 − spread, 1 + spread]``: the mean,
-so the rate of moves, is kept; the phases are not. A spread of 0 is the metronome.
+So each think time is drawn uniformly from ``mean × [1 − spread, 1 + spread]``: the mean, and so
+the rate of moves, is kept; the phases are not. A spread of 0 is the metronome.
 """
 
 from __future__ import annotations

@@ -1,21 +1,17 @@
 """The easy and medium bots: tactics first, then a threat scorer, no search.
 
-Medium plays, in order: a winning cell; a block of the opponent's winning cell; a fork
-(a move leaving two winning cells, which cannot both be blocked); a defence against the
-opponent's fork (block it, or force them with a threat whose answer does not fork);
-otherwise the best cell by attack plus defence over k-windows (``core.ai.threats``), which
-is the centre and then the corners on an empty 3×3 and follows open runs on 15×15. It
-never plays a cell that hands the opponent a win next move if it can help it (gravity).
+Medium plays, in order: a winning cell; a block of the opponent's winning cell; a fork (two
+winning cells, which cannot both be blocked); a defence against the opponent's fork; otherwise
+the best cell by attack plus defence over k-windows (``core.ai.threats``): the centre then the
+corners on an empty 3×3, open runs on 15×15. Under gravity it avoids handing the opponent a win
+next move when it can. Easy wins when it can, blocks only sometimes, ignores forks, favours its
+own threats and picks among its three best cells: it loses to medium and beats random.
 
-Easy wins when it can, blocks only sometimes, ignores forks, weighs its own threats over
-the opponent's and picks among its three best cells: it loses to medium, beats random.
-
-Under misère (completing a line loses) both avoid completing their own line and prefer
-cells that build the fewest own threats. Medium also leaves the opponent nothing but
-losing moves when it can, and plays the mirror strategy: reflect the opponent's move
-through the centre of the board (after taking the centre cell when there is one). No line
-can be completed by a mirror move without the opponent having completed its image first,
-so the mirroring side never loses a misère game.
+Under misère (completing a line loses) both avoid completing their own line and prefer cells
+that build the fewest own threats. Medium also leaves the opponent only losing moves when it
+can, and mirrors the opponent's move through the board's centre (after taking the centre cell,
+if any): a mirror move cannot complete a line unless the opponent completed its image first, so
+the mirroring side never loses.
 """
 
 from __future__ import annotations

@@ -1,17 +1,15 @@
 """The search's private fast board: place and undo in O(windows through the cell).
 
-``Game`` validates, records and reports; a search needs none of that a million times a
-second. ``SearchBoard`` keeps, per k-window of ``core.geometry``, each player's mark count
-and how many players own marks there, and maintains incrementally from those counts:
+``Game`` validates, records and reports; a search needs none of that. ``SearchBoard`` keeps, per
+k-window of ``core.geometry``, each player's mark count and how many players own marks there,
+and maintains incrementally:
 
-- whether the last move completed a line (``won``),
-- how many windows are dead (held by two players or more: nobody can complete them),
-- each player's *near* windows (k-1 own marks, the rest empty): its winning cells,
-- each player's *potential*, the threat score ``sum(WEIGHTS[count])`` over the windows only
-  that player holds (open runs lie in more live windows than half-open ones, so they weigh
-  more),
-- optionally one key per board symmetry (a bitboard of the image), whose minimum is the
-  canonical key the solver's transposition table uses.
+- whether the last move completed a line (``won``);
+- how many windows are dead (held by two players or more);
+- each player's *near* windows (k-1 own marks, the rest empty): its winning cells;
+- each player's *potential*, ``sum(WEIGHTS[count])`` over the windows only it holds (open runs
+  lie in more live windows, so weigh more);
+- optionally one key per board symmetry, whose minimum is the solver's canonical key.
 
 ``tests/core/ai`` checks all of this against ``Game`` and a brute-force recount.
 """

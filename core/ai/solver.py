@@ -1,18 +1,13 @@
-"""The perfect-play solver: negamax with alpha-beta, a symmetric transposition table,
-move ordering and iterative deepening, within a node/time budget.
+"""The perfect-play solver: negamax with alpha-beta, within a node/time budget.
 
-Scores follow ``core.ai.values`` (win sooner, lose later). Each iteration searches ``depth``
-plies and scores the positions it cannot see past heuristically. A result is *proven* when
-it rests on no such horizon guess: the search counts the guesses a node's value depends on
-(on a cutoff only the refuting child's count, otherwise every child's), stores that fact
-with each table entry, and the deepening stops at the first iteration whose root result is
-proven. When the budget runs out first, the best move of the deepest finished iteration is
-returned as unproven.
-
-Sound shortcuts cut the tree: mate-distance bounds (nobody wins before the next move nor
-loses before the opponent's, so a window beyond those is decided at once), and in normal
-play a side that can complete a line wins, facing two winning cells it loses, facing one it
-must block. A position where every window is dead is a draw under any rules.
+It adds a symmetric transposition table, move ordering and iterative deepening. Scores follow
+``core.ai.values`` (win sooner, lose later). Each iteration searches ``depth`` plies and scores
+what lies beyond heuristically. A result is *proven* when it rests on no such horizon guess:
+each node counts the guesses its value depends on (on a cutoff only the refuting child's), the
+table stores that fact, and deepening stops at the first proven root; when the budget runs out
+first, the deepest finished iteration's best move is returned as unproven. Sound shortcuts:
+mate-distance bounds, and in normal play a side that can complete a line wins, facing two
+winning cells loses, facing one must block; a board whose windows are all dead is a draw.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
-"""Tactics shared by the heuristic bots and the Monte Carlo bot (no search beyond
-forced replies): forks, defences against forks, gravity traps, the misère mirror.
+"""Tactics shared by the heuristic and Monte Carlo bots: forks, fork defences, traps, mirror.
 
-A *fork* is a move after which its player has two winning cells or more: the opponent
-can block only one. On 15×15, k=5, an open four and a double four are forks, and the
-cells that would make one are where an open three must be stopped.
+No search beyond forced replies. A *fork* is a move after which its player has two winning cells
+or more: the opponent can block only one. On 15×15, k=5, an open four and a double four are
+forks, and the cells that would make one are where an open three must be stopped. Also here:
+gravity traps (a move that opens a winning cell above it) and the misère mirror.
 """
 
 from __future__ import annotations

@@ -1,5 +1,8 @@
-"""Where rooms live and how workers hear of changes: the seams (store, bus, presence
-registry, quick-play queue), their memory backend, and ``open_backend(url)``."""
+"""Where rooms live and how workers hear of changes: the seams and ``open_backend(url)``.
+
+The seams are the store, bus, presence registry and quick-play queue, each with a memory backend
+here and a Redis one in ``redis``.
+"""
 
 from __future__ import annotations
 

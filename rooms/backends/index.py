@@ -1,16 +1,15 @@
 """A worker's index of rooms changed in the same step as a room's commit.
 
-A worker indexes a room (rooms.backends.registry) before it records a connection there
-and unindexes it after the last one left, so the sweep of a dead worker visits every room
-where it may hold a connection. Sent apart, that is one more Redis round trip per join and
-per last departure. When the registry lives in the store's own Redis (one server, not a
-Cluster, where a worker's index and a room sit on different slots: ``Registry.folds_into``)
-the change rides on the commit instead (rooms.backends.redis.scripts): one script, one round trip,
-and index and room change together or not at all:
+A worker indexes a room (rooms.backends.registry) before it records a connection there and
+unindexes it after the last one left, so the sweep of a dead worker visits every room where it
+may hold a connection. When the registry lives in the store's own Redis (one server, not a
+Cluster, where index and room sit on different slots: ``Registry.folds_into``) the change rides
+on the commit instead (rooms.backends.redis.scripts): one round trip instead of two, and index
+and room change together or not at all.
 
-- ``add``: the room is indexed by the commit that records the connection, which is refused,
-  nothing written, when the worker's lease is gone (``NotIndexed``), as ``add_room`` is;
-- not ``add``: the room is unindexed by the commit that records the last departure.
+- ``add``: the commit that records the connection indexes the room, and is refused, nothing
+  written, when the worker's lease is gone (``NotIndexed``), as ``add_room`` is;
+- not ``add``: the commit that records the last departure unindexes the room.
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
-"""The QuickPlayQueue seam: per rules and time control, the public rooms waiting for a
-player, oldest first; and its memory backend (``MemoryQueue``, one process)."""
+"""The QuickPlayQueue seam and its one-process memory backend (``MemoryQueue``).
+
+Per rules and time control, the queue holds the public rooms waiting for a player, oldest first.
+"""
 
 from __future__ import annotations
 

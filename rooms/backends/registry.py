@@ -1,20 +1,17 @@
 """The presence registry: which workers are alive, and where each holds connections.
 
-Each worker has a **lease** (it lives ``ttl`` seconds unless renewed by the worker's
-heartbeat), is listed in the **registry** (the set of workers others scan), and keeps an
-**index** of the rooms where it holds connections (written before a join is committed,
-erased after its last departure there; or by those very commits, when the registry lives
-in the store's Redis: rooms.backends.index). A worker whose lease is gone is dead for good: it
-is never renewed nor re-created (a worker that finds its lease gone takes a new id), and
-its index never grows again. Any live worker may then **claim** its cleanup; exactly one
-holds the claim at a time (it expires, so a claimer that dies mid-way is replaced), and
-only the holder may **finish** it (forget the worker once its index is empty).
+Each worker has a **lease** (``ttl`` seconds unless its heartbeat renews it), is listed in the
+**registry** (the set others scan), and keeps an **index** of the rooms where it holds
+connections (written before a join commits and erased after its last departure there, or by
+those commits when the registry lives in the store's Redis: rooms.backends.index). A worker
+whose lease is gone is dead for good: never renewed nor re-created, its index never grows again.
+Any live worker may then **claim** its cleanup; one holds the claim at a time (it expires, so a
+dead claimer is replaced), and only the holder may **finish** it.
 
-Every operation is one atomic step per key group: on Redis the lease, index and claim of a
-worker share one hash tag, so each step is one command or one single-slot script and the
-whole works on a Redis Cluster; the registry (one set) is touched key by key.
-``MemoryRegistry`` keeps the same contract in one process behind a lock, with an
-injectable clock (tests move time instead of waiting).
+Every operation is one atomic step per key group (on Redis a worker's keys share one hash tag,
+so each step is one command or single-slot script, Cluster included; the registry set is touched
+key by key). ``MemoryRegistry`` keeps the same contract in one process behind a lock, with an
+injectable clock.
 """
 
 from __future__ import annotations

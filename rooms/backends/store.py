@@ -1,34 +1,19 @@
 """The Store seam: where rooms live. The store is the truth (design.md, invariant 4).
 
-A store keeps, per room, the encoded room (``rooms.protocol.codec`` text), its version, and a
-bounded log of the encoded events of the last changes. ``commit`` is the one write after
-creation and is a single atomic step, so that a Redis store can run it as ONE Lua script
-round trip:
+A store keeps, per room, the encoded room (rooms.protocol.codec), its version and a bounded log
+of the last changes' events. ``commit``, the one write after creation, is a single atomic step
+(one Lua script round trip in Redis): compare the stored version with ``expected``, write
+version ``expected + 1``, append the event to the log trimmed to ``log_size``, update the public
+listing, publish the event. Every version after 0 has exactly one event, so the log's last entry
+is the current version's event.
 
-1. compare the stored version with ``expected`` (refuse when it moved: compare-and-set);
-2. write the new room text at version ``expected + 1``;
-3. append the event text to the room's log, trimmed to the newest ``log_size`` events;
-4. add the room to, or remove it from, the public listing (``listed``);
-5. publish the event text on the room's bus channel.
-
-Every version after 0 has exactly one event, so the log needs no per-entry version: its
-last entry is the current version's event.
-
-``swap`` is the commit the service uses (rooms.cache): the same atomic step, but a refusal
-answers with the room as it is stored now, in the same round trip, so a worker that
-worked from a stale cached copy re-validates without a separate load; and a network store
-publishes the new room text along with the event (``framed``), so every worker listening
-to the room keeps its cached copy current. Receivers strip the room text (rooms.fanout.hub):
-clients only ever see the event.
-
-The earlier games of a room (its archive, the room text's second part after the first
-newline, rooms.protocol.codec) change only when a new game starts, yet would travel with every
-commit. So ``swap`` and ``commit`` are told when the archive is the one of the room the
-command started from (``archive_unchanged``): a network store then sends and publishes
-only the room's first part (``framed_head``, tagged with the room's game number, which
-names the archive within the room), and a worker that holds the same game's archive adds
-it back (rooms.cache). The room text stays whole everywhere else: ``load``, a refusal and
-the memory store answer it as it was written.
+``swap``, the commit the service uses, answers a refusal with the stored room in the same round
+trip, so a stale cached copy (rooms.cache) is re-validated without a load; a network store also
+publishes the new room text with the event (``framed``) so listening workers keep their copies
+current, and receivers strip it before clients see the event. With ``archive_unchanged`` a
+network store sends and publishes only the room's first part (``framed_head``, tagged with the
+game number), sparing the archive that only changes with a new game; ``load``, a refusal and the
+memory store always answer the whole text as written.
 """
 
 from __future__ import annotations
@@ -133,13 +118,12 @@ class Store(Protocol):
         archive_unchanged: bool = False,
     ) -> bool:
         """Atomically: if the stored version is ``expected``, write ``data`` as version
-        ``expected + 1``, append ``event`` to the bounded log, update the listing and publish
-        ``event``; True. Otherwise change nothing and return False. ``finished``: whether
-        the room's game is over now (a store may keep finished rooms for a shorter time);
-        None lets the store read it from the event's ``status``, if it has one.
-        ``archive_unchanged``: the caller vouches that ``data``'s archive (its part after
-        the first newline) is the one stored at ``expected``, so a network store need not
-        send it again (see the module's doc); False is always correct."""
+        ``expected + 1``, append ``event`` to the bounded log, update the listing, publish
+        ``event`` and return True; otherwise change nothing and return False. ``finished``:
+        whether the game is over now (a store may keep finished rooms for a shorter time); None
+        reads it from the event's ``status``. ``archive_unchanged``: the caller vouches that
+        ``data``'s archive is the one stored at ``expected``, so a network store need not send
+        it again; False is always correct."""
 
     async def swap(
         self,

@@ -1,5 +1,4 @@
-"""Small building blocks shared across rooms/: JSON text, ids, per-key locks, group
-commit, stopping background tasks."""
+"""Building blocks shared across rooms/: JSON text, ids, per-key locks, group commit, tasks."""
 
 from __future__ import annotations
 

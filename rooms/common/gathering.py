@@ -1,16 +1,12 @@
-"""Group commit: what arrives for one key while that key's previous group is being
-committed is committed next, all together, by one call.
+"""Group commit: items arriving for a key while its previous group commits go next, together.
 
-``add`` puts an item in the key's forming group (starting one, and the task that will
-commit it, when there is none) and hands back the group, whose ``done`` gives the commit's
-answer to everyone in it. The task waits for the key's previous group to finish, then
-(after ``window(key)`` seconds more, to let more arrive where that pays) closes the group:
-later items form the next one. A group of one item arriving at a quiet key is committed
-at once, as alone. ``withdraw`` takes an item out of a group that is not closed yet.
-
-Used for spectators arriving in or leaving a room together (rooms.presence.rooms): one
-commit and one ``spectators`` event for all of them instead of one each, each of which
-would go to everyone already watching.
+``add`` puts an item in the key's forming group (starting one, and the task that commits it,
+when there is none) and returns the group, whose ``done`` gives the commit's answer to all in
+it. The task waits for the key's previous group to finish, then ``window(key)`` seconds more
+where gathering pays, and closes the group: later items form the next. A lone item at a quiet
+key is committed at once. ``withdraw`` takes an item out of a group not closed yet. Used for
+spectators arriving or leaving together (rooms.presence.rooms): one commit and one
+``spectators`` event for all, instead of one each sent to everyone already watching.
 """
 
 from __future__ import annotations

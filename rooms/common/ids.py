@@ -1,5 +1,8 @@
-"""Random identifiers: room ids (private: 128 bits; public: short codes), worker ids and
-connection ids (which name the worker holding them, so any worker can tell whose they are)."""
+"""Random identifiers for rooms, workers and connections.
+
+Private room ids carry 128 bits, public ones are short codes. A connection id names the worker
+holding it, so any worker can tell whose it is.
+"""
 
 from __future__ import annotations
 

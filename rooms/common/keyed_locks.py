@@ -1,6 +1,8 @@
-"""One asyncio lock per key, kept only while someone holds or waits for it: a room's
-commands in this process (rooms.service), a worker's joins and departures of one room
-(rooms.presence.rooms)."""
+"""One asyncio lock per key, kept only while someone holds or waits for it.
+
+Used for a room's commands in this process (rooms.service) and a worker's joins and departures
+of one room (rooms.presence.rooms).
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,7 @@
-"""Fan-out: the worker's hub (one bus subscription per room with local listeners) and each
-connection's feed (a room's events in version order, each once)."""
+"""Fan-out: the worker's hub (one bus subscription per room) and each connection's feed.
+
+A feed hands its connection a room's events in version order, each once.
+"""
 
 from __future__ import annotations
 

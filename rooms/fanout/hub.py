@@ -1,33 +1,18 @@
 """The worker's fan-out: one bus subscription per room that has local listeners.
 
-A listener (one per connection, a ``Feed``) is attached before its connection reads the
-room, so it sees every event published afterwards (subscribe first, then read). The bus
-hands each message to the hub as it arrives (``Subscription.listen``: no task per room);
-the hub decodes each event's version once per worker and hands the same text to every
-listener.
-Listeners must not block: they queue, and a slow one is dropped by its own connection.
+A listener (a ``Feed``, one per connection) is attached before its connection reads the room, so
+it sees every later event (subscribe first, then read). The bus hands messages over as they
+arrive (no task per room); the hub reads an event's version once and gives the same text to
+every listener. Listeners must not block: they queue, and a slow one is dropped by its own
+connection. A crowd is served in slices: the players and the first ``SLICE`` listeners at once,
+the rest ``SLICE`` per loop turn, so a watched move never holds the worker; a room's later
+events wait behind its fan-outs in progress (the players' part excepted), keeping each
+connection's events in order.
 
-A crowd is served in slices: an event goes at once to the room's players and to the first
-``SLICE`` listeners, and the rest of them get it ``SLICE`` at a time, one slice per turn of
-the event loop, so that a move watched by thousands does not hold the worker for tens of
-milliseconds while other rooms' players wait behind it. The room's later events queue
-behind its fan-outs still being served (its players' part excepted, as they were served at
-once), so every connection still receives the room's events in order.
-
-Chat lines travel on the same channel but are not events (no version): the hub hands each
-one only to the listeners of its audience (``players`` or ``spectators``), so a spectator's
-connection never even queues a players' line. ``on_due`` (the worker's watch) hears the
-``due`` of every event, so timers follow rooms changed by other workers too; a framed
-event's ``due`` is read without parsing the event when it is ``null``, as it almost always
-is (``due_of``).
-
-A commit through ``Store.swap`` on a network store publishes the event framed with the new
-room text (rooms.backends.store.framed): the hub hands the room text to the worker's cache (so the
-next command on the room needs no load, rooms.cache) and only the event, byte for byte as
-logged, to the listeners. When the commit did not change the room's archive of earlier
-games, the frame carries the room without it, tagged with its game number
-(rooms.backends.store.framed_head): the cache puts back the archive of the copy it holds of that
-game, or drops its copy (``RoomCache.offer_head``).
+Chat lines (no version) go only to their audience's listeners. ``on_due`` (the watch) hears
+every event's ``due``, so timers follow other workers' commits too. A framed message
+(``Store.swap`` on a network store) gives the room text to the cache (rooms.cache) and only the
+event, byte for byte as logged, to the listeners.
 """
 
 from __future__ import annotations
@@ -50,8 +35,8 @@ __all__ = ["ChatListener", "Hub", "Listener", "due_of", "event_due"]
 log = logging.getLogger("tictactoe.rooms")
 
 SLICE = 128
-"""Listeners an event is handed to per turn of the event loop (see the module): about
-2 ms of sends, the longest another room's players wait behind a crowd's fan-out."""
+"""Listeners an event is handed to per turn of the event loop (see the module): small enough
+that another room's players wait only briefly behind a crowd's fan-out."""
 
 
 class Listener(Protocol):
@@ -164,8 +149,8 @@ class Hub:
             log.warning("room %s: ignoring a bus message that is not an event", room_id)
 
     def _framed(self, room_id: str, channel: _Channel, message: str) -> None:
-        """An event with the room text after it (rooms.backends.store.framed): the text goes to the
-        worker's cache, only the event to the listeners (clients never see the room)."""
+        """An event with the room text after it (``framed``): the text goes to the worker's
+        cache, only the event to the listeners (clients never see the room)."""
         parts = unframe(message)
         if parts is None:
             log.warning("room %s: ignoring a malformed framed bus message", room_id)
@@ -274,14 +259,13 @@ _NULL_DUE_LAST = ',"due":null}'
 
 
 def due_of(event: str) -> float | None:
-    """``event_due`` of an event's compact JSON text (as rooms.common.jsontext writes it), parsing
-    the text only when its ``due`` is not ``null``; ValueError if it is not a JSON object.
+    """``event_due`` of an event's compact JSON text (rooms.common.jsontext), parsing it only
+    when its ``due`` is not ``null``; ValueError if it is not a JSON object.
 
-    Room.handle adds ``due`` to every event last, almost always ``null``: the text then
-    ends with ``,"due":null}``. In a JSON object's text that ending is its last member (the
-    final brace closes the top-level object, and a quote after a comma opens a key: a quote
-    inside a string is escaped), and of keys given twice the last one counts: ``due`` is
-    None. A "due" anywhere else (a nested key, a player's name) changes nothing."""
+    Room.handle adds ``due`` last, almost always ``null``. A text ending ``,"due":null}`` has
+    that as its last member (quotes inside strings are escaped, so a quote after a comma opens
+    a key), and the last of repeated keys counts, so ``due`` is None; a "due" anywhere else
+    changes nothing."""
     if event.endswith(_NULL_DUE_LAST) and event.startswith("{"):
         return None
     parsed = loads(event)

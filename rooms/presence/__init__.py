@@ -1,5 +1,4 @@
-"""A worker's presence: its lease, where it holds connections, and the sweep that cleans
-up after dead workers."""
+"""A worker's presence: its lease, where it holds connections, and the sweep of dead workers."""
 
 from __future__ import annotations
 

@@ -1,24 +1,17 @@
 """A worker's presence: its lease, its heartbeat, and the rooms where it holds connections.
 
-Each worker registers under a random id with a lease of ``ttl`` seconds (rooms.
-presence_registry) and renews it every ``ttl / 3`` seconds. Its connection ids carry that
-id (``<worker>.<random>``, rooms.common.ids), so whoever finds the lease expired knows which
-connections in a room were this worker's and evicts them (rooms.presence.sweep).
+Each worker registers under a random id with a lease of ``ttl`` seconds
+(rooms.backends.registry) and renews it every ``ttl / 3``. Its connection ids carry that id
+(``<worker>.<random>``, rooms.common.ids), so whoever finds the lease expired knows which
+connections were this worker's and evicts them (``sweep``). A room where the worker may hold a
+connection is always in its index (``rooms``), so that sweep visits every room it must.
 
-A room where this worker may hold a connection is always in the worker's index, so the
-sweep of a dead worker visits every room it must: the room is indexed before (or by) the
-commit of a connection's ``Join`` and unindexed after (or by) the commit of the last
-local connection's ``Leave`` (rooms.presence.rooms). A ``Leave`` that cannot be recorded
-(the store is unavailable) is retried at every heartbeat and keeps the room indexed
-meanwhile.
-
-A worker that is merely slow (a GC pause, a SIGSTOP shorter than the lease) renews in
-time and nothing happens. One that comes back after its lease expired (or whose heartbeat
-could not reach the store for ``ttl`` seconds) cannot know whether another worker already
-evicted its connections, so it does not try to keep them: it takes a NEW id, registers
-it, and closes every connection of the old id with 1012 (the handlers given to ``join``
-or ``enter``); the clients resume with their seat tokens, on this worker or any other. A
-dead id is never renewed nor re-used, so a sweep of it can never remove a live connection.
+A merely slow worker (a GC pause, a SIGSTOP shorter than the lease) renews in time. One that
+comes back after its lease expired, or could not reach the store for ``ttl``, cannot know
+whether it was swept, so it does not keep its connections: it registers a NEW id and closes
+every connection of the old one with 1012 (the handlers given to ``join`` or ``enter``); the
+clients resume with their seat tokens on any worker. A dead id is never renewed nor reused, so a
+sweep can never remove a live connection.
 """
 
 from __future__ import annotations

@@ -1,30 +1,19 @@
-"""Where a worker holds connections: a count per room, the worker's index of rooms kept in
-step with it (rooms.backends.registry), and the departures still to record.
+"""Where a worker holds connections: counts per room, its index of rooms, pending departures.
 
-A room where a commit recorded one of the worker's connections is always in the worker's
-index, so the sweep of a dead worker visits every room it must (rooms.presence.sweep):
+The index (rooms.backends.registry) follows the counts: a room where a commit recorded one of
+the worker's connections is always indexed, so the sweep of a dead worker visits every room it
+must (``sweep``). Apart, the first local connection indexes the room before its ``Join`` commits
+and the last unindexes it after its ``Leave`` is recorded. Folded (the registry lives in the
+store's Redis, ``Registry.folds_into``), a ``Join`` indexes in its own commit (refused, nothing
+written, once the lease is gone) and the last ``Leave`` unindexes in its own: one round trip
+fewer, and index and room change together or not at all. Indexing twice is harmless.
 
-- Apart (``add_room``/``remove_room``): the first local connection in a room indexes it
-  before its ``Join`` is committed, and the last one unindexes it after its ``Leave`` was
-  recorded.
-- Folded, when the registry lives in the store's Redis (``Registry.folds_into``,
-  rooms.backends.index): every local ``Join`` indexes the room in its own commit (refused,
-  nothing written, when the lease is gone), and the last local ``Leave`` unindexes it in
-  its own commit: one round trip fewer per join and per last departure, and the index and
-  the room change in one step or not at all. Adding again is harmless, so a room stays
-  indexed even after a departure whose unindexing commit lost its answer.
-
-The joins and departures of one room (per worker id) run in order, under one lock each:
-a departure decides that it is the last one, and unindexes, only while no join there is
-half done. A ``Leave`` that cannot be recorded now (the store is unavailable) is retried
-at every heartbeat (``retry``) and keeps the room indexed meanwhile.
-
-Spectators arriving in, or leaving, a room together are one commit and one ``spectators``
-event (``JoinSpectators``, ``LeaveSpectators``; a group commit, rooms.common.gathering): those of
-a worker that come while the commit before theirs is under way, and, where the worker
-holds ``GATHER_FROM`` connections of the room, those of the next ``GATHER_WINDOW`` too.
-Everything above holds for the group as for one: it is counted in and indexed in its
-commit, and counted out (the last one unindexing) in its departure's.
+A room's joins and departures (per worker) run in order under one lock, so a departure decides
+it is the last only while no join is half done. A ``Leave`` the store cannot take now is retried
+at every heartbeat (``retry``) and keeps the room indexed meanwhile. Spectators of one worker
+arriving or leaving together are one commit and one ``spectators`` event
+(rooms.common.gathering; gathered for ``GATHER_WINDOW`` where the worker holds ``GATHER_FROM``
+connections of the room), and everything above holds for the group as for one.
 """
 
 from __future__ import annotations

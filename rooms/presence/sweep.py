@@ -1,22 +1,17 @@
 """The presence sweep: any live worker cleans up after the workers whose lease expired.
 
-Every ``interval`` seconds (with some jitter, so workers do not sweep in step) a worker
-scans the next part of the registry, and for each listed worker whose lease is gone tries
-to **claim** its cleanup; the registry lets exactly one claimer hold a claim at a time.
-The claimer then, for each room of the dead worker's index, commits ``Evict`` through the
-ordinary service path until the room answers with no event (the seats it held go away,
-which starts their abandonment grace, then its spectators), unindexes the room, and once
-the index is empty **finishes**: the dead worker is forgotten.
+Every ``interval`` seconds (jittered, so workers do not sweep in step) a worker scans the next
+part of the registry and tries to **claim** the cleanup of each listed worker whose lease is
+gone; one claimer holds a claim at a time. For each room of the dead worker's index it commits
+``Evict`` through the ordinary service path until the room answers with no event (seats first,
+starting their abandonment grace, then spectators), unindexes the room, and once the index is
+empty **finishes**: the dead worker is forgotten.
 
-The work per tick is bounded (``workers_per_tick`` registry entries, ``rooms_per_tick``
-rooms); a claimer goes on with its claims first at the next tick, re-claiming them (a
-claim expires after ``claim_ttl``, so if the claimer dies another worker takes over).
-Everything is idempotent: an eviction that finds nothing commits nothing, and two workers
-racing on one room are settled by the room's compare-and-set like any two commands.
-
-Rooms touched by the sweep are loaded and changed by this worker's service, so its watch
-(rooms.watch) now knows them too: a flag that falls or a bot move that is owed in a room
-whose only worker died is taken over by the sweeping worker.
+Work per tick is bounded (``workers_per_tick``, ``rooms_per_tick``); a claimer resumes its own
+claims first, and a claim expires after ``claim_ttl``, so another worker takes over if the
+claimer dies. Everything is idempotent, and two workers on one room are settled by its
+compare-and-set. Swept rooms pass through this worker's service, so its watch (rooms.watch)
+takes over a flag that falls or a bot move owed in a room whose only worker died.
 """
 
 from __future__ import annotations

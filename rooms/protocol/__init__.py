@@ -1,5 +1,4 @@
-"""The wire protocol (docs/protocol.md): client messages parsed, server messages built,
-and the room codec every store keeps."""
+"""The wire protocol (docs/protocol.md): messages parsed and built, and the room codec."""
 
 from __future__ import annotations
 

@@ -1,37 +1,16 @@
 """A room to JSON text and back: what every store keeps, memory and Redis alike.
 
-``{"format": 2, "room_id", "public", "created", "updated", "version", "game_version",
-"game": <core.codec>, "seats": [...], "spectators": [...]}`` and the lifecycle: ``settings``,
-``clock``, ``turn_started``, ``started_at``, ``ended_at``, ``move_times``, ``offers``,
-``game_number`` (a record without them, from before the lifecycle, decodes with their
-defaults). Decoding replays the game through the engine, so a corrupted record is refused
-with a RoomError (never an impossible room).
+The text is one compact JSON object (``format`` 2: ids, times, versions, the game as core.codec
+writes it, seats, spectators, lifecycle fields), then, when the room has earlier games, a newline
+and the archive's text (rooms.room.archive), kept as is and parsed only when the records are read.
+Compact JSON holds no raw newline, so the first newline splits the parts. Older layouts (format 1
+with inline ``"games"``, records without lifecycle fields) still decode, with defaults.
 
-The earlier games of the room (rooms.room.archive) follow that JSON object as a second part,
-after a newline: ``<room>\n[<record>,\n<record>\n]``, the archive's text (one record per
-line) written and read back as is, parsed only when someone reads the records, so a room
-in a long rematch series costs about what a new room costs. The object is compact JSON,
-which never contains a raw newline, so the first newline is where the two parts meet
-(the archive's own newlines come after it). A room without earlier games is the object
-alone, one JSON text. Format 1 kept the records inline as ``"games"``; it still decodes.
-An archive of format 2 written on one line (plain commas, before one record per line)
-reads too (rooms.room.archive).
-
-``game_number`` is written last, so ``game_number_of`` reads it off the end of the object
-without parsing it: the Redis store and the workers' caches use it to name the archive a
-room text carries (it changes exactly when the archive does: a new game, rooms.room.rematch), so
-a bus message can leave an unchanged archive out (rooms.backends.store, rooms.cache).
-
-A worker decodes a room only when its cache has no decoded copy of it (rooms.cache): the
-first command after another worker's commit, a load. The settings, an immutable value
-most rooms share, are built once per distinct settings, as core.codec does for the rules.
-When the cache still holds an earlier state of the room decoded, it passes it as ``base``
-and the game is brought forward from a copy of the base's game, playing only the new moves
-(core.codec.decode): the same room as a full decode, the replay's checks included. The
-base's seats, spectator list and offers are kept where the text holds the same values (a
-move changes the mover's seat only): decoded rooms are only ever read (rooms.service), so
-two may share them, and a seat is kept only when ``Seat.from_dict`` would have built an
-equal one (``Seat.matches``), so nothing is accepted that a full decode would refuse.
+Decoding replays the game through the engine: a corrupted record raises RoomError, never yields an
+impossible room. ``game_number`` is written last so ``game_number_of`` reads it without parsing; it
+changes exactly when the archive does, so a bus message may leave an unchanged archive out. Given
+``base`` (an earlier decoded state), only the new moves are played and equal seats, spectators and
+offers are shared: decoded rooms are only read, and nothing is kept that a full decode would refuse.
 """
 
 from __future__ import annotations
@@ -87,14 +66,10 @@ _GAME_NUMBER = ',"game_number":'
 
 
 def game_number_of(text: str) -> int | None:
-    """The ``game_number`` of a format-2 room text (or of its first part alone), read off
-    the end of the room's object without parsing it; None when the text does not start
-    and end as ``encode_room`` writes them (then nobody can tell: callers treat it as
-    unknown).
-
-    The object ends with ``,"game_number":<digits>}``: the final brace closes the
-    top-level object, a quote after a comma opens a key (a quote inside a string is
-    escaped), so that is the object's last member, the one decoding reads."""
+    """The ``game_number`` of a format-2 room text (or of its first part), read off the end of the
+    object without parsing it; None when the text does not start and end as ``encode_room`` writes
+    it (callers treat that as unknown). A trailing ``,"game_number":<digits>}`` is the object's last
+    member: quotes inside strings are escaped, so a quote after a comma opens a key."""
     end = text.find("\n")
     if end < 0:
         end = len(text)

@@ -255,12 +255,10 @@ _SCALARS = frozenset({str, int, bool, type(None)})
 def _json(text: str) -> Any:
     """``json.loads(text)``, exactly, through orjson (rooms.common.jsontext) in the common case.
 
-    orjson decodes about ten times faster, and gives what the standard library gives for
-    strings, whole numbers within 64 bits, flags and null: every field of a well-formed
-    message. It differs beyond that (an integer past 64 bits becomes a float; a text it
-    refuses goes to the standard library already), so anything else at the top level
-    (a number with a fraction, a list, an object) is decoded again by the standard
-    library: the errors quote the same values as ever."""
+    orjson decodes much faster and agrees with the standard library on strings, whole numbers
+    within 64 bits, flags and null: every field of a well-formed message. It differs beyond that
+    (an integer past 64 bits becomes a float), so anything else at the top level (a fraction, a
+    list, an object) is decoded again by the standard library, and errors quote the same values."""
     data = loads(text)
     if isinstance(data, dict):
         for value in data.values():

@@ -1,37 +1,23 @@
 """A room's earlier finished games: an immutable value that keeps its stored JSON text.
 
-A long rematch series fills the archive with up to ``KEEP_GAMES`` records (about 700 bytes
-each, 33 KB at 50), which change once a game while every command of the game encodes the
-room and every text from the bus is decoded. So the archive travels as the JSON array it
-was stored as (rooms.protocol.codec writes it as is, after the rest of the room) and is parsed only
-when someone reads the records (a snapshot, a text record, a join's check), at most once
-per value. Copies of a room share it (``Room.copy``).
+The archive (up to ``KEEP_GAMES`` records) changes once a game, while every command encodes the
+room and every bus text is decoded, so it travels as the text it was stored as (written as is by
+rooms.protocol.codec) and is parsed at most once per value, when the records are read (a
+snapshot, a text record, a join's check). Copies of a room share it.
 
 The text holds one record per line, the closing bracket on a line of its own::
 
     [<record>,
-    <record>,
     <record>
     ]
 
-still one JSON array (whitespace between elements), since compact JSON never holds a raw
-newline (it escapes the ones in strings). So the text is its own index: the count of
-records is the count of newlines, a new game is spliced in before the closing line, and
-the oldest record goes by cutting the text up to its first newline; a new game never
-parses the archive (nor encodes the earlier records again). No games is ``[]``.
-
-Workers before this layout stored the array with plain commas, on one line (and one that
-adds a game to a text written here splices it in with a plain comma): a non-empty text
-that does not end with ``\\n]``. It reads as it did; the first game added to it here
-parses it once and writes it one record per line.
-
-A stored archive is checked cheaply when the room is decoded (a JSON array's brackets) and
-completely when it is first parsed (valid JSON, every element a record, one per line): a
-corrupted one is then refused with RoomError(internal_error), as a corrupted room is. A
-new game does not parse it, so a rematch on a corrupted one-per-line archive splices the
-game in and the corruption goes on being refused whenever the records are read (a join
-checks them before it commits, rooms.room.seating), unless the corrupted line is the oldest
-and is dropped.
+That is still one JSON array, and compact JSON never holds a raw newline, so the text is its own
+index: records are counted by newlines, a new game is spliced in before the last line and the
+oldest is cut at the first newline, all without parsing. No games is ``[]``. A text stored with
+plain commas on one line (older workers) still reads, and is rewritten one per line by the first
+game added. Decoding checks only the brackets; the first parse checks everything and raises
+RoomError(internal_error) on corruption, so a corrupted archive is refused whenever its records
+are read (a join checks before it commits, rooms.room.seating).
 """
 
 from __future__ import annotations

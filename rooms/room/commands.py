@@ -69,8 +69,8 @@ class Join:
 
 @dataclass(frozen=True, slots=True)
 class JoinSpectators:
-    """Several connections start watching, in one change and one ``spectators`` event
-    (the worker's spectators that arrive together: rooms.spectator_joins)."""
+    """Several connections start watching, in one change and one ``spectators`` event (a
+    worker's spectators arriving together: rooms.presence.rooms)."""
 
     conns: tuple[str, ...]
 

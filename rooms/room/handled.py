@@ -1,5 +1,7 @@
-"""What a room command did, and the room's status: plain values shared by the room's
-modules (kept apart from ``room`` so its lifecycle modules can import them)."""
+"""What a room command did, and the room's status: plain values the room's modules share.
+
+Kept apart from ``room`` so that its lifecycle modules can import them.
+"""
 
 from __future__ import annotations
 
@@ -23,8 +25,7 @@ class Handled:
     """What a command did: the event of the change (None: nothing changed) and the reply.
 
     Read-only by convention, not frozen: one is built per command, a frozen dataclass's
-    ``__init__`` costs about three times a plain one's, and the event is a dict anyway
-    (neither hashable nor immutable)."""
+    ``__init__`` is markedly slower than a plain one's, and the event is a mutable dict anyway."""
 
     event: dict[str, Any] | None
     reply: Reply

@@ -1,7 +1,9 @@
-"""Moves: a player's move (idempotent by ``move_id``, checked against the version it was
-made for) and a bot's move (checked against the game it was computed for), both played
-through the engine, charged to the mover's clock, and refused once the mover's time ran
-out (the flag itself is committed by a ``Tick``)."""
+"""Moves: a player's move and a bot's move, both played through the engine.
+
+A player's move is idempotent by ``move_id`` and checked against the version it was made for; a
+bot's is checked against the game it was computed for. Both are charged to the mover's clock and
+refused once the mover's time ran out (the flag itself is committed by a ``Tick``).
+"""
 
 from __future__ import annotations
 

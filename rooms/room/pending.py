@@ -1,5 +1,7 @@
-"""The offers pending in a room: a draw offer, a takeback request and the rematch votes,
-with what each seat has asked before (a plain value the room keeps and the codec stores)."""
+"""The offers pending in a room: a draw offer, a takeback request and the rematch votes.
+
+Also what each seat has asked before; a plain value the room keeps and the codec stores.
+"""
 
 from __future__ import annotations
 

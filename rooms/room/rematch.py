@@ -45,7 +45,7 @@ def rematch(room: RoomState, command: Rematch, now: float) -> Handled:
         room.offers.rematch = votes
         return room.changed(events.offered(room.bump(now), "rematch", seat.mark), now)
     # Before any change: the game is spliced into the archive's text without parsing it;
-    # only an archive stored with plain commas (before one record per line) is parsed, once,
+    # only an archive stored with plain commas (the older layout) is parsed, once,
     # and refuses the command if corrupted (rooms.room.archive).
     games = room.games.appended(archive(room), KEEP_GAMES)
     return _new_game(room, games, now)

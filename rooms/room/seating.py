@@ -1,11 +1,11 @@
-"""Seats and presence: joining (a new seat, a resumed seat, or watching), seats taken for
-a player who connects later (quick play), and departures.
+"""Seats and presence: joining, seats reserved for a player who connects later, departures.
 
-Presence is what abandonment rests on: when a seat's last connection closes, the seat
-records since when it is away and whether it said it was leaving; coming back with the
-token clears both. Nothing here ends a game: only the opponent's claim does. A worker that
-died cannot send ``Leave`` for its connections: whichever worker sweeps its expired lease
-sends ``Evict`` (rooms.presence.sweep), which records the same departures.
+A join takes a new seat, resumes one with its token, or watches; quick play reserves a seat for
+a player not yet connected. Abandonment rests on presence: when a seat's last connection closes,
+the seat records since when it is away and whether it said it was leaving; coming back with the
+token clears both. Nothing here ends a game: only the opponent's claim does. A dead worker
+cannot send ``Leave``; whichever worker sweeps its expired lease sends ``Evict``
+(rooms.presence.sweep), which records the same departures.
 """
 
 from __future__ import annotations

@@ -1,7 +1,9 @@
-"""A room's state: rules, seats, spectators, the game, clocks, offers, earlier games and
-the version, with the bookkeeping the command handlers share (rooms.room.room dispatches
-each command to one of them; they change the state only through this class's helpers or
-its plain attributes)."""
+"""A room's state, with the bookkeeping the command handlers share.
+
+The state is the rules, seats, spectators, game, clocks, offers, earlier games and version.
+``room`` dispatches each command to one handler, and handlers change the state only through this
+class's helpers or its plain attributes.
+"""
 
 from __future__ import annotations
 
@@ -243,9 +245,9 @@ class RoomState:
 
     @classmethod
     def restored(cls, state: dict[str, Any]) -> Self:
-        """The room whose attributes are ``state``, every one that ``__init__`` sets and
-        nothing computed (a copy, a decode: rooms.protocol.codec). Cheaper than ``__init__``, which
-        would build defaults only to have them replaced."""
+        """The room whose attributes are ``state``, every one that ``__init__`` sets and nothing
+        computed (a copy, a decode: rooms.protocol.codec); spares ``__init__`` building defaults
+        only to have them replaced."""
         room = object.__new__(cls)
         room.__dict__ = state
         return room

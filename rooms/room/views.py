@@ -1,5 +1,7 @@
-"""What everyone may see of a room: the snapshot (protocol.md, "The snapshot") and the
-line of the public room list. No tokens, no connection ids, ever."""
+"""What everyone may see of a room: the snapshot and the line of the public room list.
+
+The snapshot is protocol.md's "The snapshot". No tokens, no connection ids, ever.
+"""
 
 from __future__ import annotations
 

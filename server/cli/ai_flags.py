@@ -1,5 +1,7 @@
-"""Flags and input checks shared by the bot and solver commands (solve, analyze,
-tournament, play --bot): a thinking budget, a starting position, clean exits."""
+"""Flags and input checks shared by the bot and solver commands: budget, position, clean exits.
+
+Used by solve, analyze, tournament and play --bot.
+"""
 
 from __future__ import annotations
 

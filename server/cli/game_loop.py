@@ -1,6 +1,8 @@
-"""The terminal game loop: a game played to its end, one move source per mark (a person at
-the keyboard, a bot, or a server the game is played on), shared by ``play`` and
-``play --connect``."""
+"""The terminal game loop: a game played to its end, one move source per mark.
+
+A source is a person at the keyboard, a bot, or a server the game is played on; shared by
+``play`` and ``play --connect``.
+"""
 
 from __future__ import annotations
 

@@ -1,19 +1,13 @@
 """How the Redis store keeps a room's text: its JSON object and its archive in two fields.
 
 A room text (rooms.protocol.codec) is the room's JSON object, then, after the first newline, the
-archive of its earlier games (up to ~35 KB after 50 rematches), which changes only when a
-new game starts. The room's hash keeps the two apart, ``d`` (the object) and ``g`` (the
-archive; absent when there is none), so that a commit that did not change the archive
-neither sends nor stores nor publishes it (rooms.backends.redis.scripts,
-rooms.backends.store.framed_head): in a rematch series that is nearly every commit.
-
-Everything outside the Redis store sees the room text whole: ``load`` and a refused swap
-put the two fields back together (``whole``); the lobby reads ``d`` alone (it shows no
-earlier games).
-
-A ``d`` that holds a newline is a room text written whole (by ``create``, or by a worker
-from before ``g``): it is the room as it stands and any ``g`` beside it is stale. The first
-commit that keeps the archive moves the archive out of it into ``g``.
+archive of its earlier games, which changes only when a new game starts. The room's hash keeps
+them apart, ``d`` (the object) and ``g`` (the archive; absent when empty), so a commit that
+leaves the archive unchanged, nearly every commit of a rematch series, neither sends, stores nor
+publishes it (``scripts``, ``framed_head``). Outside the Redis store the text is always whole:
+``load`` and a refused swap join the fields (``whole``); the lobby reads ``d`` alone. A ``d``
+holding a newline is a text written whole (by ``create`` or an older worker) and any ``g``
+beside it is stale; the first commit that keeps the archive moves it into ``g``.
 """
 
 from __future__ import annotations

@@ -1,28 +1,20 @@
 """Deadlines of the hot store calls at a cost per interval, not per call.
 
-Every store call runs under a deadline (``timeout`` seconds, retries included; see
-rooms.backends.redis.connect ``guarded``). As an ``asyncio.timeout`` per call, that deadline cost a
-busy worker about 3 % of its CPU: a Timeout object and a timer handle armed and cancelled
-around every call, while almost no call ever comes near its deadline. ``Deadlines`` keeps
-the deadlines of all the blocks that share one timeout with ONE timer, as
-rooms.backends.redis.health's HealthWatch does for the pub/sub reader:
+Every store call runs under a deadline (``timeout`` seconds, retries included; ``guarded`` in
+``connect``). An ``asyncio.timeout`` per call arms and cancels a timer around every call, though
+almost none comes near its deadline; ``Deadlines`` keeps all blocks sharing one timeout under
+ONE timer, as ``health``'s HealthWatch does for the pub/sub reader.
 
-- ``async with deadlines.guard(what):`` notes the block's task and its deadline (entry
-  time + ``timeout``) at the end of a deque. All blocks have the same timeout, so the deque
-  is in deadline order. A block that ends is marked as gone (and taken off the front of
-  the deque, with the gone blocks behind it): no timer to cancel.
-- One timer, armed only while blocks are inside, wakes at the oldest block's deadline,
-  but at most once per ``timeout / CHECKS``: it cancels the task of every block whose
-  deadline passed, drops the gone ones and re-arms for the next deadline, or not at all
-  when no block is left (an idle store arms none: the last timer fires once and ends). A
-  deadline so fires between ``timeout`` and ``timeout × (1 + 1/CHECKS)`` after entry.
-- The overdue block then ends as under ``asyncio.timeout``: its pending await raises
-  CancelledError, the guard's exit turns that into the error ``guarded`` raises,
-  ``RoomError(unavailable, "... no answer within {timeout}s ...")``; a cancel from
-  elsewhere stays a cancel (the task's cancel count tells whose it was). An auto-pipelined
-  command whose caller is cancelled is never sent, or its reply is read and dropped
-  (rooms.backends.redis.batch), so the deadline covers every await of the block, pipelined or not,
-  and a block of several sequential calls keeps its one overall bound.
+- ``async with deadlines.guard(what):`` appends the block's task and deadline to a deque, which
+  is in deadline order since all share the timeout; a block that ends is only marked gone, with
+  no timer to cancel.
+- One timer, armed only while blocks are inside, wakes at the oldest deadline but at most once
+  per ``timeout / CHECKS``, cancels every overdue block's task and re-arms (an idle store arms
+  none). A deadline fires between ``timeout`` and ``timeout × (1 + 1/CHECKS)``.
+- The overdue block ends as under ``asyncio.timeout``: the guard turns the CancelledError into
+  ``RoomError(unavailable, "... no answer within {timeout}s ...")``; a cancel from elsewhere
+  stays a cancel. An auto-pipelined command of a cancelled caller is never sent or its reply is
+  dropped (``batch``), so the bound covers every await of the block.
 
 Redis failures inside the block become typed RoomErrors exactly as under ``guarded``.
 """
@@ -121,8 +113,8 @@ class _Block:
     async def __aenter__(self) -> None:
         deadlines = self._deadlines
         loop = deadlines._loop
-        # The task of the loop seen last: asking for the running loop costs about as much
-        # as the rest of this method.
+        # The task of the loop seen last: asking for the running loop would be a large
+        # part of this method's cost.
         if loop is None or (task := current_task(loop)) is None:
             # the first block on this loop, or not in a task at all
             loop = deadlines._enter_loop()

@@ -1,20 +1,16 @@
-"""Telling a room Redis lost from one that expired: the dataset's *epoch* (used by the
-Redis store).
+"""Telling a room Redis lost from one that expired: the dataset's *epoch*.
 
-Redis restarted WITHOUT its data: the dataset carries an *epoch*, a random id stored under
-``<prefix>:epoch`` by the first store that finds none (``SET NX``). Each store remembers
-the epoch it works in and, for the rooms it has seen, the epoch it saw them in. When a
-room it knows is missing, it reads the epoch again: a different (or absent) epoch means
-Redis lost its data, and ``load`` raises ``RoomError(room_not_found, "... was lost ...")``
-instead of returning None; a missing room in an unchanged epoch simply expired. Nothing
-ever recreates a lost room: the commit script refuses a room that does not exist, so a
-game is never silently reset to an empty board. ``ping`` (readiness) also rereads the
-epoch and logs the loss. Limits: a worker can report as lost only rooms it had seen; an
-RDB-only Redis can come back with OLDER data under the same epoch (run Redis with
-``appendonly yes``); a live ``FLUSHALL`` is only noticed when the epoch is reread.
-The epoch is kept per epoch key (the store's ``_epoch_key``): one key for one Redis; a
-Cluster store keeps one per hash slot, so a shard that comes back empty is noticed for its
-own rooms (rooms.backends.redis.cluster.store).
+The dataset carries a random id under ``<prefix>:epoch``, set by the first store that finds none
+(``SET NX``). A store remembers its epoch and the epoch it saw each room in; when a known room
+is missing it rereads the epoch, and a changed or absent one means Redis lost its data: ``load``
+raises ``RoomError(room_not_found, "... was lost ...")`` instead of returning None (an unchanged
+epoch: the room expired). Nothing recreates a lost room (the commit script refuses a room that
+does not exist), so a game is never silently reset. ``ping`` rereads it too.
+
+Limits: only rooms a worker had seen are reported lost; an RDB-only Redis can come back with
+OLDER data under the same epoch (run ``appendonly yes``); a live ``FLUSHALL`` is noticed only
+when the epoch is reread. One epoch per epoch key: one for one Redis, one per hash slot on a
+Cluster (rooms.backends.redis.cluster.store).
 """
 
 from __future__ import annotations

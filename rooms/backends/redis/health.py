@@ -1,18 +1,16 @@
 """The health watch of a pub/sub connection, at a cost per health interval, not per message.
 
-The bus reader (rooms.backends.redis.bus) reads with no deadline: a timer armed and cancelled
-around every read (redis-py's per-read ``asyncio.timeout``) cost a few per cent of a busy
-worker's CPU. Instead the reader runs inside ``async with HealthWatch(...) as watch`` and
-notes when it last heard from Redis (``watch.heard = loop.time()``, one store per reply);
-one timer, re-armed about once per ``interval``, looks at it:
+The bus reader (``bus``) reads with no deadline, sparing a timer armed and cancelled around
+every read. Instead it runs inside ``async with HealthWatch(...) as watch`` and notes when it
+last heard from Redis (``watch.heard = loop.time()``); one timer, re-armed about once per
+``interval``, looks at it:
 
-- nothing heard for ``interval``: send ``ping`` (make Redis prove it is alive; its reply
-  counts as heard), and again every ``interval`` while the silence lasts;
-- nothing heard for ``timeout``: cancel the block, which then raises
-  ``redis.exceptions.TimeoutError("no reply from Redis for ...")`` (the reader's
-  "connection lost" path: reconnect).
+- nothing heard for ``interval``: send ``ping`` (its reply counts as heard), and again every
+  ``interval`` while the silence lasts;
+- nothing heard for ``timeout``: cancel the block, which raises
+  ``redis.exceptions.TimeoutError("no reply from Redis for ...")`` (the reader reconnects).
 
-Leaving the block, however it ends, cancels the timer and a PING still being sent.
+Leaving the block, however it ends, cancels the timer and any PING still being sent.
 """
 
 from __future__ import annotations

@@ -1,18 +1,18 @@
 """Where a room lives in Redis: the key layout shared by the Redis store and bus.
 
-Every key of one room carries the hash tag ``{room_id}``, so in a Redis Cluster a room's
-record, its event log and its pub/sub channel all map to one slot and the commit script
-may touch all three. The lobby index and the epoch are global keys (on whatever slot their
-name hashes to), so nothing ever needs a cross-slot script:
+Every key of one room carries the hash tag ``{room_id}``, so on a Cluster its record, event log
+and channel map to one slot and the commit script may touch all three. The lobby and the epoch
+are global keys, so nothing needs a cross-slot script:
 
-``<prefix>:{<room>}:room``  hash: ``v`` version, ``d`` room text, ``c`` creation time,
-                            ``l`` listed (1/0), ``f`` finished (1/0)
+``<prefix>:{<room>}:room``  hash: ``v`` version, ``d`` room object, ``g`` its archive
+                            (``archive``), ``c`` creation time, ``l`` listed (1/0),
+                            ``f`` finished (1/0)
 ``<prefix>:{<room>}:log``   list: the newest event texts, oldest first
 ``<prefix>:{<room>}:ch``    pub/sub channel carrying the event texts
 ``<prefix>:lobby``          sorted set: listed room ids scored by creation time
-``<prefix>:epoch``          string: a random id naming this Redis dataset (see redis_store)
-``<prefix>:{<tag>}:epoch``  string: in a Cluster, the same per hash slot, ``<tag>`` being a
-                            short string that hashes to that slot (redis_cluster_store)
+``<prefix>:epoch``          string: a random id naming this Redis dataset (``epoch``)
+``<prefix>:{<tag>}:epoch``  string: on a Cluster, the same per hash slot, ``<tag>`` being a
+                            short string that hashes to that slot (``cluster.store``)
 """
 
 from __future__ import annotations

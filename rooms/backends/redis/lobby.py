@@ -1,22 +1,18 @@
 """The Redis lobby: a sorted set of listed room ids, kept consistent by ordering and repair.
 
-Why not update the lobby inside the commit script: in a Redis Cluster the lobby key lives
-on another slot than the room, and a script may not touch two slots. So the same design
-serves one Redis and a Cluster:
+The commit script cannot update it: on a Cluster the lobby key lives on another slot than the
+room, and a script may not touch two. So, on one Redis and a Cluster alike:
 
-* Each room's own hash holds the truth, ``l`` (listed), written by the atomic commit.
-* The lobby set is an index over it, written in a second step, in an order that makes a
-  crash between the steps harmless: a new public room is added to the lobby BEFORE its
-  record is created, and a room that stops being listed is removed AFTER its commit. A
-  crash can therefore leave only an extra entry (a "zombie"), never a missing one (a
-  "hidden" room).
-* Reading repairs: every entry is checked against its room's hash; entries whose room is
-  gone (expired, lost) or no longer listed are shown to nobody and removed. An entry
-  without a room is spared for ``grace`` seconds, since its room may still be on its way.
-  Reads also sweep a few of the oldest entries, so abandoned rooms nobody pages down to
-  do not pile up. A set has no duplicates.
+- Each room's hash holds the truth, ``l`` (listed), written by the atomic commit.
+- The lobby set is an index over it, written in a second step ordered so that a crash between
+  the steps is harmless: a new public room is added BEFORE its record is created, and removed
+  AFTER the commit that unlists it. A crash can leave an extra entry (a "zombie"), never a
+  missing one (a "hidden" room).
+- Reading repairs: entries whose room is gone or no longer listed are shown to nobody and
+  removed (one without a room is spared for ``grace`` seconds, as its room may be on its way),
+  and a few of the oldest entries are swept on every read.
 
-Entries are scored by creation time (the creating worker's clock), newest listed first.
+Entries are scored by creation time (the creating worker's clock), newest first.
 """
 
 from __future__ import annotations

@@ -1,12 +1,12 @@
-"""Commands in the Redis protocol (RESP), packed for the auto-pipeline (rooms.backends.redis.batch).
+"""Commands in the Redis protocol (RESP), packed for the auto-pipeline and the bus.
 
-redis-py's ``pack_commands`` builds each argument's header out of small byte strings
-joined in several steps and cuts large values into chunks of their own (so that a 1 MB
-value is not copied); a worker's commands are a room's commit (a dozen arguments, a room
-text of one or two kilobytes), for which that machinery cost ~10 µs of CPU per command,
-more than the rest of sending it. This packs the same bytes, byte for byte (a test holds
-it against redis-py's output), with headers formatted once and one join per batch;
-arguments are encoded exactly as redis-py's ``Encoder`` encodes them.
+The same bytes as redis-py's ``pack_commands``, byte for byte (a test holds it against
+redis-py's output), for less CPU: redis-py builds each argument's header out of small byte
+strings joined in several steps and cuts large values into chunks of their own, machinery
+a room's commit (a dozen arguments, a room text of a kilobyte or two) does not need. Here
+headers are formatted once and a batch is one join; arguments are encoded exactly as
+redis-py's ``Encoder`` encodes them. With ``RedisOptions.auto_pipeline`` off, redis-py's
+own packer is used instead.
 """
 
 from __future__ import annotations

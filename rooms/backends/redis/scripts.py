@@ -1,23 +1,18 @@
 """The Lua scripts of the Redis store: each runs atomically in ONE round trip (EVALSHA).
 
-Every script touches only the keys of one room (``KEYS`` share the ``{room_id}`` hash tag,
-see redis_keys; CREATE also the epoch key, which a Cluster keeps on the room's slot), so it
-runs unchanged on a Redis Cluster. The one exception is for one Redis only: a commit may
-also index or unindex its room under a worker (rooms.backends.index), whose keys are on
-another slot; the Cluster store never asks for that. They are sent by SHA1 (EVALSHA),
-auto-pipelined with the worker's other hot commands (rooms.backends.redis.batch), and on
-``NOSCRIPT`` (a restarted or flushed Redis forgot them) the script is loaded again and that
-call repeated, transparently; on a Cluster through redis-py's Script objects, which do the
-same one command at a time.
+Every script touches only one room's keys (sharing the ``{room_id}`` hash tag, ``keys``; CREATE
+also the epoch key, which a Cluster keeps on the room's slot), so it runs unchanged on a
+Cluster. The one exception, for one Redis only: a commit may also index or unindex its room
+under a worker (rooms.backends.index), on another slot; the Cluster store never asks for it.
+Scripts are sent by SHA1, auto-pipelined with the other hot commands (``batch``); on
+``NOSCRIPT`` (Redis restarted or flushed) the script is loaded and the call repeated,
+transparently (on a Cluster through redis-py's Script objects). Versions are compared as numbers
+and written with ``%d``, so ``"7"`` never becomes ``"7.0"`` through Lua's doubles.
 
-Versions are compared as numbers and written with ``%d`` so that ``"7"`` never becomes
-``"7.0"`` through Lua's doubles.
-
-A room's hash keeps its text in two fields (rooms.backends.redis.archive): ``d``, the room's JSON
-object, and ``g``, its archive (the text after the first newline; absent when empty). The
-commit writes ``g`` only when the archive changed; told to keep it, it publishes the room
-without it (rooms.backends.store.framed_head). ``d`` holding a newline is a room written whole, by
-CREATE or by a worker before ``g``: its own archive wins over any ``g``, and the first commit
+A room's hash keeps ``d``, its JSON object, and ``g``, its archive (absent when empty;
+``archive``). The commit writes ``g`` only when the archive changed, and when told to keep it
+publishes the room without it (``framed_head``). A ``d`` holding a newline is a room written
+whole (by CREATE or an older worker): its own archive wins over any ``g``, and the first commit
 that keeps the archive moves it into ``g``.
 """
 

@@ -1,23 +1,18 @@
 """The Redis Bus on a Redis Cluster: sharded pub/sub, one connection per shard.
 
-A room's channel ``<prefix>:{<room>}:ch`` hashes to the room's slot, and the commit script
-SPUBLISHes there (rooms.backends.redis.cluster.store), so the message travels only inside the shard
-that owns the slot: its master and replicas. A worker listens with SSUBSCRIBE on one
-pub/sub connection per master it has rooms on (a ``_ShardLink``), created on first use.
-
-Each link is the single-Redis bus (rooms.backends.redis.bus) speaking the sharded commands: it
-reference-counts channels, confirms every subscription before ``subscribe`` returns, keeps
-its connection alive with PINGs, and on reconnecting subscribes again and re-delivers each
-room's latest logged event so that listeners repair any gap. Channels of different slots
+A room's channel ``<prefix>:{<room>}:ch`` hashes to the room's slot and the commit script
+SPUBLISHes there (``store``), so a message travels only inside the shard that owns the slot. A
+worker listens with SSUBSCRIBE on one connection per master it has rooms on (a ``_ShardLink``,
+made on first use). Each link is the single-Redis bus (rooms.backends.redis.bus) speaking the
+sharded commands: reference-counted channels, confirmed subscriptions, PINGs, and on reconnect a
+resubscribe and re-delivery of each room's latest logged event. Channels of different slots
 cannot share one SSUBSCRIBE, so a link subscribes one channel per command.
 
-The topology changes under a running worker: a master fails over to its replica, or a
-slot is migrated to another master (Redis then tells the subscribers with an unprompted
-``sunsubscribe``). Either makes a link report trouble (its connection fails, or the
-``sunsubscribe``); the bus then refreshes the slot map and moves every room whose slot
-now lives elsewhere to the link of its new master, subscriptions and all, with the same
-re-delivery of the latest event. Whatever was published during the move is in the room's
-log: the bus is a hint and the store the truth (invariant 4).
+When the topology changes (a failover, or a slot migrated, which Redis announces with an
+unprompted ``sunsubscribe``), the link reports it; the bus refreshes the slot map and moves
+every room whose slot lives elsewhere to its new master's link, with the same re-delivery.
+Whatever was published during the move is in the room's log: the bus is a hint and the store the
+truth (invariant 4).
 """
 
 from __future__ import annotations
@@ -75,7 +70,7 @@ class _ShardLink(RedisBus):
 
     def _new_connection(self) -> AbstractConnection:
         kwargs = dict(self.node.connection_kwargs)
-        kwargs["protocol"] = 2  # plain lists for messages, as in rooms.backends.redis.bus
+        kwargs["protocol"] = 2  # plain lists for messages, as in the single-Redis bus
         kwargs["client_name"] = f"{self._layout.prefix}-bus"
         for key in ("maint_notifications_config", "maint_notifications_pool_handler"):
             kwargs.pop(key, None)

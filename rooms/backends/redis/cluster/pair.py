@@ -1,17 +1,13 @@
 """The Redis Cluster store and bus for a ``redis+cluster://`` (``rediss+cluster://``) URL.
 
-``redis+cluster://[user:password@]host:port[,host:port...][?prefix=NAME&...]`` names one or
-more seed nodes; the client learns the rest of the cluster (every master and its slots)
-from any seed that answers, and follows it through failovers and resharding. ``prefix``
-is our key prefix (as for ``redis://``); every other query parameter is redis-py's
-(``socket_keepalive``, ``ssl_cert_reqs``...). A database number is refused: a cluster has
-only database 0.
-
-The same store and bus code runs as for one Redis, with three differences (see
-the cluster ``store`` and ``bus`` modules beside this one): the commit script SPUBLISHes on
-the shard of the room's slot, workers listen with SSUBSCRIBE on one pub/sub connection
-per shard, and the epoch that tells "Redis lost its data" from "the room expired" is kept
-per hash slot. rooms.backends.open imports this module only for a cluster URL.
+``redis+cluster://[user:password@]host:port[,host:port...][?prefix=NAME&...]`` names one or more
+seed nodes; the client learns the rest of the cluster from any seed that answers and follows it
+through failovers and resharding. ``prefix`` is our key prefix (as for ``redis://``), every
+other query parameter redis-py's; a database number is refused (a cluster has only database 0).
+The single-Redis store and bus code runs with three differences (the ``store`` and ``bus``
+modules beside this one): SPUBLISH on the shard of the room's slot, SSUBSCRIBE on one pub/sub
+connection per shard, and an epoch per hash slot. rooms.backends.open imports this module only
+for a cluster URL.
 """
 
 from __future__ import annotations

@@ -1,27 +1,21 @@
-"""The Redis Store on a Redis Cluster (``redis+cluster://``, see rooms.backends.redis.cluster.pair).
+"""The Redis Store on a Redis Cluster (``redis+cluster://``, built by ``pair``).
 
-Every key of a room carries the hash tag ``{room_id}`` (rooms.backends.redis.keys), so the room's
-record, its log and its channel sit on one slot and the Lua scripts of rooms.backends.redis.store
-run unchanged on that slot's master. What differs from one Redis:
+Every key of a room carries the hash tag ``{room_id}`` (rooms.backends.redis.keys), so its
+record, log and channel sit on one slot and the Redis store's Lua scripts run unchanged on that
+slot's master. What differs from one Redis:
 
-* **Publishing.** The commit script SPUBLISHes (``COMMIT_SHARDED``): the event goes to
-  the shard that owns the room's slot, where the workers' sharded subscriptions listen
-  (rooms.backends.redis.cluster.bus), instead of being broadcast to every node.
-* **The epoch, per slot.** One Redis has one dataset and one epoch. In a cluster each
-  master can lose its data on its own (restarted without its AOF, or a failover to a
-  replica that never had the data), so the epoch lives in every hash slot that holds a
-  room: ``<prefix>:{<tag>}:epoch``, ``<tag>`` being a short string that hashes to the
-  slot. The epoch travels with its slot through resharding and is lost exactly when the
-  slot's rooms are, so a worker that saw a room can still tell "Redis lost it" from "it
-  expired". A worker reads a slot's epoch the first time it touches the slot (one extra
-  round trip, once per slot per worker). Losses are noticed when a lost room is looked
-  up; readiness does not sweep every slot.
-* **Readiness.** ``ping`` asks every master. With ``cluster-require-full-coverage yes``
-  (Redis' default) a cluster with a slot nobody serves refuses every command, so a worker
-  is not ready while any master is unreachable.
-* **The lobby** is one sorted set on whichever master its key hashes to; it is touched
-  only when a public room is created or finishes and when the lobby is listed, and it is
-  kept consistent by ordering and read repair, never by a cross-slot script.
+- **Publishing.** The commit script SPUBLISHes (``COMMIT_SHARDED``) to the shard owning the
+  room's slot, where the sharded subscriptions listen (``bus``), instead of to every node.
+- **The epoch, per slot.** Each master can lose its data on its own, so the epoch lives in every
+  slot that holds a room (``<prefix>:{<tag>}:epoch``, ``<tag>`` hashing to the slot). It moves
+  with its slot through resharding and is lost exactly when the slot's rooms are, so a worker
+  can still tell "lost" from "expired". A worker reads a slot's epoch the first time it touches
+  the slot; losses are noticed when a lost room is looked up.
+- **Readiness.** ``ping`` asks every master: with ``cluster-require-full-coverage yes`` (the
+  default) a cluster with an unserved slot refuses every command.
+- **The lobby** is one sorted set on whichever master its key hashes to, touched only when a
+  public room is created, finishes or is listed, and kept consistent by ordering and read
+  repair, never by a cross-slot script.
 """
 
 from __future__ import annotations
@@ -49,8 +43,8 @@ _SEARCH_LIMIT = 10_000_000  # far above the ~315,000 numbers it takes to cover e
 def slot_tags() -> tuple[str, ...]:
     """For every hash slot, the shortest hex number (as text) that hashes to it.
 
-    Computed once per process (about a third of a second of CRC16), so a slot's epoch key
-    is a dictionary lookup afterwards."""
+    Computed once per process (a fraction of a second of CRC16, off the event loop), so a
+    slot's epoch key is a dictionary lookup afterwards."""
     found: dict[int, str] = {}
     for number in range(_SEARCH_LIMIT):
         tag = format(number, "x")
