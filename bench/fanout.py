@@ -2,21 +2,14 @@
 
     .venv/bin/python -m bench.fanout [--connections 1000] [--events 200] [--rounds 5]
 
-A real uvicorn (the server's options: uvloop, httptools, the websockets sans-I/O protocol,
-no compression) serves a bare WebSocket endpoint in this process; a child process opens
-``--connections`` WebSockets to it and reads everything it is sent. Each event (a
-``moved`` of the usual size) is then handed to every connection's ``server.Connection``,
-as the hub hands it, and this process's CPU time (``time.process_time``: the readers'
-CPU is not counted) is divided by the frames sent. Two ways, taking turns, best of
-``--rounds`` each:
-
-- *asgi*: every frame through uvicorn's ASGI ``send`` (the path before
-  server.direct_send);
-- *direct*: the frame built once per event and written to each transport
-  (server.direct_send), as the server does.
-
-The events are paced (one per ``PACE`` seconds) so that the readers keep up and no socket
-pauses: a paused socket takes the ASGI path in both ways.
+A real uvicorn with the server's options serves a bare WebSocket endpoint in this process; a
+child process opens ``--connections`` WebSockets and reads everything. Each event (a usual
+``moved``) is handed to every connection's ``Connection`` (server.connection) as the hub hands
+it, and this process's CPU time (the readers' excluded) is divided by the frames sent. Two ways,
+taking turns, best of ``--rounds`` each: *asgi*, every frame through uvicorn's ASGI ``send``,
+and *direct*, the frame built once per event and written to each transport
+(server.fastpath.direct_send), as the server does. Events are paced (one per ``PACE`` seconds)
+so that no socket pauses: a paused socket takes the ASGI path both ways.
 """
 
 from __future__ import annotations
@@ -38,7 +31,7 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.connection import Connection
-from server.raw_send import RawSend
+from server.fastpath import RawSend
 
 __all__ = ["main", "measure"]
 
@@ -116,12 +109,13 @@ async def _serve(connections: int, events: int, rounds: int) -> dict[str, Any]:
         await asyncio.wait_for(readers.stdout.readline(), 60)
         while len(held) < connections:
             await asyncio.sleep(0.01)
-        protocols = [connection._protocol for connection in held]
+        senders = [connection._fast for connection in held if connection._fast is not None]
+        protocols = [sender.protocol for sender in senders]
         best = {"asgi": float("inf"), "direct": float("inf")}
         for _ in range(rounds):
             for way in ("asgi", "direct"):
-                for connection, protocol in zip(held, protocols, strict=True):
-                    connection._protocol = protocol if way == "direct" else None
+                for sender, protocol in zip(senders, protocols, strict=True):
+                    sender.protocol = protocol if way == "direct" else None
                 spent = 0.0
                 for number in range(events):
                     text = EVENT.replace('"version":6', f'"version":{number}')

@@ -32,9 +32,8 @@ from rooms import (
 
 from .analysis_api import analysis_routes
 from .bots import BotPool
-from .collector import Collector
+from .fastpath import Collector, RawSend
 from .http import error_response, routes
-from .raw_send import RawSend
 from .redact import install_redaction
 from .settings import Settings
 from .state import AppState, app_state
@@ -52,7 +51,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings if settings is not None else Settings.from_env()
     install_redaction()
     options = BackendOptions(
-        log_size=settings.log_size, room_ttl=settings.room_ttl, max_rooms=settings.max_rooms
+        log_size=settings.log_size,
+        room_ttl=settings.room_ttl,
+        max_rooms=settings.max_rooms,
+        auto_pipeline=settings.fastpath,
     )
     backend = open_backend(settings.store_url, options)
     service = RoomService(backend.store)
@@ -104,7 +106,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         routes=all_routes,
         lifespan=lifespan,
         exception_handlers={HTTPException: _http_error},
-        middleware=[Middleware(RawSend)],  # frames skip Starlette's send wrappers
+        # the fastpath: a connection's frames skip Starlette's send wrappers
+        middleware=[Middleware(RawSend)] if settings.fastpath else [],
     )
     app.state.tictactoe = state
     return app

@@ -1,23 +1,19 @@
 """One WebSocket's outgoing side: frames written at once when the socket takes them, else
 a bounded queue drained by a writer task.
 
-``send`` never waits: it queues the text (encoded once for everyone) or, when the queue is
-full because the client does not read, marks the connection for closing with 4009. Nobody
-else ever waits for this client (invariant 8). ``end`` marks the connection for closing,
-with ``close_code`` saying why, and calls ``on_end`` (the session stops reading).
+``send`` never waits: it hands the text to the socket, or queues it behind what is
+queued, or, when the queue is full because the client does not read, marks the
+connection for closing with 4009. Nobody else ever waits for this client (invariant 8).
+``end`` marks the connection for closing, with ``close_code`` saying why, and calls
+``on_end`` (the session stops reading).
 
-A frame is written on the sender's own turn when nothing is queued before it: straight to
-the transport, framed once for everyone it goes to, when uvicorn's send would not wait
-(server.direct_send); otherwise the ASGI send of a socket that is not paused completes
-without suspending (uvicorn hands the frame to the transport's buffer), so ``send`` drives
-it by hand, with no task and no loop turn per frame. Only when it does suspend (the
-transport paused writing: the client reads slowly) does the rest go to the writer task,
-which finishes that send and then drains the queue in order; later frames queue behind it,
-so the order is always the order of ``send``.
-
-Memory matters here, since a worker holds thousands of mostly idle connections: the queue
-is a plain list, and the writer task exists only while the socket makes it wait, so an
-idle connection holds no task, no queue object and no waiting future of its own.
+A frame is sent on the sender's own turn when nothing is queued before it: the send
+coroutine (Starlette's ``websocket.send_text``; with the fastpath on, the server's own
+ASGI ``send``, or a write straight to the transport: server.fastpath) is driven by hand,
+and completes without suspending when the socket is not paused. Only when it does suspend
+(the client reads slowly) does the rest go to a writer task, which finishes that send and
+then drains the queue in order; later frames queue behind it, so the order is always the
+order of ``send``. An idle connection holds no task and no queue object.
 """
 
 from __future__ import annotations
@@ -33,8 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from rooms import new_connection_id
 
 from .close_codes import CloseCode
-from .direct_send import protocol_of, write_now
-from .raw_send import server_send, text_frame
+from .fastpath import fast_sender
 
 __all__ = ["Connection"]
 
@@ -47,9 +42,8 @@ a send after the close frame is a RuntimeError)."""
 
 class Connection:
     __slots__ = (
+        "_fast",
         "_pending",
-        "_protocol",
-        "_raw_send",
         "_size",
         "_writer",
         "close_code",
@@ -66,8 +60,7 @@ class Connection:
     ) -> None:
         self.id = conn_id if conn_id is not None else new_connection_id()
         self.websocket = websocket
-        self._raw_send = server_send(websocket)  # None: through Starlette's send_text
-        self._protocol = protocol_of(self._raw_send)  # None: every frame through the send
+        self._fast = fast_sender(websocket)  # None: every frame through Starlette's send_text
         self._size = queue_size
         self._pending: list[str] = []  # queued, not yet handed to the socket
         self._writer: asyncio.Task[None] | None = None
@@ -93,12 +86,12 @@ class Connection:
         return True
 
     def _frame(self, text: str) -> Coroutine[Any, Any, None]:
-        raw = self._raw_send
-        return text_frame(raw, text) if raw is not None else self.websocket.send_text(text)
+        fast = self._fast
+        return self.websocket.send_text(text) if fast is None else fast.frame(text)
 
     def _send_now(self, text: str) -> bool:
-        protocol = self._protocol
-        if protocol is not None and write_now(protocol, text):  # framed once per event
+        fast = self._fast
+        if fast is not None and fast.write_now(text):  # straight to the transport
             self.sent += 1
             return True
         sending = self._frame(text)

@@ -95,8 +95,8 @@ async def create_room(request: Request) -> Response:
         "bot": body.bot[0] if body.bot is not None else None,
         "time_control": tc.to_dict() if tc is not None else None,
     }
-    # The same compact JSON as JSONResponse's, from orjson (rooms.common.jsontext): every new room
-    # answers this, and the json module took four times as long.
+    # The same compact JSON as JSONResponse's, from orjson (rooms.common.jsontext): every new
+    # room answers this, and the json module is much slower.
     return Response(dumps(answer), status_code=201, media_type="application/json")
 
 
@@ -179,9 +179,9 @@ async def readyz(request: Request) -> Response:
 
 async def stats(request: Request) -> Response:
     """This worker's counters, for tictactoe bench and operators: the messages it encoded by
-    type (one per event whatever the receivers), the commits it lost to another writer, and
-    its garbage collector (server.collector). Per process: with several workers each
-    answers for itself (``pid`` says which)."""
+    type (one per event whatever the receivers), the commits it lost to another writer,
+    whether the fastpath is on, and its garbage collector (server.fastpath.collector). Per
+    process: with several workers each answers for itself (``pid`` says which)."""
     state = app_state(request.app)
     collector = {
         "frozen": gc.get_freeze_count(),
@@ -195,6 +195,7 @@ async def stats(request: Request) -> Response:
             "pid": os.getpid(),
             "encodes": dict(ENCODES),
             "conflicts": state.service.conflicts,
+            "fastpath": state.settings.fastpath,
             "gc": collector,
         }
     )

@@ -72,9 +72,14 @@ class Settings:
     sweep_interval: float = 5.0
     """Seconds between two looks of this worker for dead workers to clean up after."""
     tune_gc: bool = False
-    """Freeze the startup heap and make full garbage collections rare (server.collector):
-    shorter pauses for a worker holding many connections. ``tictactoe serve`` turns it on;
-    it is process-wide, so an app built inside another program leaves it off."""
+    """Freeze the startup heap and make full garbage collections rare (server.fastpath.
+    collector): shorter pauses for a worker holding many connections. ``tictactoe serve``
+    turns it on (unless ``fastpath`` is off); it is process-wide, so an app built inside
+    another program leaves it off."""
+    fastpath: bool = True
+    """Send frames past Starlette (server.fastpath), run uvicorn's protocol subclasses
+    and auto-pipeline Redis commands. Off: plain Starlette, uvicorn's stock protocols and
+    plain redis-py calls, with the same behaviour and the same bytes on the wire."""
 
     def __post_init__(self) -> None:
         _positive_int(self, "port", high=65535, low=0)
@@ -117,6 +122,9 @@ class Settings:
                 or not (math.isfinite(value) and value > 0)
             ):
                 raise SettingsError(name, f"must be a number above 0, got {value!r}")
+        for name in ("tune_gc", "fastpath"):
+            if not isinstance(getattr(self, name), bool):
+                raise SettingsError(name, f"must be True or False, got {getattr(self, name)!r}")
         if self.bot_pool not in {"process", "thread"}:
             raise SettingsError("bot_pool", f'must be "process" or "thread", got {self.bot_pool!r}')
         if self.max_message_bytes > self.max_frame_bytes:
@@ -186,11 +194,31 @@ def _convert(name: str, raw: str, default: object) -> object:
         if isinstance(default, Path):
             return Path(raw)
         if isinstance(default, bool):
-            return raw.lower() in {"1", "true", "yes", "on"}
+            return _boolean(raw)
         if isinstance(default, int):
             return int(raw)
         if isinstance(default, float):
             return float(raw)
     except ValueError:
-        raise SettingsError(name, f"cannot read {raw!r} from TICTACTOE_{name.upper()}") from None
+        expected = " (expected 1, true, yes, on or 0, false, no, off)"
+        raise SettingsError(
+            name,
+            f"cannot read {raw!r} from TICTACTOE_{name.upper()}"
+            + (expected if isinstance(default, bool) else ""),
+        ) from None
     return raw
+
+
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+
+
+def _boolean(raw: str) -> bool:
+    """A yes/no environment value; ValueError for anything else (a typo must not pass as
+    "off")."""
+    word = raw.strip().lower()
+    if word in _TRUE:
+        return True
+    if word in _FALSE:
+        return False
+    raise ValueError(raw)

@@ -1,6 +1,9 @@
-"""What the app holds while it runs: settings, backend (store + bus), service, hub, the
-watch (timers and bots), the quick-play queue, the bots' pool, and the worker's presence
-(its lease and the rooms where it holds connections) with its sweep of dead workers."""
+"""What the app holds while it runs, from settings to the worker's presence.
+
+That is the settings, backend (store + bus), service, hub, watch (timers and bots), quick-play
+queue, bots' pool, and the worker's presence (its lease and the rooms where it holds
+connections) with its sweep of dead workers.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +15,7 @@ from rooms import Backend, Hub, Presence, RoomService, Sweeper, Watch
 from rooms.backends import QuickPlayQueue
 
 from .bots import BotPool
-from .collector import Collector
+from .fastpath import Collector
 from .settings import Settings
 
 __all__ = ["AppState", "app_state"]

@@ -85,8 +85,11 @@ class Launched:
         self.directory.cleanup()
 
 
-def launch(target: str, config: Config, redis_url: str | None) -> Launched:
-    """Start ``target`` ("server" or "relay") in ``config``; return once ``/healthz`` answers."""
+def launch(
+    target: str, config: Config, redis_url: str | None, *, fastpath: bool = True
+) -> Launched:
+    """Start ``target`` ("server" or "relay") in ``config``; return once ``/healthz`` answers.
+    ``fastpath`` False starts the server with ``--no-fastpath`` (the relay is unchanged)."""
     port = free_port()
     if target == "server":
         # Presence heartbeats and sweeps are a slow constant background, not per move; INFO
@@ -114,6 +117,8 @@ def launch(target: str, config: Config, redis_url: str | None) -> Launched:
             "--burst",
             "100000",
         ]
+        if not fastpath:
+            command.append("--no-fastpath")
     elif target == "relay":
         command = [sys.executable, "-m", "bench.load.relay", "--port", str(port)]
     else:

@@ -68,6 +68,8 @@ class BenchOptions:
     server_pid: int | None = None
     redis_url: str | None = None
     quiet: bool = False
+    fastpath: bool = True
+    """False: the servers the bench starts run with ``--no-fastpath`` (the relay as ever)."""
 
 
 def _say(options: BenchOptions, text: str) -> None:
@@ -133,12 +135,13 @@ def _config_runs(
     _say(
         options,
         f"starting {' and '.join(kinds)} ({config.name}: {config.store}, "
-        f"{config.workers} worker{'s' * (config.workers > 1)})",
+        f"{config.workers} worker{'s' * (config.workers > 1)}"
+        f"{'' if options.fastpath else ', server with --no-fastpath'})",
     )
     launched: list[Launched] = []
     try:
         for kind in kinds:
-            launched.append(launch(kind, config, store_url))
+            launched.append(launch(kind, config, store_url, fastpath=options.fastpath))
         targets = [
             Target(kind, config.name, run.url, config.workers, run.pid, store_url)
             for kind, run in zip(kinds, launched, strict=True)
@@ -165,7 +168,8 @@ def _config_runs(
             run.stop()
     if options.idle:
         for kind in kinds:
-            fresh = launch(kind, config, store_url)  # a server that never saw the load
+            # a server that never saw the load
+            fresh = launch(kind, config, store_url, fastpath=options.fastpath)
             try:
                 side[kind]["idle"] = idle_memory(fresh.url, fresh.pid, options.idle)
             finally:

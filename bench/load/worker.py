@@ -1,30 +1,18 @@
 """Load processes: each plays its share of the games; the parent starts, watches and joins.
 
-The load runs in processes of its own (``procs`` of them, started with ``spawn`` so a
-parent with threads, such as pytest, is safe), never in the process that samples the
-server. Every process prepares its scripted games, says it is ready, and starts at the
-same ``time.monotonic()`` instant chosen by the parent (one clock for the whole machine),
-so the measured windows line up. Each one stops by itself: no new game after the window,
-the games in flight get ``drain`` seconds to finish, then are cancelled.
+The load runs in ``procs`` processes of its own (``spawn``: safe under a threaded parent such as
+pytest), never in the process that samples the server. Each prepares its scripted games, says it
+is ready, and starts at the ``time.monotonic()`` instant the parent chose, so the windows line
+up; each stops by itself (no new game after the window, ``drain`` seconds for the games in
+flight, then cancellation). ``next`` says what follows a game: a new room, or a rematch
+(bench.load.series), where with several processes and at least ``crowd_from`` spectators a game
+every room's spectators are spread over all processes (bench.load.crowd).
 
-``next`` says what follows a game: a new room (``"room"``) or a rematch on the same
-connections (``"rematch"``, ``bench.load.series``). In rematch mode with ``procs`` above 1
-and at least ``crowd_from`` spectators a game, the spectators of every room are spread over
-all the processes (``bench.load.crowd``); the rooms are made and every spectator joined
-before the start instant, so the warm-up and the window begin with everyone in.
-
-Once set up, a process runs the server's garbage collector (``settle``, server.collector):
-what setting up left is collected and the rest frozen, then the young generations are
-frozen every 50 ms and everything is collected only when the heap has doubled. A load
-process holds thousands of connections, and with CPython's own collector its pauses were
-the run's tail, for the server and the relay alike: at 1,000 games × 1 move/s (one
-process, 3,000 connections) it collected the youngest generation every ~0.6 s in 14–30 ms
-and the middle one in 41–57 ms, finding nothing, and no move was sent or read meanwhile,
-so every move in flight, and the burst sent after, took the pause as latency (each of the
-20 gaps of over 15 ms between two sends in a 20 s window was one of these collections;
-docs/performance.md, item 34); a crowd process's full collections took 76–201 ms. Frozen
-objects are skipped by every collection but a full one; they are still freed by reference
-counting when closed.
+Once set up, a process runs the server's collector policy (``settle``,
+server.fastpath.collector): the set-up heap is frozen, the young generations are frozen as the
+loop runs, and a full collection waits until the heap doubles. CPython's own collections would
+find nothing among thousands of connections yet stall every move in flight, becoming the run's
+latency tail.
 """
 
 from __future__ import annotations
@@ -39,7 +27,7 @@ from multiprocessing.connection import Connection
 from time import perf_counter
 from typing import Any
 
-from server.collector import Collector
+from server.fastpath import Collector
 
 from .crowd import Crowd, seat_players
 from .game import JOINING, play_game, together
@@ -165,7 +153,7 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
     recorder = Recorder(math.inf, math.inf)  # the window is set once the start is known
     ws_base = "ws" + plan.base_url.removeprefix("http")
     # Enough keep-alive connections that creating rooms never limits how many games run
-    # (with 8, a server whose create takes 50 ms could start only 160 games a second).
+    # (a small pool and a slow create would cap the games started a second).
     http = HttpPool(plan.base_url, size=min(64, max(1, plan.games)))
     stop = asyncio.Event()
     think = Think(plan.think, plan.think_spread, random.Random(plan.seed))  # seed: per process

@@ -34,6 +34,9 @@ class BackendOptions:
     """Rooms the memory store holds at most (Redis is bounded by its own memory)."""
     registry_timeout: float = 2.0
     """Seconds a presence registry command may take before it counts as failed."""
+    auto_pipeline: bool = True
+    """Redis: auto-pipeline the hot commands and pack commands with our own RESP packer
+    (``RedisOptions.auto_pipeline``); False: plain redis-py calls, the same commands."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,25 +76,34 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             max_rooms=options.max_rooms,
         )
         return Backend(url, memory_store, memory_bus, MemoryRegistry(), MemoryQueue())
-    store: Store
-    bus: Bus
-    if scheme in REDIS_SCHEMES:
-        from rooms.backends.redis.pair import redis_pair  # the driver loads only for Redis
-
-        store, bus = redis_pair(url, log_size=options.log_size, room_ttl=options.room_ttl)
-    elif scheme in CLUSTER_SCHEMES:
-        from rooms.backends.redis.cluster.pair import cluster_pair
-
-        store, bus = cluster_pair(url, log_size=options.log_size, room_ttl=options.room_ttl)
-    else:
+    if scheme not in REDIS_SCHEMES and scheme not in CLUSTER_SCHEMES:
         raise UnsupportedBackend(
             f"unknown store URL {_redact(url)!r}: expected memory://, redis://host:port/db or "
             "redis+cluster://host:port[,host:port...]"
         )
+    # the driver loads only for a Redis URL
+    from rooms.backends.redis.connect import RedisOptions
     from rooms.backends.redis.presence import redis_registry
     from rooms.backends.redis.quickplay import RedisQueue
 
-    registry = redis_registry(url, timeout=options.registry_timeout)
+    redis_options = RedisOptions(auto_pipeline=options.auto_pipeline)
+    store: Store
+    bus: Bus
+    if scheme in CLUSTER_SCHEMES:
+        from rooms.backends.redis.cluster.pair import cluster_pair
+
+        store, bus = cluster_pair(
+            url, log_size=options.log_size, room_ttl=options.room_ttl, options=redis_options
+        )
+    else:
+        from rooms.backends.redis.pair import redis_pair
+
+        store, bus = redis_pair(
+            url, log_size=options.log_size, room_ttl=options.room_ttl, options=redis_options
+        )
+    registry = redis_registry(
+        url, timeout=options.registry_timeout, auto_pipeline=options.auto_pipeline
+    )
     return Backend(url, store, bus, registry, RedisQueue.of_store(store))
 
 

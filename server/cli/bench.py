@@ -5,7 +5,7 @@ protocol) for a fixed time, on each configuration the bench starts itself (memor
 Redis with one worker; Redis with two), each followed by the bare relay in the same shape
 for the ratio to the stack's limit. Or ``--url`` to load a running server. Prints a
 Markdown table (and writes the whole report as JSON with ``--json FILE``); the code is in
-``bench/load`` (docs/performance.md, "Server", has the commands and figures).
+``bench/load`` (docs/performance.md has the commands and figures).
 """
 
 from __future__ import annotations
@@ -159,6 +159,13 @@ def register(subparsers: Any) -> None:
         "--json", type=Path, default=None, metavar="FILE", help="write the whole report as JSON"
     )
     parser.add_argument(
+        "--no-fastpath",
+        dest="fastpath",
+        action="store_false",
+        help="start the servers with --no-fastpath (plain Starlette, uvicorn and redis-py) "
+        "to measure the plain path; the relay is unchanged",
+    )
+    parser.add_argument(
         "--quiet", "-q", action="store_true", help="no progress bar or status lines"
     )
     parser.set_defaults(func=run)
@@ -204,6 +211,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if args.rematch_think and args.next != "rematch":
         problems.append("--rematch-think needs --next rematch")
+    if not args.fastpath and args.url is not None:
+        problems.append("--no-fastpath applies to the servers the bench starts, not to --url")
     if problems:
         for problem in problems:
             print(f"tictactoe bench: error: {problem}", file=sys.stderr)
@@ -231,6 +240,7 @@ def run(args: argparse.Namespace) -> int:
         quiet=args.quiet,
         players_apart=args.players_apart,
         rematch_think=args.rematch_think,
+        fastpath=args.fastpath,
     )
     report = run_bench(options)
     write_report(report, args.json)

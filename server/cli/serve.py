@@ -2,10 +2,11 @@
 
 uvloop and httptools are used when installed; WebSockets use uvicorn's websockets sans-I/O
 implementation when available (else the websockets one), with per-message compression off
-(it multiplies the memory held per connection). The in-memory store lives in one process,
-so ``--workers`` above 1 is refused with it. With Redis (``--redis-url`` or ``REDIS_URL``)
-``--workers N`` runs N uvicorn worker processes; each builds its own app from the
-environment, so the parent hands its settings down as ``TICTACTOE_*`` variables.
+(it multiplies the memory held per connection). ``--no-fastpath`` runs uvicorn's stock
+protocols, plain Starlette and plain redis-py (server.fastpath). The in-memory store lives
+in one process, so ``--workers`` above 1 is refused with it. With Redis (``--redis-url`` or
+``REDIS_URL``) ``--workers N`` runs N uvicorn worker processes; each builds its own app from
+the environment, so the parent hands its settings down as ``TICTACTOE_*`` variables.
 """
 
 from __future__ import annotations
@@ -95,6 +96,16 @@ def register(subparsers: Any) -> None:
         "collecting them, and collects everything only once the heap has doubled: "
         "shorter pauses, docs/operations.md; TICTACTOE_TUNE_GC=0 does the same)",
     )
+    parser.add_argument(
+        "--no-fastpath",
+        dest="fastpath",
+        action="store_false",
+        default=None,
+        help="run on plain Starlette, uvicorn's stock protocols and plain redis-py calls: "
+        "no frames written past Starlette, no Redis auto-pipelining and, unless "
+        "TICTACTOE_TUNE_GC says otherwise, CPython's garbage collector defaults; the same "
+        "protocol, slower (TICTACTOE_FASTPATH=0 does the same)",
+    )
     parser.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
     parser.set_defaults(func=run)
 
@@ -104,11 +115,14 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     if args.allowed_origins is not None:
         origins = tuple(o.strip() for o in args.allowed_origins.split(",") if o.strip())
     base = Settings.from_env()
-    # On by default for the server run from here, unless TICTACTOE_TUNE_GC says otherwise.
+    fastpath = base.fastpath if args.fastpath is None else args.fastpath
+    # On by default for the server run from here (GC tuning is part of the fastpath),
+    # unless TICTACTOE_TUNE_GC says otherwise.
     tune_gc = args.tune_gc
     if tune_gc is None and not os.environ.get("TICTACTOE_TUNE_GC"):
-        tune_gc = True
+        tune_gc = fastpath
     return base.with_changes(
+        fastpath=fastpath,
         tune_gc=tune_gc,
         host=args.host,
         port=args.port,
@@ -134,16 +148,16 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
 
 
 def uvicorn_options(settings: Settings) -> dict[str, Any]:
-    """The uvicorn Config keywords for ``settings`` (fastest implementations installed)."""
+    """The uvicorn Config keywords for ``settings``: the fastest implementations installed,
+    and with the fastpath on, the protocol subclasses that free a connection once it ends."""
     from uvicorn.config import WS_PROTOCOLS
 
     installed = importlib.util.find_spec
     http: type | str = "httptools" if installed("httptools") else "h11"
     ws: type | str = "websockets-sansio" if "websockets-sansio" in WS_PROTOCOLS else "websockets"
-    if http == "httptools" and ws == "websockets-sansio":
-        # the same two, freeing a connection's objects as soon as it ends (the module
-        # subclasses both, so it is imported only when both are there)
-        from ..uvicorn_protocols import ReleasingWebSockets, UpgradeReleasingHttpTools
+    if settings.fastpath and http == "httptools" and ws == "websockets-sansio":
+        # the module subclasses both, so it is imported only when both are there
+        from ..fastpath.uvicorn_protocols import ReleasingWebSockets, UpgradeReleasingHttpTools
 
         http, ws = UpgradeReleasingHttpTools, ReleasingWebSockets
     return {

@@ -30,11 +30,14 @@ Guarantees kept from the plain path:
   shows each), and a batch costs at most one round trip for all of its commands.
 
 Commands run in the order they were queued; only the batch boundaries move. They are packed
-by rooms.backends.redis.resp (the bytes redis-py's ``pack_commands`` sends, at a third of its CPU).
+by rooms.backends.redis.resp (the bytes redis-py's ``pack_commands`` sends, for less CPU).
 Replies come back as redis-py's parser reads them (hiredis when installed) without response
-callbacks, which the commands sent here do not need. A Redis Cluster keeps the plain path
-(``DirectCalls``): its commands go to different nodes by slot, each block under its own
-``guarded`` deadline.
+callbacks, which the commands sent here do not need.
+
+``DirectCalls`` is the plain path, one redis-py call per command, each block under its own
+``guarded`` deadline: a Redis Cluster's (its commands go to different nodes by slot), and
+every Redis's when ``RedisOptions.auto_pipeline`` is off (``tictactoe serve --no-fastpath``).
+``redis_calls`` chooses between the two.
 """
 
 from __future__ import annotations
@@ -235,10 +238,9 @@ class AutoPipeline:
         # The socket timeout bounds the batch's write and replies as a whole: one timer per
         # batch, not one per reply (``math.inf``: redis-py's own read sets none). The write
         # goes with the connection's own timeout off: with one, redis-py sends through
-        # ``asyncio.wait_for``, a task of its own, so the commit reached the socket a loop
-        # turn later (and the task cost about 12 % of a one-command batch's client CPU,
-        # docs/performance.md item 29). A connect or reconnect inside the send (redis-py's,
-        # reading the handshake's replies) is under this timeout too.
+        # ``asyncio.wait_for``, a task of its own, so the commit would reach the socket a
+        # loop turn later. A connect or reconnect inside the send (redis-py's, reading the
+        # handshake's replies) is under this timeout too.
         timeout = connection.socket_timeout
         try:
             async with asyncio.timeout(timeout):
@@ -262,8 +264,9 @@ class AutoPipeline:
 
 
 class DirectCalls:
-    """The plain path, one command per call: for a Redis Cluster, whose commands go to
-    the node of their slot (redis-py's cluster client routes and redirects them)."""
+    """The plain path, one redis-py call per command: for a Redis Cluster, whose commands
+    go to the node of their slot (redis-py's cluster client routes and redirects them),
+    and for one Redis when auto-pipelining is off (``RedisOptions.auto_pipeline``)."""
 
     def __init__(self, client: RedisCluster | Redis) -> None:
         self._client = client
@@ -285,8 +288,9 @@ class DirectCalls:
         return None
 
 
-def redis_calls(client: Redis | RedisCluster) -> RedisCalls:
-    """Auto-pipelining for one Redis; the plain path for a Cluster."""
-    if isinstance(client, RedisCluster):
+def redis_calls(client: Redis | RedisCluster, *, auto_pipeline: bool = True) -> RedisCalls:
+    """Auto-pipelining for one Redis; the plain path for a Cluster, or when
+    ``auto_pipeline`` is off."""
+    if isinstance(client, RedisCluster) or not auto_pipeline:
         return DirectCalls(client)
     return AutoPipeline(client)

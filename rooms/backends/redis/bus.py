@@ -1,33 +1,18 @@
 """The Redis Bus: one pub/sub connection per worker, one channel per room with listeners.
 
-Channels are reference counted: the first subscription to a room sends ``SUBSCRIBE``, the
-last one to close sends ``UNSUBSCRIBE``. ``subscribe`` returns only once Redis confirmed
-the channel, so every event published afterwards reaches it (subscribe first, then read:
-invariant 4). The confirmations are matched by counting outstanding ``SUBSCRIBE``s per
-channel, so an unsubscribe racing a resubscribe cannot mark a channel live too early.
+Channels are reference counted (first subscription ``SUBSCRIBE``, last close ``UNSUBSCRIBE``).
+``subscribe`` returns once Redis confirmed the channel, so every later event reaches it
+(invariant 4); confirmations are counted per channel, so an unsubscribe racing a resubscribe
+never marks a channel live too early. A channel whose last listener left lingers ``linger``
+seconds, so a returning listener needs no command, and idle channels are then unsubscribed in
+batches rather than one system call per departure.
 
-A channel whose last listener left stays subscribed for ``linger`` seconds: a listener
-that comes back meanwhile (a player's reconnect, the next game's connection) finds it live
-without a command, and the channels left unused are unsubscribed together, one
-``UNSUBSCRIBE`` for many, about every ``linger / 4`` seconds. With a new room per game a
-departure's ``UNSUBSCRIBE`` was a write of its own, a system call: 3 % of a worker's time
-(docs/performance.md, item 32). Meanwhile the channel's messages still arrive here and
-are dropped (no listener); a lingering channel is forgotten when the connection is lost.
-
-One task reads the connection, with no timer per message: a health watch re-armed about
-once per ``health_interval`` PINGs it when quiet (rooms.backends.redis.health). When it breaks
-(Redis restarted, a reset) or goes silent (no reply, PINGs included, for
-``health_timeout``: a frozen Redis), the task reconnects with a bounded backoff and
-subscribes every channel again. Pub/sub is at-most-once, so whatever was published
-meanwhile is gone from the bus: after each channel's new confirmation the bus re-delivers
-the room's latest logged event, read from the store's log. A listener that missed
-anything sees a version gap in it and re-reads the store (rooms.fanout.feed); one that missed
-nothing drops it as already seen. Subscription buffers are bounded and drop
-on overflow, like the memory bus: receivers repair gaps.
-
-The command and reply names are class attributes, and ``_lost``/``_other`` are hooks, so
-the Cluster bus runs one subclass of this per shard with sharded pub/sub (SSUBSCRIBE,
-``smessage``) and reroutes rooms when the topology changes (rooms.backends.redis.cluster.bus).
+One task reads the connection, with no timer per message; a health watch (``health``) PINGs it
+when quiet. When it breaks or stays silent for ``health_timeout``, the task reconnects with
+bounded backoff, resubscribes, and re-delivers each room's latest logged event: pub/sub is
+at-most-once, so a listener that missed anything sees a version gap and re-reads the store.
+Subscription buffers are bounded and drop on overflow. Command names and the ``_lost`` and
+``_other`` hooks let the Cluster bus subclass this per shard (``cluster.bus``).
 """
 
 from __future__ import annotations
@@ -239,17 +224,21 @@ class RedisBus:
 
         The connection's socket timeout is off once it is connected (``_run``), and the
         write is bounded here: with one, redis-py writes through ``asyncio.wait_for``, a
-        task of its own for every SUBSCRIBE and UNSUBSCRIBE, as the auto-pipeline's batches
-        did (docs/performance.md, items 29 and 31). The reader's reads set no timeout."""
+        task of its own for every SUBSCRIBE and UNSUBSCRIBE. The reader's reads set no
+        timeout."""
         conn = self._conn
         if conn is None or not conn.is_connected:
             return
         for command in commands:
             self.sent[command[0]] += 1
+        # our RESP packer, or redis-py's own (the same bytes) with auto-pipelining off
+        packed: bytes | list[bytes] = (
+            pack_commands(commands) if self.options.auto_pipeline else conn.pack_commands(commands)
+        )
         with contextlib.suppress(*_BROKEN):
             try:
                 async with asyncio.timeout(self._write_timeout):
-                    await conn.send_packed_command(pack_commands(commands), check_health=False)
+                    await conn.send_packed_command(packed, check_health=False)
             except TimeoutError:  # the write may be half done: never reuse the connection
                 await conn.disconnect(nowait=True)
                 raise
@@ -331,8 +320,8 @@ class RedisBus:
         """Hand over every reply until the connection breaks or goes silent.
 
         No deadline per read (a timer armed and cancelled per message): the health watch
-        (rooms.backends.redis.health) PINGs a quiet connection and, after ``health_timeout`` of
-        silence, cancels the read and raises TimeoutError: the caller reconnects."""
+        (``health``) PINGs a quiet connection and, after ``health_timeout`` of silence,
+        cancels the read and raises TimeoutError: the caller reconnects."""
         clock = asyncio.get_running_loop().time
         async with HealthWatch(
             interval=self._health_interval,

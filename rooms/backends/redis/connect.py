@@ -1,15 +1,12 @@
 """Reaching Redis with bounded waits, and Redis failures as the rooms layer's typed errors.
 
-A store call must never hang: each one runs under an overall deadline (``timeout``, all
-retries included) on top of redis-py's socket timeouts (``guarded``: an ``asyncio.timeout``
-per call; the hot auto-pipelined calls share one timer instead, rooms.backends.redis.deadlines),
-and every way Redis can fail to answer (refused, reset, silent, loading its AOF, out of
-memory, a replica) becomes ``RoomError(unavailable, "... retry")``. The client needs no
-reconnect logic of its own: the connection pool drops a broken connection and opens a new
-one on the next call.
-
-Our own URL query parameter (``prefix``, the key prefix) is split off here; every other
-query parameter is redis-py's.
+A store call never hangs: each runs under an overall deadline (``timeout``, retries included) on
+top of redis-py's socket timeouts (``guarded``, an ``asyncio.timeout`` per call; the hot
+auto-pipelined calls share one timer, ``deadlines``), and every way Redis can fail to answer
+(refused, reset, silent, loading, out of memory, a replica) becomes ``RoomError(unavailable,
+"... retry")``. The client needs no reconnect logic: the pool drops a broken connection and
+opens a new one on the next call. Our own URL query parameter (``prefix``, the key prefix) is
+split off here; every other one is redis-py's.
 """
 
 from __future__ import annotations
@@ -41,8 +38,8 @@ __all__ = [
 ]
 
 RedisClient = aioredis.Redis | RedisCluster
-"""What the store talks to: one Redis, or a Cluster (rooms.backends.redis.cluster.pair);
-both take the same commands, scripts and non-transactional pipelines for what the store sends."""
+"""What the store talks to: one Redis, or a Cluster (``cluster.pair``); both take the same
+commands, scripts and non-transactional pipelines for what the store sends."""
 
 _TRANSIENT_REPLIES = ("BUSY", "NOREPLICAS", "MISCONF")
 """Reply prefixes that mean "Redis cannot do this right now", not "this is a bug"."""
@@ -61,14 +58,17 @@ that outlived the cluster client's own redirections is a topology still settling
 class RedisOptions:
     timeout: float = 2.0
     """Seconds one store call may take, retries included, before it raises unavailable
-    (the hot calls: up to a quarter more, as their shared timer looks:
-    rooms.backends.redis.deadlines)."""
+    (the hot calls: up to a quarter more, as their shared timer looks: ``deadlines``)."""
     socket_timeout: float = 1.0
     connect_timeout: float = 1.0
     retries: int = 1
     """Quick retries of a command whose connection broke (a restarted Redis, a reset)."""
     pool_size: int = 64
     """Connections per client; more concurrent commands wait for a free one."""
+    auto_pipeline: bool = True
+    """Send the hot commands auto-pipelined (``batch``) and pack the bus's commands with our
+    own RESP packer (``resp``). False: every command through plain redis-py calls, the same
+    commands and replies (``--no-fastpath``)."""
 
     def __post_init__(self) -> None:
         for name in ("timeout", "socket_timeout", "connect_timeout"):
@@ -87,6 +87,10 @@ class RedisOptions:
             or (self.pool_size < 1)
         ):
             raise UnsupportedBackend(f"redis pool_size must be 1 or more, not {self.pool_size!r}")
+        if not isinstance(self.auto_pipeline, bool):
+            raise UnsupportedBackend(
+                f"redis auto_pipeline must be True or False, not {self.auto_pipeline!r}"
+            )
 
 
 def split_url(url: str) -> tuple[str, str]:
@@ -147,7 +151,7 @@ class guarded:  # lower case: used as ``async with guarded(...)``, as the functi
 
     RoomErrors raised inside pass through untouched. A class rather than an
     ``@asynccontextmanager`` generator: every store call enters one, and the generator's
-    machinery cost about as much CPU as the deadline itself.
+    machinery would be a cost of its own on that path.
     """
 
     __slots__ = ("_deadline", "_timeout", "_what")

@@ -1,26 +1,21 @@
 """The presence registry in Redis (``redis://``) or a Redis Cluster (``redis+cluster://``).
 
-Keys (``<prefix>`` as for the rooms, rooms.backends.redis.keys):
+Keys (``<prefix>`` as for the rooms, ``keys``):
 
 ``<prefix>:workers``               set: every listed worker id (the registry others scan)
 ``<prefix>:{w:<worker>}:lease``    string, with the lease's TTL: who holds it (host:pid)
 ``<prefix>:{w:<worker>}:rooms``    set: the rooms where the worker holds connections
 ``<prefix>:{w:<worker>}:claim``    string, with the claim's TTL: the worker cleaning up
 
-A worker's lease, index and claim share the hash tag ``{w:<worker>}``, so on a Cluster
-they live on one slot and every step that must see two of them at once (renew, index,
-claim, finish) is ONE single-slot script. The registry set is another key, touched by
-plain commands in an order that never loses a worker: listed before its lease exists,
-unlisted only after ``finish`` deleted its index.
-
-On one Redis, the store's own commits index and unindex rooms (``folds_into``: the
-commit script does what ``INDEX`` and ``SREM`` do, in the same step, rooms.backends.index);
-``add_room``/``remove_room`` remain for a Cluster and for the paths that do not commit.
-
-Liveness is the lease key's TTL, counted by Redis' own clock, so workers' clocks never
-have to agree. The registry has its own client (connections named ``<prefix>-presence``
-in ``CLIENT LIST``), so heartbeats never queue behind room traffic and an operator, or
-the bench, can tell them apart.
+A worker's lease, index and claim share the hash tag ``{w:<worker>}``, so every step that must
+see two of them (renew, index, claim, finish) is ONE single-slot script, on a Cluster too. The
+registry set is touched by plain commands in an order that never loses a worker: listed before
+its lease exists, unlisted only after ``finish`` deleted its index. On one Redis the store's
+commits index and unindex rooms in the same step (``folds_into``, rooms.backends.index);
+``add_room``/``remove_room`` serve a Cluster and paths that do not commit. Liveness is the lease
+key's TTL on Redis' own clock, so workers' clocks need not agree. The registry has its own
+client (``<prefix>-presence`` in ``CLIENT LIST``), so heartbeats never queue behind room
+traffic.
 """
 
 from __future__ import annotations
@@ -115,15 +110,16 @@ class RedisRegistry:
         prefix: str = "ttt",
         timeout: float = 2.0,
         own_client: bool = True,
+        auto_pipeline: bool = True,
     ) -> None:
         self._client = client
         self._layout = KeyLayout(prefix)  # validates the prefix like the store does
         self._timeout = timeout
         self._own_client = own_client
         self._renew = client.register_script(RENEW)
-        # Indexing and unindexing follow joins and departures: auto-pipelined
-        # (rooms.backends.redis.batch), so the rooms of a busy worker share round trips.
-        self._calls = redis_calls(client)
+        # Indexing and unindexing follow joins and departures: auto-pipelined (``batch``),
+        # so the rooms of a busy worker share round trips.
+        self._calls = redis_calls(client, auto_pipeline=auto_pipeline)
         self._index = LuaScript(INDEX)
         self._claim = client.register_script(CLAIM)
         self._finish = client.register_script(FINISH)
@@ -181,10 +177,9 @@ class RedisRegistry:
             await self._calls.call("SREM", self._key(worker, "rooms"), room_id)
 
     def folds_into(self, store: Store) -> bool:
-        """True for a Redis store (not a Cluster's) on this registry's server and
-        database: a worker's index can then change in the commit of a room (rooms.
-        presence_index). On a Cluster the two live on different slots, which no script
-        may touch at once."""
+        """True for a Redis store (not a Cluster's) on this registry's server and database: a
+        worker's index can then change in a room's commit (rooms.backends.index). On a Cluster
+        the two live on different slots, which no script may touch at once."""
         if isinstance(self._client, RedisCluster) or not isinstance(store, RedisStore):
             return False
         if isinstance(store, RedisClusterStore) or isinstance(store.client, RedisCluster):
@@ -228,9 +223,10 @@ class RedisRegistry:
         return text(value) if value is not None else None
 
 
-def redis_registry(url: str, *, timeout: float = 2.0) -> RedisRegistry:
-    """A registry with its own client on the Redis or Cluster of ``url`` (not opened)."""
-    options = RedisOptions(timeout=timeout)
+def redis_registry(url: str, *, timeout: float = 2.0, auto_pipeline: bool = True) -> RedisRegistry:
+    """A registry with its own client on the Redis or Cluster of ``url`` (not opened);
+    ``auto_pipeline`` off: its index writes are plain redis-py calls."""
+    options = RedisOptions(timeout=timeout, auto_pipeline=auto_pipeline)
     if "+cluster" in url.split("://", 1)[0].lower():
         parsed = parse_cluster_url(url)
         named = ClusterURL(
@@ -243,4 +239,4 @@ def redis_registry(url: str, *, timeout: float = 2.0) -> RedisRegistry:
         )
     plain, prefix = split_url(url)
     client = make_client(plain, options, client_name=f"{prefix}-presence")
-    return RedisRegistry(client, prefix=prefix, timeout=timeout)
+    return RedisRegistry(client, prefix=prefix, timeout=timeout, auto_pipeline=auto_pipeline)

@@ -1,27 +1,19 @@
 """The Redis Store (``redis://``): rooms shared by every worker on every host.
 
-Layout (rooms.backends.redis.keys): one hash, one event log and one channel per room, all under the
-room's ``{room_id}`` hash tag, so a room lives on one Cluster slot. ``create``, ``commit``
-and ``events_since`` are Lua scripts (rooms.backends.redis.scripts), each ONE atomic round trip:
-``create`` also reads the dataset's epoch; ``commit`` compares the version, writes the
-room, appends to the bounded log, sets the TTL, publishes the event and, on one Redis, may
-index or unindex the room under a worker (rooms.backends.index). The lobby is a sorted set
-kept consistent by ordering and lazy repair (rooms.backends.redis.lobby), not by a script.
+A room's hash, event log and channel share the hash tag ``{room_id}`` (``keys``), so a room
+lives on one Cluster slot. ``create``, ``commit`` and ``events_since`` are Lua scripts
+(``scripts``), each ONE atomic round trip; ``commit`` compares the version, writes the room,
+appends to the bounded log, sets the TTL (``room_ttl``, or ``finished_ttl`` once the game is
+over), publishes, and on one Redis may (un)index the room under a worker (rooms.backends.index).
+The lobby is kept by ordering and read repair (``lobby``), an unchanged archive is not sent
+again (``archive``), and hot commands are auto-pipelined (``batch``), each keeping its own reply
+or error.
 
-Expiry: every write sets the room's TTL to ``room_ttl``, or to ``finished_ttl`` once its
-game is over (as the caller says, ``finished``, or else as the event's ``status`` says).
-
-A room's text is kept in two hash fields, its JSON object and its archive of earlier
-games; a commit that did not change the archive leaves it out (rooms.backends.redis.archive). The
-hot commands are auto-pipelined (rooms.backends.redis.batch): the calls of many rooms made at once
-share one round trip, each still one command with its own reply or error.
-
-Redis down or slow: every call raises ``RoomError(unavailable)`` within ``options.timeout``
-seconds (``connect``; the hot calls within a quarter more, their deadlines sharing one
-timer: ``deadlines``), and reconnects on the next call once Redis is back. Redis restarted
-WITHOUT its data: the dataset's *epoch* (``epoch``) tells a room Redis lost (``load``
-raises ``RoomError(room_not_found, "... was lost ...")``) from one that expired (None);
-nothing ever recreates a lost room (one epoch per Redis, or per slot).
+Redis down or slow: every call raises ``RoomError(unavailable)`` within ``options.timeout`` (the
+hot calls within a quarter more, ``deadlines``) and reconnects once Redis is back. Redis
+restarted WITHOUT its data: the dataset's epoch (``epoch``) tells a lost room (``load`` raises
+``RoomError(room_not_found, "... was lost ...")``) from an expired one (None); nothing ever
+recreates a lost room.
 """
 
 from __future__ import annotations
@@ -101,16 +93,16 @@ class RedisStore:
         self._log_size = log_size
         self._idle_ms = _ms(room_ttl)
         self._finished_ms = _ms(finished_ttl)
-        # The commit's arguments that never change, encoded once: redis-py encodes every
-        # str or int argument of every command again (about a tenth of a commit's CPU).
+        # The commit's arguments that never change, encoded once: redis-py would encode
+        # every str or int argument of every command again.
         self._commit_limits = tuple(
             b"%d" % value for value in (log_size, self._idle_ms, self._finished_ms)
         )
         self._grace = lobby_grace
         self._clock = clock
-        # The hot commands go through auto-pipelining (rooms.backends.redis.batch): concurrent calls
-        # share round trips; a Cluster's keep the plain path.
-        self._calls = redis_calls(self._client)
+        # The hot commands go through auto-pipelining (``batch``): concurrent calls share
+        # round trips; a Cluster's, or all when it is off, keep the plain path.
+        self._calls = redis_calls(self._client, auto_pipeline=self.options.auto_pipeline)
         self._create = LuaScript(CREATE)
         self._commit = LuaScript(self._commit_source)
         self._since = LuaScript(EVENTS_SINCE)
@@ -173,7 +165,7 @@ class RedisStore:
         keys = self._layout.room(room_id)
         now = self._clock()
         async with self._calls.guard("create", self.options.timeout):
-            # The lobby entry BEFORE the room (redis_lobby: never a hidden room). The script
+            # The lobby entry BEFORE the room (``lobby``: never a hidden room). The script
             # reads (or sets) the epoch, so the room is remembered in the dataset it is born
             # in: one round trip for an unlisted room (a Cluster's epoch key is on its slot).
             if listed:

@@ -1,44 +1,22 @@
 """The garbage collector tuned for a long-running worker (``Settings.tune_gc``).
 
-Three changes, each measured under ``tictactoe bench`` (docs/performance.md):
+A worker makes almost no cyclic garbage as it plays (closed connections and replaced room
+states are freed by reference counting), yet CPython's collector walks its young objects
+hundreds of times a second and its whole heap every few seconds, each time with the event
+loop stopped. ``Collector`` takes over the schedule:
 
-- ``gc.freeze()`` once the worker has started: the tens of thousands of objects made by
-  imports and startup (modules, classes, functions) are never garbage, yet every full
-  collection walked them again. Frozen, they are skipped; they are still freed by reference
-  counting if they ever become unreachable.
-- **The young objects frozen on the loop's clock, never walked.** CPython collects the
-  youngest generation when allocations outnumber deallocations by 700, and a deallocation
-  of an *old* object counts as much as one of a young one. A worker replaces each room's
-  state at every move: the new copy is young and lives until the next move, the old copy
-  dies old. The two balance, so the count barely moves while young survivors pile up: at
-  500 moves a second a young collection found 10,000–35,000 objects (~700 rooms' states)
-  and held the event loop for 2–25 ms of CPU. Collecting the young generations every 50 ms
-  on the loop instead (``gc.collect(1)``, items 21 and 30 of docs/performance.md) kept the
-  pauses short, but each tick still walked the 3,000–9,500 objects the last 50 ms left
-  alive, 6.5 % of a worker's CPU with a new room per game, and found nothing: the server
-  makes no cyclic garbage as it plays (a closed connection is freed by reference counting,
-  and so are the error paths: 20,000 refused commands, none). So every ``YOUNG_EVERY``
-  seconds the tick *freezes* what is there (``gc.freeze()``: the young lists spliced onto
-  the permanent generation, no walk, whatever their size), and only a full collection ever
-  looks at those objects again; an object freed by reference counting leaves the frozen
-  list as any other. CPython's own young collections run between two ticks only in a burst
-  of allocations (its threshold raised from 700 to ``YOUNG_THRESHOLD``): at 700, with a
-  new room per game, it collected the youngest generation about a hundred times a second.
-- **Full collections when the heap has grown**, not after a count of younger ones: each
-  walks every live object (hundreds of thousands at 1,500 connections, 100–200 ms of CPU
-  with the event loop stopped). CPython's own rule (after 10 middle collections, once the
-  objects promoted to the old generation reach a quarter of it) counts promotions, so at
-  20 young ticks a second it would run one every few seconds, although the promoted room
-  states die soon after. Instead, every ``CHECK_EVERY`` seconds the worker compares the
-  interpreter's allocated memory blocks (``sys.getallocatedblocks``, no walk of the heap)
-  with what the last full collection left, and collects everything once they have doubled
-  (``GROWTH``, and at least ``MIN_GROWTH`` blocks more), as Go's collector does at its
-  default: a heap that keeps its size, the steady state, is never walked whole; one that
-  grows, with garbage in cycles or with more connections, is, once per doubling (the
-  frozen objects thawed for it, startup's included, then frozen again). A quarter
-  (CPython's proportion) was tried first: with a new room per game the heap breathes by
-  more than that as connections come and go, and each breath cost a full collection
-  (six in 30 s at 700 games × 1 move/s, the last 255 ms of CPU: the p99).
+- ``gc.freeze()`` once the worker has started: the startup heap (modules, classes,
+  functions) is never walked again by a collection.
+- Every ``YOUNG_EVERY`` seconds the young generations are *frozen* (spliced onto the
+  permanent generation: no walk, whatever their size) instead of collected; CPython's own
+  young collections run between two ticks only in a burst of allocations (threshold
+  ``YOUNG_THRESHOLD``).
+- Everything is collected only once the heap has grown by ``GROWTH`` (and at least
+  ``MIN_GROWTH`` blocks) since the last full collection, as measured by
+  ``sys.getallocatedblocks`` every ``CHECK_EVERY`` seconds (no walk): a heap of steady size
+  is never walked whole, one that grows is, once per doubling (Go's default rule).
+
+Process-wide: one per worker process; ``close`` gives CPython its own schedule back.
 """
 
 from __future__ import annotations

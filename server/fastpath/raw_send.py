@@ -1,11 +1,11 @@
 """The ASGI ``send`` of a WebSocket without Starlette's wrappers around it.
 
-Every frame a worker writes used to pass through ``WebSocket.send_text``,
-``WebSocket.send`` and the exception handler's ``sender`` before uvicorn's own ``send``:
-three coroutines per frame that check nothing a connection past its ``accept`` needs (the
-state checks guard the handshake and the close, which still go through Starlette).
-``RawSend``, the outermost middleware, keeps the server's ``send`` in the scope;
-``server_send`` finds it there and ``text_frame`` sends a text frame with it.
+Past its ``accept``, a connection's frames need none of the checks that
+``WebSocket.send_text``, ``WebSocket.send`` and the exception handler's ``sender`` make
+(they guard the handshake and the close, which still go through Starlette): three
+coroutines per frame. ``RawSend``, the outermost middleware, keeps the server's ``send``
+in the scope; ``server_send`` finds it there and ``text_frame`` sends a text frame with it.
+Without the middleware ``server_send`` answers None and every frame takes Starlette's path.
 """
 
 from __future__ import annotations
@@ -35,16 +35,16 @@ class RawSend:
             await self.app(scope, receive, send)
         finally:
             # uvicorn's protocol holds the scope, and ``send`` is a bound method of that
-            # protocol: left in, the pair is a reference cycle, and a closed connection (its
-            # protocol, transport, buffers: ~60 objects) would wait for a full collection
-            # instead of being freed when the connection ends (docs/performance.md, item 28).
+            # protocol: left in, the pair is a reference cycle, and a closed connection's
+            # protocol, transport and buffers would wait for a full collection instead of
+            # being freed by reference counting when the connection ends.
             # pop: a KeyError here would hide whatever the app raised
             scope.pop(SCOPE_KEY, None)
 
 
 def server_send(websocket: Any) -> Send | None:
-    """The server's own ``send`` for ``websocket`` (None without ``RawSend``: a test's
-    stand-in socket, whose ``send_text`` is used instead)."""
+    """The server's own ``send`` for ``websocket`` (None without ``RawSend``: the fastpath
+    is off, or a test's stand-in socket, whose ``send_text`` is used instead)."""
     scope = getattr(websocket, "scope", None)
     return scope.get(SCOPE_KEY) if isinstance(scope, dict) else None
 

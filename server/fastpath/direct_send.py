@@ -1,20 +1,17 @@
 """A text frame written straight to the socket, framed once for all its receivers.
 
-An event watched by a crowd goes out as the same text on every connection of the room.
-Through the ASGI ``send`` each connection pays for the whole path again: a message dict,
-uvicorn's ``send`` coroutine, the UTF-8 encode, websockets' ``Frame.serialize`` and the
-join of its output. A server's frame is never masked (RFC 6455, 5.1) and, without an
-extension (per-message compression is off, server/cli/serve.py), its bytes depend on the
-text alone: ``frame_of`` builds them once (with websockets' own serializer) and every
-connection that can take them at once gets the same ``bytes`` written to its transport.
+A server's frame is never masked (RFC 6455, 5.1) and, without an extension (per-message
+compression is off), its bytes depend on the text alone: ``frame_of`` builds them once
+with websockets' own serializer, and every connection of a room that can take them at
+once gets the same ``bytes`` written to its transport, instead of each paying for the
+ASGI message, uvicorn's ``send``, the encode and the framing again.
 
-``write_now`` is that write for one connection of uvicorn's websockets sans-I/O protocol,
-found through the ASGI ``send`` (``protocol_of``: a bound method of it). It writes only
-when uvicorn's own ``send`` would have written the frame at once without suspending: the
-connection open on both layers, nothing paused, no fragmented message or extension, no
-close sent. Anything else (a paused socket, a closing one, another ASGI server) makes
-``write_now`` answer False and the caller goes through the ASGI ``send`` as before, which
-waits, raises or closes exactly as it always did.
+``write_now`` writes only when uvicorn's own ``send`` would have written the frame at once
+without suspending (the connection open on both layers, nothing paused, no fragmented
+message or extension, no close sent); otherwise it answers False and the caller goes
+through the ASGI ``send``, which waits, raises or closes as it always does. ``protocol_of``
+finds uvicorn's websockets sans-I/O protocol behind a connection's ASGI ``send``, or None
+for any other server.
 """
 
 from __future__ import annotations

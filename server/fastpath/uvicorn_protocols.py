@@ -1,25 +1,21 @@
 """uvicorn's HTTP and WebSocket protocols, freeing a connection as soon as it ends.
 
 Both of uvicorn's protocols sit in a reference cycle that outlives their connection, so
-everything a connection held (protocols, parsers, buffers, flow control, bound methods:
-about seventy objects) waited for the collector's next *full* collection. A worker that
-serves a new room per game opens and closes hundreds of WebSockets a second: that garbage
-alone doubled its heap again and again, and each doubling cost a full collection of
-100-500 ms with the event loop stopped (docs/performance.md, item 28). The two cycles:
+everything a connection held (protocols, parsers, buffers, flow control, bound methods)
+waits for the collector's next *full* collection; a worker that opens and closes many
+WebSockets a second would pile that garbage up and pay for it in long full collections
+with the event loop stopped. The two cycles:
 
-- ``HttpToolsProtocol`` gives its parser the protocol itself for callbacks. A connection
-  that ends as HTTP breaks that cycle (``connection_lost`` drops the parser), but one
-  upgraded to a WebSocket hands its transport over and never hears from it again.
+- ``HttpToolsProtocol`` gives its parser the protocol itself for callbacks; a connection
+  upgraded to a WebSocket hands its transport over and never drops it.
   ``UpgradeReleasingHttpTools`` drops the parser once the upgrade is done.
 - websockets' sans-I/O ``ServerProtocol`` keeps its parser, a generator whose frame holds
-  the protocol. The parser would finish at the end of the stream, which uvicorn never
-  feeds it (its ``eof_received`` and ``connection_lost`` leave the parser suspended).
-  ``ReleasingWebSockets`` closes it once the connection is lost: nothing parses after that.
+  the protocol, suspended forever (uvicorn never feeds it the end of the stream).
+  ``ReleasingWebSockets`` closes it once the connection is lost.
 
-Everything else is uvicorn's. ``server.cli.serve.uvicorn_options`` names these classes
-as uvicorn's ``http`` and ``ws`` when httptools and the sans-I/O implementation are
-installed (the relay of ``tictactoe bench`` runs on the same options). The module needs
-both: import it only then.
+Everything else is uvicorn's. ``server.cli.serve.uvicorn_options`` names these classes as
+uvicorn's ``http`` and ``ws`` when the fastpath is on and httptools and the sans-I/O
+implementation are installed (the module subclasses both: import it only then).
 """
 
 from __future__ import annotations

@@ -1,0 +1,9 @@
+"""Speed machinery with a plain fallback, all of it off with ``tictactoe serve --no-fastpath``."""
+
+from __future__ import annotations
+
+from .collector import Collector
+from .raw_send import RawSend
+from .sender import FastSender, fast_sender
+
+__all__ = ["Collector", "FastSender", "RawSend", "fast_sender"]

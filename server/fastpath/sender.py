@@ -1,0 +1,50 @@
+"""``fast_sender(websocket)``: the one seam between a connection and the fastpath.
+
+A ``FastSender`` sends a connection's text frames past Starlette: straight to the
+transport when uvicorn would not wait (``direct_send``), else through the server's own
+ASGI ``send`` (``raw_send``). ``fast_sender`` answers None when the app runs without
+``RawSend`` (``--no-fastpath``, or a test's stand-in socket): the connection then sends
+every frame with Starlette's ``websocket.send_text``. Either way the bytes on the wire and
+their order are the same.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Coroutine
+from typing import Any
+
+from starlette.types import Send
+
+from .direct_send import protocol_of, write_now
+from .raw_send import server_send, text_frame
+
+__all__ = ["FastSender", "fast_sender"]
+
+
+class FastSender:
+    """One connection's frames past Starlette (see the module)."""
+
+    __slots__ = ("protocol", "send")
+
+    def __init__(self, send: Send) -> None:
+        self.send = send
+        self.protocol = protocol_of(send)
+        """uvicorn's sans-I/O protocol behind ``send`` (None under another server: every
+        frame takes ``send``)."""
+
+    def write_now(self, text: str) -> bool:
+        """Write ``text``'s frame to the transport if uvicorn's ``send`` would not wait;
+        False (nothing written) when the caller must use ``frame``."""
+        protocol = self.protocol
+        return protocol is not None and write_now(protocol, text)
+
+    def frame(self, text: str) -> Coroutine[Any, Any, None]:
+        """Send one text frame with the server's ``send`` (a coroutine to drive or await)."""
+        return text_frame(self.send, text)
+
+
+def fast_sender(websocket: Any) -> FastSender | None:
+    """The fastpath sender of ``websocket``, or None when its scope has no server ``send``
+    (no ``RawSend`` middleware: the plain path)."""
+    send = server_send(websocket)
+    return FastSender(send) if send is not None else None
