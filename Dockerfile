@@ -6,38 +6,41 @@
 #
 # Every setting is an environment variable (TICTACTOE_<NAME>, REDIS_URL; see
 # docs/operations.md) or a flag appended to the command (docker run ... --workers 4).
+# The build context is what .dockerignore lets through: the packages, the browser client,
+# pyproject.toml and README.md.
 
-# -- build: a wheel of the project, so the runtime image holds no build tools ------------
+# -- build: the project and its dependencies installed into a virtual environment --------
 FROM python:3.11-slim AS build
 WORKDIR /src
-COPY pyproject.toml README.md ./
-COPY core ./core
-COPY rooms ./rooms
-COPY server ./server
-COPY bench ./bench
-RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+COPY . .
+# The environment gets no pip of its own: the base image's pip installs into it, and only
+# the environment is copied into the runtime image (no wheels or sources left behind).
+RUN python -m venv --without-pip /opt/tictactoe \
+    && pip --python /opt/tictactoe/bin/python install --no-cache-dir \
+       --root-user-action=ignore --disable-pip-version-check .
 
 # -- runtime ----------------------------------------------------------------------------
 FROM python:3.11-slim
-ENV PYTHONDONTWRITEBYTECODE=1 \
+ENV PATH=/opt/tictactoe/bin:$PATH \
+    PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    PIP_DISABLE_PIP_VERSION_CHECK=1 \
     TICTACTOE_PORT=8000 \
     TICTACTOE_STATIC_DIR=/app/static
-# The wheel holds the Python packages; the browser client is served from /app/static.
-COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels \
-    && useradd --system --uid 10001 --home-dir /app --no-create-home \
-       --shell /usr/sbin/nologin tictactoe
+RUN useradd --system --uid 10001 --home-dir /app --no-create-home \
+    --shell /usr/sbin/nologin tictactoe
+COPY --from=build /opt/tictactoe /opt/tictactoe
+# The browser client, served from /app/static (TICTACTOE_STATIC_DIR).
 COPY static /app/static
 WORKDIR /app
 USER tictactoe
 EXPOSE 8000
 # Liveness only (/healthz): a worker whose Redis is down is alive but not ready, and must
-# not be restarted for it; the load balancer watches /readyz for that.
+# not be restarted for it; the load balancer watches /readyz for that. It asks the port in
+# TICTACTOE_PORT: set that variable, not --port, to move the server.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
     CMD ["python", "-c", "import os, sys, urllib.request; port = os.environ.get('TICTACTOE_PORT', '8000'); sys.exit(0 if urllib.request.urlopen(f'http://127.0.0.1:{port}/healthz', timeout=2).status == 200 else 1)"]
-# docker stop sends SIGTERM: uvicorn's graceful shutdown; open WebSockets are closed with
-# 1001 and the clients resume on another replica.
+# docker stop sends SIGTERM: uvicorn shuts down gracefully, closing every open WebSocket
+# with 1012 (service restart); the clients reconnect and resume on another replica.
+STOPSIGNAL SIGTERM
 ENTRYPOINT ["tictactoe", "serve", "--host", "0.0.0.0"]
 CMD []
