@@ -19,7 +19,7 @@ REDIS_BACKEND = ROOT / "rooms" / "backends" / "redis"
 
 def imported_modules(path: Path) -> list[tuple[int, str]]:
     tree = ast.parse(path.read_text(), filename=str(path))
-    found = []
+    found: list[tuple[int, str]] = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             found.extend((node.lineno, alias.name) for alias in node.names)

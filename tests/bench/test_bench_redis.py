@@ -4,29 +4,21 @@ Per move the service commits the room it holds in its cache (rooms.cache), broug
 forward by the bus, with ONE round trip: ``EVALSHA`` of the commit script, which also
 appends to the log, sets the TTLs and publishes the event with the room inside Redis.
 (Before the cache it also loaded the room first, ``HMGET``: two round trips.) A stale copy
-costs one more, counted in tests/rooms/test_room_cache.py. Joins and departures are left
+costs one more, counted in tests/rooms/test_cache.py. Joins and departures are left
 out of the count (the probe brackets the moves alone).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from bench.load import CONFIGS, BenchOptions, LoadPlan, launch, make_scripts, run_bench, run_load
 from bench.load.redis_probe import probe_game
-from tests.support.redis_server import RedisServer
 
 pytestmark = pytest.mark.redis
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with RedisServer(tmp_path_factory.mktemp("bench-redis")) as server:
-        yield server.url
 
 
 @pytest.mark.parametrize("config", ["redis", "redis2"])
@@ -87,7 +79,8 @@ def test_the_relay_still_relays_after_idling_past_the_redis_socket_timeout(
 
     launched = launch("relay", CONFIGS["redis"], redis_url)
     try:
-        time.sleep(DEFAULT_SOCKET_TIMEOUT + 1)  # as while the server's window runs
+        # The test: idle past redis-py's socket timeout, as while the server's window runs.
+        time.sleep(DEFAULT_SOCKET_TIMEOUT + 1)
         plan = LoadPlan(launched.url, 2, 1, 0.0, 0.2, 1.0, {})
         result = run_load(plan)
     finally:

@@ -120,8 +120,8 @@ def test_a_crowded_plan_spreads_every_room_s_spectators_over_the_processes() -> 
     assert all(s.crowd.gate == 25 for s in apart if s.crowd)  # 50 at once in all, as above
     # the same load in room mode, with one process or with few spectators: no crowd
     for other in ({"next": "room"}, {"procs": 1}, {"spectators": 99}):
-        assert not replace(plan, **other).crowded  # type: ignore[arg-type]
-        assert replace(plan, **other).share(0).crowd is None  # type: ignore[arg-type]
+        assert not replace(plan, **other).crowded
+        assert replace(plan, **other).share(0).crowd is None
 
 
 def test_sends_and_arrivals_of_several_processes_join_into_latencies() -> None:
@@ -263,7 +263,7 @@ def test_bad_flags_are_refused_before_anything_starts(
 _SETTLE = """
 import asyncio, gc, weakref
 from bench.load.worker import settle
-from server.collector import YOUNG_EVERY, YOUNG_THRESHOLD
+from server.fastpath.collector import YOUNG_EVERY, YOUNG_THRESHOLD
 
 class Node:
     pass
@@ -278,7 +278,7 @@ async def main():
     collector = settle()
     frozen = gc.get_freeze_count()
     later = Node()  # made in the window, as a connection is
-    await asyncio.sleep(YOUNG_EVERY * 4)
+    await asyncio.sleep(YOUNG_EVERY * 4)  # the test: four tick periods pass
     print(gone() is None, frozen > before, gc.is_tracked(kept),
           any(obj is kept for obj in gc.get_objects()),
           collector.young > 0, any(obj is later for obj in gc.get_objects()),
@@ -292,7 +292,7 @@ asyncio.run(main())
 
 def test_a_load_process_settles_before_the_window() -> None:
     """settle collects the garbage of setting up and freezes what is left, then keeps
-    freezing what the window makes (server.collector): no collection but a full one walks
+    freezing what the window makes (server.fastpath.collector): no collection but a full one walks
     any of it, although it stays tracked; closed, the collector gives everything back."""
     done = subprocess.run(
         [sys.executable, "-c", _SETTLE], capture_output=True, text=True, check=True, timeout=60

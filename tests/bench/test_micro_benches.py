@@ -4,20 +4,10 @@ broken one would go unnoticed otherwise)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
-import pytest
 import redis
 
 from bench.redis_calls import measure as measure_calls
 from bench.room_lifecycle import STEPS, measure_lifecycle
-from tests.support.redis_server import RedisServer
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with RedisServer(tmp_path_factory.mktemp("micro-redis")) as server:
-        yield server.url
 
 
 def _keys(url: str) -> list[bytes]:

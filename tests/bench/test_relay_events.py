@@ -21,15 +21,8 @@ from bench.load import CONFIGS
 from bench.load.crowd import _queued
 from bench.load.http import HttpPool
 from bench.load.launch import Launched, launch
-from tests.support.redis_server import RedisServer
 
 MOVES = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]  # X completes the top row at the fifth
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with RedisServer(tmp_path_factory.mktemp("relay-events-redis")) as server:
-        yield server.url
 
 
 @pytest.fixture(

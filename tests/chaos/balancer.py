@@ -15,13 +15,13 @@ import os
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 
 import httpx
 
-from tests.chaos.fleet import ROOT, WAIT, LocalProcess, ServerProcess
 from tests.support.redis_server import free_port
+from tests.support.server_process import ROOT, WAIT, LocalProcess, ServerProcess
+from tests.support.waiting import eventually_sync
 
 __all__ = ["HAPROXY", "LoadBalancer"]
 
@@ -32,7 +32,7 @@ CONFIG = ROOT / "deploy" / "haproxy.cfg"
 def local_config(port: int, servers: list[ServerProcess]) -> str:
     text = CONFIG.read_text()
     bind, template = "    bind :80\n", "    server-template app 10 app:8000\n"
-    maxconn = "    maxconn 50000\n"  # needs a higher open-file limit than a test shell has
+    maxconn = "    maxconn 7500\n"  # may need a higher open-file limit than a test shell has
     assert bind in text and template in text and maxconn in text, "haproxy.cfg changed"
     lines = "".join(
         f"    server app{index} 127.0.0.1:{server.port}\n"
@@ -63,15 +63,19 @@ class LoadBalancer(LocalProcess):
 
     def wait_ready(self) -> None:
         """Until a request through it reaches a ready server (its checks have run)."""
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
+
+        def passed() -> bool:
             if not self.alive:
                 raise AssertionError(f"haproxy exited: {self.log_path.read_text()[-2000:]}")
-            with contextlib.suppress(httpx.HTTPError):
-                if httpx.get(f"{self.url}/readyz", timeout=5).status_code == 200:
-                    return
-            time.sleep(0.05)
-        raise AssertionError(f"haproxy never passed a request: {self.log_path.read_text()}")
+            return httpx.get(f"{self.url}/readyz", timeout=5).status_code == 200
+
+        eventually_sync(
+            passed,
+            f"a request through haproxy (log: {self.log_path})",
+            timeout=WAIT,
+            interval=0.05,
+            ignoring=(httpx.HTTPError,),
+        )
 
     def stop(self) -> None:
         if self.alive:

@@ -23,7 +23,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from rooms.room import EventType
-from tests.chaos.fleet import WAIT, Endpoint
+from tests.support.server_process import WAIT, Endpoint
 
 __all__ = ["Chooser", "Dropped", "Peer", "RETRYABLE", "chooser"]
 
@@ -131,7 +131,8 @@ class Peer:
         if line is not self.line:
             self.problems.append(f"{self.name}: a message on an old connection: {message}")
             return
-        kind, version = message["type"], message.get("version")
+        kind = message["type"]
+        version: Any = message.get("version")  # an int wherever a branch below reads it
         if kind == "welcome":
             missed, sent = message["missed"], line.last_version
             if sent is not None and missed is None:
@@ -170,7 +171,7 @@ class Peer:
                 )
             except (OSError, InvalidHandshake, TimeoutError):
                 server = self._choose(server)
-                await asyncio.sleep(0.05)
+                await asyncio.sleep(0.05)  # a client's pause before it connects again
                 continue
             self.line = line = _Line(ws, server, self)
             line.last_version = last
@@ -190,7 +191,7 @@ class Peer:
                         return answer
                     if answer["code"] not in RETRYABLE:
                         raise AssertionError(f"{self.name}: join refused: {answer}")
-                    await asyncio.sleep(0.1)
+                    await asyncio.sleep(0.1)  # a client's pause before it asks again
             except Dropped:
                 server = self._choose(server)
         raise AssertionError(f"{self.name}: could not join {self.room_id}")
@@ -250,5 +251,5 @@ class Peer:
                 return reply
             if not (retry and reply["code"] in RETRYABLE and time.monotonic() < deadline):
                 return reply
-            await asyncio.sleep(0.1)
+            await asyncio.sleep(0.1)  # a client's pause before it sends the move again
         raise AssertionError(f"{self.name}: gave up on {move_id}")

@@ -19,8 +19,8 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from tests.chaos.fleet import Endpoint, create_room, snapshot
 from tests.chaos.peers import Chooser, Peer
+from tests.support.server_process import Endpoint, create_room, snapshot
 
 __all__ = ["SCRIPT", "RULES", "Table", "audit", "open_table", "play"]
 
@@ -81,7 +81,7 @@ async def play(table: Table, *, pace: float = 0.0) -> None:
         last = reply["version"]
         table.played = index + 1
         if pace:
-            await asyncio.sleep(pace)
+            await asyncio.sleep(pace)  # the test: moves spread over the fault, as people play
 
 
 async def audit(table: Table, server: Endpoint) -> dict[str, Any]:

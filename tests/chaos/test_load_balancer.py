@@ -21,10 +21,11 @@ from websockets.asyncio.client import connect
 from websockets.typing import Origin
 
 from tests.chaos.balancer import LoadBalancer
-from tests.chaos.fleet import Fleet, create_room
 from tests.chaos.peers import chooser
 from tests.chaos.tables import RULES, Table, audit, open_table, play
 from tests.support.redis_server import RedisServer
+from tests.support.server_process import Fleet, create_room
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.redis
 
@@ -70,10 +71,9 @@ async def test_games_through_the_balancer_survive_a_killed_server(
             await open_table(started, started, started, [started, started], choose, room_id=room_id)
         )
     games = [asyncio.create_task(play(table, pace=0.03)) for table in tables]
-    for _ in range(3000):  # until the games are under way (bounded)
-        if sum(table.played for table in tables) >= 12:
-            break
-        await asyncio.sleep(0.01)
+    await eventually(
+        lambda: sum(table.played for table in tables) >= 12, "the games under way", interval=0.01
+    )
     victim = fleet.servers[0]
     victim.kill()
     await asyncio.wait_for(asyncio.gather(*games), 120)

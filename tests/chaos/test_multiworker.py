@@ -15,10 +15,11 @@ import asyncio
 
 import pytest
 
-from tests.chaos.fleet import Fleet, ServerProcess, create_room, snapshot
 from tests.chaos.peers import Peer, chooser
 from tests.chaos.tables import Table, audit, open_table, play
 from tests.support.redis_server import RedisServer
+from tests.support.server_process import Fleet, ServerProcess, create_room, snapshot
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.redis
 
@@ -123,10 +124,11 @@ async def test_kill_9_of_a_process_mid_game_loses_and_doubles_nothing(
         x_on, o_on, w_on = spread(servers, index)
         tables.append(await open_table(o_on, x_on, o_on, [w_on, x_on], choose))
     games = [asyncio.create_task(play(table, pace=0.03)) for table in tables]
-    for _ in range(3000):  # until the games are well under way (bounded)
-        if sum(table.played for table in tables) >= 15 or all(g.done() for g in games):
-            break
-        await asyncio.sleep(0.01)
+    await eventually(
+        lambda: sum(table.played for table in tables) >= 15 or all(g.done() for g in games),
+        "the games well under way",
+        interval=0.01,
+    )
     assert all(table.played < len(table.script) for table in tables), "kill came too late"
     victim.kill()
     await asyncio.wait_for(asyncio.gather(*games), 120)

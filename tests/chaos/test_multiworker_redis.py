@@ -10,14 +10,14 @@
 from __future__ import annotations
 
 import asyncio
-import time
 
 import pytest
 
-from tests.chaos.fleet import Fleet, ServerProcess
 from tests.chaos.peers import chooser
 from tests.chaos.tables import Table, audit, open_table, play
 from tests.support.redis_server import RedisServer
+from tests.support.server_process import Fleet, ServerProcess
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.redis
 
@@ -34,10 +34,12 @@ async def open_tables(servers: list[ServerProcess], count: int) -> list[Table]:
 
 
 async def until_played(tables: list[Table], moves: int) -> None:
-    deadline = time.monotonic() + BOUND
-    while sum(table.played for table in tables) < moves:
-        assert time.monotonic() < deadline, f"the games did not reach {moves} moves"
-        await asyncio.sleep(0.01)
+    await eventually(
+        lambda: sum(table.played for table in tables) >= moves,
+        f"the games at {moves} moves",
+        timeout=BOUND,
+        interval=0.01,
+    )
 
 
 async def finish(
@@ -74,10 +76,11 @@ async def test_redis_frozen_mid_game_is_unavailable_then_recovers(
     aof_server.pause()  # SIGSTOP: connections stay open, nothing answers
     try:
         # The games keep trying: their moves are refused with a clear, typed error.
-        deadline = time.monotonic() + BOUND
-        while not any(e["code"] == "unavailable" for peer in peers for e in peer.errors):
-            assert time.monotonic() < deadline, "no unavailable error while Redis was stopped"
-            await asyncio.sleep(0.05)
+        await eventually(
+            lambda: any(e["code"] == "unavailable" for peer in peers for e in peer.errors),
+            "an unavailable error while Redis is stopped",
+            timeout=BOUND,
+        )
         for status, body in await asyncio.gather(*(s.readyz() for s in servers)):
             assert status == 503, body
             assert body["status"] == "unavailable" and "retry" in body["message"]
@@ -85,10 +88,11 @@ async def test_redis_frozen_mid_game_is_unavailable_then_recovers(
         aof_server.resume()  # SIGCONT
 
     for server in servers:
-        deadline = time.monotonic() + BOUND
-        while (await server.readyz())[0] != 200:
-            assert time.monotonic() < deadline, f"{server} not ready again"
-            await asyncio.sleep(0.1)
+
+        async def ready(server: ServerProcess = server) -> bool:
+            return (await server.readyz())[0] == 200
+
+        await eventually(ready, f"{server} ready again", timeout=BOUND, interval=0.1)
     await finish(tables, games, servers[0])
     refusals = [e for peer in peers for e in peer.errors]
     assert refusals and {e["code"] for e in refusals} == {"unavailable"}

@@ -26,8 +26,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.chaos.fleet import Fleet, ServerProcess, create_room, snapshot
 from tests.support.redis_server import RedisServer
+from tests.support.server_process import Fleet, ServerProcess, create_room, snapshot
 
 pytestmark = pytest.mark.redis
 
@@ -107,29 +107,32 @@ def spectators(count: int) -> Callable[[Message], bool]:
     return lambda m: m["type"] == "spectators" and m["count"] == count
 
 
+def answer_to(ref: str) -> Callable[[Message], bool]:
+    return lambda m: m["type"] in ("ack", "error") and m.get("ref") == ref
+
+
 async def claim_when_allowed(client: Client) -> Message:
     """Claim the win, again after each ``not_claimable`` (it says when to retry)."""
     deadline = time.monotonic() + WAIT
     for attempt in range(1000):
         ref = f"claim-{attempt}"
         await client.send({"type": "claim", "result": "win", "id": ref})
-        answer = await client.first(
-            lambda m, ref=ref: m["type"] in ("ack", "error") and m.get("ref") == ref, "answer"
-        )
+        answer = await client.first(answer_to(ref), "answer")
         if answer["type"] == "ack":
             return answer
         assert answer["code"] == "not_claimable", answer
         assert time.monotonic() < deadline, "never claimable"
+        # as long as the server said (retry_after), as a client must
         await asyncio.sleep(min(float(answer.get("retry_after") or 0.1), 1.0))
     raise AssertionError("gave up claiming")
 
 
 async def test_kill_9_of_a_players_worker_frees_the_seat_for_a_claim_and_a_resume(
-    volatile_server: RedisServer, fleet: Fleet, monkeypatch: pytest.MonkeyPatch
+    own_redis_server: RedisServer, fleet: Fleet, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TICTACTOE_ABANDON_GRACE", "1.5")  # stored in the room when created
     doomed, survivor = fleet.start(
-        volatile_server.url, 2, "--lease-ttl", "1", "--sweep-interval", "0.2"
+        own_redis_server.url, 2, "--lease-ttl", "1", "--sweep-interval", "0.2"
     )
     room_id = await create_room(survivor, {}, public=False)
     x, welcome = await Client.join(doomed, room_id, "player", "Ada")
@@ -163,10 +166,10 @@ async def test_kill_9_of_a_players_worker_frees_the_seat_for_a_claim_and_a_resum
 
 
 async def test_a_frozen_worker_keeps_its_lease_or_hands_its_clients_over(
-    volatile_server: RedisServer, fleet: Fleet
+    own_redis_server: RedisServer, fleet: Fleet
 ) -> None:
     frozen, awake = fleet.start(
-        volatile_server.url, 2, "--lease-ttl", "2", "--sweep-interval", "0.2"
+        own_redis_server.url, 2, "--lease-ttl", "2", "--sweep-interval", "0.2"
     )
     room_id = await create_room(awake, {}, public=False)
     x, welcome = await Client.join(frozen, room_id, "player", "Ada")
@@ -177,14 +180,15 @@ async def test_a_frozen_worker_keeps_its_lease_or_hands_its_clients_over(
         # A pause well inside the lease (a GC pause, a short SIGSTOP): nothing happens.
         os.kill(frozen.process.pid, signal.SIGSTOP)
         try:
-            await asyncio.sleep(0.5)
+            await asyncio.sleep(0.5)  # the test: frozen for half a second, a quarter of its lease
         finally:
             os.kill(frozen.process.pid, signal.SIGCONT)
         await x.send(
             {"type": "move", "row": 1, "col": 1, "version": o_welcome["version"], "move_id": "m1"}
         )
         await o.first(lambda m: m["type"] == "moved", "X's move after the pause")
-        await asyncio.sleep(0.5)  # more sweeps on the awake worker: still nothing to evict
+        # Nothing happens (bounded): more sweeps on the awake worker, still nothing to evict.
+        await asyncio.sleep(0.5)
         assert not any(presence_of("X", False)(m) for m in o.messages)
         assert not x.closed and not watcher.closed
 

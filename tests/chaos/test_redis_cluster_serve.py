@@ -10,28 +10,22 @@ shard, and fanned out by the other process's sharded subscription.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 
 import pytest
 
-from tests.chaos.fleet import Fleet, create_room, snapshot
 from tests.chaos.peers import chooser
 from tests.chaos.tables import RULES, audit, open_table, play
 from tests.support.redis_cluster import LocalCluster
+from tests.support.server_process import Fleet, create_room, snapshot
 
 pytestmark = pytest.mark.redis
 
 
-@pytest.fixture
-def cluster(tmp_path: Path) -> Iterator[LocalCluster]:
-    with LocalCluster(tmp_path / "cluster", appendonly=True) as started:
-        yield started
-
-
 async def test_full_games_across_two_workers_on_a_cluster(
-    cluster: LocalCluster, fleet: Fleet
+    start_redis_cluster: Callable[..., LocalCluster], fleet: Fleet
 ) -> None:
+    cluster = start_redis_cluster(appendonly=True)
     one, two = fleet.start(cluster.url, 2)
     ready = await one.readyz()
     assert ready == (200, {"status": "ready", "store": "redis-cluster"})

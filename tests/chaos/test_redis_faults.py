@@ -5,6 +5,7 @@ waits are bounded and nothing asserts on how long anything took."""
 from __future__ import annotations
 
 import asyncio
+import functools
 
 import pytest
 
@@ -23,6 +24,7 @@ from tests.chaos.redis_play import (
 )
 from tests.support.backends import BackendMaker, event
 from tests.support.redis_server import RedisServer
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.redis
 
@@ -60,7 +62,8 @@ async def test_restart_with_aof_keeps_every_room(
 
     # The same store object carries on: new connections, scripts reloaded after NOSCRIPT.
     after = [
-        await retrying(lambda r=room: pair.store.load(r.room_id)) for room in (public, private)
+        await retrying(functools.partial(pair.store.load, room.room_id))
+        for room in (public, private)
     ]
     assert after == before
     assert await pair.store.events_since(public.room_id, 0) is not None
@@ -103,9 +106,9 @@ async def test_stopped_redis_gives_typed_errors_then_recovers(
 
 
 async def test_restart_without_persistence_reports_rooms_lost(
-    volatile_server: RedisServer, makers: list[BackendMaker]
+    own_redis_server: RedisServer, makers: list[BackendMaker]
 ) -> None:
-    maker = maker_for(volatile_server, makers)
+    maker = maker_for(own_redis_server, makers)
     pair = await maker.make(options=FAST)
     service = RoomService(pair.store)
     room = await service.create(Rules(), public=True)
@@ -114,7 +117,7 @@ async def test_restart_without_persistence_reports_rooms_lost(
     assert isinstance(store, RedisStore)
     epoch = store.epoch
 
-    volatile_server.restart()  # comes back empty
+    own_redis_server.restart()  # comes back empty
 
     with pytest.raises(RoomError) as caught:
         await retrying(lambda: service.load(room.room_id))
@@ -127,7 +130,7 @@ async def test_restart_without_persistence_reports_rooms_lost(
         with pytest.raises(RoomError, match="was lost"):
             await service.execute(room.room_id, command)
     assert await store.commit(room.room_id, 1, "x", event(2), listed=True) is False
-    assert volatile_server.client().keys(f"{maker.prefix}:{{{room.room_id}}}*") == []
+    assert own_redis_server.client().keys(f"{maker.prefix}:{{{room.room_id}}}*") == []
     assert await store.listed(10) == []
     # The store goes on serving new rooms in the new epoch; readiness stays green.
     fresh = await service.create(Rules(), public=True)
@@ -158,7 +161,7 @@ async def test_frozen_redis_loses_and_doubles_nothing(
     await _progress(rooms, 3 * len(rooms))
     aof_server.pause()
     await refused_unavailable(workers[0].store.load(rooms[0].room_id))  # bounded, typed
-    await asyncio.sleep(1.5)
+    await asyncio.sleep(1.5)  # the test: Redis stays frozen while the games go on trying
     aof_server.resume()
     await asyncio.wait_for(asyncio.gather(*games), 60.0)
     for i, played in enumerate(rooms):
@@ -172,20 +175,16 @@ async def test_frozen_redis_loses_and_doubles_nothing(
 
 async def _progress(rooms: list[PlayedRoom], moves: int) -> None:
     """Wait (bounded) until the games acknowledged ``moves`` moves in all."""
-    for _ in range(3000):
-        if sum(len(played.acked) for played in rooms) >= moves:
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"the games did not reach {moves} moves")
+    await eventually(
+        lambda: sum(len(played.acked) for played in rooms) >= moves,
+        f"the games at {moves} acknowledged moves",
+        interval=0.01,
+    )
 
 
 async def _caught_up(service: RoomService, played: PlayedRoom) -> None:
     version = (await service.load(played.room_id)).version
-    for _ in range(1000):
-        if played.feed.version == version:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"feed stuck at {played.feed.version}, room at {version}")
+    await eventually(lambda: played.feed.version == version, f"the feed at version {version}")
 
 
 @pytest.mark.slow

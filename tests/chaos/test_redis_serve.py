@@ -9,99 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from tests.support.redis_server import RedisServer, free_port
+from tests.support.redis_server import RedisServer
+from tests.support.server_process import Fleet, ServerProcess
+from tests.support.waiting import eventually_sync
 
 pytestmark = pytest.mark.redis
 
-ROOT = Path(__file__).resolve().parents[2]
 WAIT = 30.0  # a bound against hangs, never a measurement
-
-
-class Serve:
-    """A ``tictactoe serve`` subprocess on a free port, stopped by its pid."""
-
-    def __init__(self, redis_url: str, *flags: str) -> None:
-        self.port = free_port()
-        self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "server.cli",
-                "serve",
-                "--port",
-                str(self.port),
-                "--redis-url",
-                redis_url,
-                "--log-level",
-                "warning",
-                *flags,
-            ],
-            cwd=ROOT,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "PYTHONUNBUFFERED": "1"},
-        )
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def ws(self, room_id: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{room_id}"
-
-    def wait_ready(self) -> dict[str, Any]:
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                _, err = self.process.communicate(timeout=10)
-                raise AssertionError(f"serve exited with {self.process.returncode}: {err}")
-            try:
-                response = httpx.get(f"{self.url}/readyz", timeout=2)
-                if response.status_code == 200:
-                    ready: dict[str, Any] = response.json()
-                    return ready
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.05)
-        raise AssertionError("serve did not become ready")
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.send_signal(signal.SIGINT)  # uvicorn's graceful shutdown
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=10)
-        self.process.communicate(timeout=10)
-
-
-@pytest.fixture
-def redis_server(tmp_path: Path) -> Iterator[RedisServer]:
-    with RedisServer(tmp_path / "redis") as server:
-        yield server
-
-
-@pytest.fixture
-def serves() -> Iterator[list[Serve]]:
-    started: list[Serve] = []
-    yield started
-    for serve in started:
-        serve.stop()
 
 
 class Player:
@@ -114,7 +34,7 @@ class Player:
         received is kept in ``seen``."""
         async with asyncio.timeout(WAIT):
             while True:
-                message = json.loads(await self.ws.recv())
+                message: dict[str, Any] = json.loads(await self.ws.recv())
                 self.seen.append(message)
                 if message["type"] == kind and version in (None, message.get("version")):
                     return message
@@ -132,7 +52,9 @@ class Player:
         return await self.next("move_ok")
 
 
-async def play_a_game(x_server: Serve, o_server: Serve, watch_server: Serve) -> None:
+async def play_a_game(
+    x_server: ServerProcess, o_server: ServerProcess, watch_server: ServerProcess
+) -> None:
     async with httpx.AsyncClient() as http:
         created = await http.post(
             f"{x_server.url}/api/rooms", json={"rules": {}, "public": True}, timeout=10
@@ -182,29 +104,23 @@ async def play_a_game(x_server: Serve, o_server: Serve, watch_server: Serve) -> 
 
 
 async def test_two_uvicorn_workers_on_redis_play_a_game(
-    redis_server: RedisServer, serves: list[Serve]
+    own_redis_server: RedisServer, fleet: Fleet
 ) -> None:
-    serve = Serve(redis_server.url, "--workers", "2")
-    serves.append(serve)
+    (serve,) = fleet.start(own_redis_server.url, 1, "--workers", "2")
     assert serve.wait_ready() == {"status": "ready", "store": "redis"}
     # Each worker process opened its one pub/sub connection at startup.
-    sync = redis_server.client()
+    sync = own_redis_server.client()
 
     def buses() -> int:
         return sum(client["name"] == "ttt-bus" for client in sync.client_list())
 
-    deadline = time.monotonic() + WAIT
-    while buses() < 2 and time.monotonic() < deadline:
-        time.sleep(0.05)
+    eventually_sync(lambda: buses() >= 2, "both workers' bus connections", timeout=WAIT)
     assert buses() == 2
     await play_a_game(serve, serve, serve)
 
 
 async def test_players_on_two_servers_share_rooms_through_redis(
-    redis_server: RedisServer, serves: list[Serve]
+    own_redis_server: RedisServer, fleet: Fleet
 ) -> None:
-    one, two = Serve(redis_server.url), Serve(redis_server.url)
-    serves.extend((one, two))
-    one.wait_ready()
-    two.wait_ready()
+    one, two = fleet.start(own_redis_server.url, 2)
     await play_a_game(one, two, two)

@@ -1,7 +1,7 @@
 """Fixtures for the browser tests: a real server, a real headless Chromium, guarded pages.
 
 The server is the real app under a real uvicorn on a free loopback port (``LiveServer``
-from tests/server/wsclient.py) serving the real ``static/``. Chromium is Debian's
+from tests/support/live_server.py) serving the real ``static/``. Chromium is Debian's
 ``/usr/bin/chromium`` driven by Playwright's sync API; Playwright never downloads a
 browser. Every page is guarded: a request to any host but the loopback server is aborted
 and fails the test, and so does an uncaught script error or a console error.
@@ -13,7 +13,6 @@ import asyncio
 import dataclasses
 import json
 import os
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -22,12 +21,10 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from server import Settings
+from tests.support.live_server import LiveServer
+
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "server"))
-
-from wsclient import LiveServer  # noqa: E402
-
-from server import Settings  # noqa: E402
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 

@@ -6,8 +6,9 @@ import re
 from typing import Any
 
 import pytest
-from browser_helpers import cell, expect_cell, move_error, moves, role_badge, status_line
 from playwright.sync_api import expect
+
+from tests.e2e.browser_helpers import cell, expect_cell, move_error, moves, role_badge, status_line
 
 pytestmark = pytest.mark.e2e
 

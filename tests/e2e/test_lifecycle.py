@@ -8,7 +8,9 @@ import re
 from typing import Any
 
 import pytest
-from browser_helpers import (
+from playwright.sync_api import expect
+
+from tests.e2e.browser_helpers import (
     banner,
     cell,
     expect_cell,
@@ -19,7 +21,6 @@ from browser_helpers import (
     seat,
     status_line,
 )
-from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
 

@@ -7,8 +7,9 @@ import re
 from typing import Any
 
 import pytest
-from browser_helpers import role_badge
 from playwright.sync_api import expect
+
+from tests.e2e.browser_helpers import role_badge
 
 pytestmark = pytest.mark.e2e
 

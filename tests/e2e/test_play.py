@@ -6,7 +6,9 @@ import re
 from typing import Any
 
 import pytest
-from browser_helpers import (
+from playwright.sync_api import expect
+
+from tests.e2e.browser_helpers import (
     banner,
     cell,
     connection,
@@ -18,7 +20,6 @@ from browser_helpers import (
     status_line,
     watchers,
 )
-from playwright.sync_api import expect
 
 pytestmark = pytest.mark.e2e
 

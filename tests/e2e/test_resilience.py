@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import json
 import re
-import time
 from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browser_helpers import (
+from playwright.sync_api import expect
+
+from tests.e2e.browser_helpers import (
     cell,
     connection,
     expect_cell,
@@ -25,7 +26,7 @@ from browser_helpers import (
     role_badge,
     watchers,
 )
-from playwright.sync_api import expect
+from tests.support.waiting import eventually_sync
 
 pytestmark = pytest.mark.e2e
 
@@ -86,10 +87,13 @@ class Line:
     def wait_for(self, page: Any, what: str, predicate: Callable[[], bool]) -> None:
         """Let the page run until `predicate` holds (the socket's messages are handled while
         Playwright waits), bounded by a deadline."""
-        deadline = time.monotonic() + WAIT
-        while not predicate():
-            assert time.monotonic() < deadline, f"timed out waiting for {what}"
-            page.wait_for_timeout(25)
+        eventually_sync(
+            predicate,
+            what,
+            timeout=WAIT,
+            interval=0.025,
+            pause=lambda seconds: page.wait_for_timeout(seconds * 1000),
+        )
 
 
 def two_players(new_page: Any, room: str) -> tuple[Any, Line, Any]:

@@ -20,6 +20,7 @@ from rooms import (
     quick_play,
 )
 from rooms.room import Join, PlayMove, Tick
+from tests.support.waiting import eventually
 
 
 async def test_simultaneous_quick_play_requests_pair_up(backend: Backend) -> None:
@@ -97,11 +98,12 @@ async def test_two_workers_computing_one_bot_move_apply_it_once(backend: Backend
         await services[0].execute(room.room_id, Join("h", Role.PLAYER))
         loaded = await services[1].load(room.room_id)
         watches[1].observe(loaded, True)
-        for _ in range(200):
+
+        async def settled() -> bool:
             now = await services[0].load(room.room_id)
-            if now.game.ply == 1 and len(calls) == 2 and not any(w._thinking for w in watches):
-                break
-            await asyncio.sleep(0.02)
+            return now.game.ply == 1 and len(calls) == 2 and not any(w._thinking for w in watches)
+
+        await eventually(settled, "the bot's move committed and both searches over")
         final = await services[0].load(room.room_id)
         assert final.game.ply == 1 and len(calls) == 2
         assert sum(w.bot_moves for w in watches) == 1
@@ -157,10 +159,11 @@ async def test_a_bot_move_owed_by_a_dead_worker_is_picked_up_by_another(
         assert alive.pending(room.room_id) == 1001.5
         clock[0] = 1002.0
         alive.noted(room.room_id, moved.event["due"])  # now past due: it acts at once
-        for _ in range(300):
-            if (await a.load(room.room_id)).game.ply == 2:
-                break
-            await asyncio.sleep(0.01)
+
+        async def bot_moved() -> bool:
+            return (await a.load(room.room_id)).game.ply == 2
+
+        await eventually(bot_moved, "the bot's move, played by the worker still alive")
         final = await a.load(room.room_id)
         assert final.game.ply == 2 and alive.bot_moves == 1 and final.game.turn == "X"
     finally:

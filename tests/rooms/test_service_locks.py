@@ -12,6 +12,7 @@ from core import Rules
 from rooms import ErrorCode, Role, RoomError, RoomService
 from rooms.backends import MemoryStore, StoredRoom
 from rooms.room import Join
+from tests.support.waiting import eventually
 
 
 class GatedStore(MemoryStore):
@@ -42,9 +43,8 @@ async def test_commands_of_one_room_wait_their_turn_and_the_table_empties() -> N
         asyncio.create_task(service.execute(room_id, Join(f"s{i}", Role.SPECTATOR)))
         for i in range(3)
     ]
-    await asyncio.sleep(0)
+    await eventually(lambda: service._locks.users(room_id) == 3, "three at the room's lock")
     assert store.loads == 1  # the first holds the lock inside its load; two wait
-    assert service._locks.users(room_id) == 3
     store.gate.set()
     await asyncio.gather(*tasks)
     assert len(service._locks) == 0
@@ -58,10 +58,9 @@ async def test_a_command_cancelled_while_waiting_leaves_no_trace() -> None:
     service = RoomService(store)
     first = asyncio.create_task(service.execute(room_id, Join("a", Role.SPECTATOR)))
     waiting = asyncio.create_task(service.execute(room_id, Join("b", Role.SPECTATOR)))
-    await asyncio.sleep(0)
-    assert service._locks.users(room_id) == 2
+    await eventually(lambda: service._locks.users(room_id) == 2, "two at the room's lock")
     waiting.cancel()
-    await asyncio.sleep(0)
+    await eventually(waiting.done, "the cancelled command gone")
     assert waiting.cancelled() and service._locks.users(room_id) == 1
     store.gate.set()
     await first
@@ -89,8 +88,8 @@ async def test_without_local_locks_nothing_is_held() -> None:
         asyncio.create_task(service.execute(room_id, Join(f"s{i}", Role.SPECTATOR)))
         for i in range(3)
     ]
-    await asyncio.sleep(0)
-    assert store.loads == 3 and len(service._locks) == 0  # all three load at once
+    await eventually(lambda: store.loads == 3, "all three loading at once")
+    assert len(service._locks) == 0  # nothing held
     store.gate.set()
     await asyncio.gather(*tasks)
     assert service.conflicts >= 2  # they raced: compare-and-set settled it

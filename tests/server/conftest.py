@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from wsclient import Client, LiveServer
 
 from server import Settings
+from tests.support.live_server import LiveServer
+from tests.support.ws_client import Client
 
 
 @pytest.fixture(scope="session")

@@ -9,10 +9,11 @@ from typing import Any
 
 import httpx
 import pytest
-from wsclient import LiveServer
 
 from core import Rules
 from server.analysis_api import AnalysisRefused, AnalysisService, analyse_position
+from tests.support.live_server import LiveServer
+from tests.support.waiting import eventually
 
 
 async def analyse(server: LiveServer, body: Any, **kwargs: Any) -> httpx.Response:
@@ -130,6 +131,8 @@ async def test_the_search_runs_off_the_event_loop_within_its_budget(server: Live
     async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
         started = time.monotonic()
         slow = asyncio.create_task(client.post("/api/analysis", json=body))
+        # A head start for the search: the server shows no sign of a search under way to
+        # wait on. Not a synchronisation the result depends on: the order below is checked.
         await asyncio.sleep(0.1)
         health = await client.get("/healthz")
         # Answered while the search still ran (the order, not a time: the machine is noisy).
@@ -166,8 +169,7 @@ async def test_too_many_at_once_are_refused_with_429() -> None:
     service = AnalysisService(concurrency=1, work=work)
     rules = Rules()
     first = asyncio.create_task(service.analyse(rules, ".../.../..."))
-    while not calls:
-        await asyncio.sleep(0.01)
+    await eventually(lambda: calls, "the first search started")
     with pytest.raises(AnalysisRefused) as refused:
         await service.analyse(rules, "X../.../...")
     assert refused.value.status == 429 and refused.value.code == "busy"

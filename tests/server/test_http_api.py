@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from wsclient import LiveServer
+
+from tests.support.live_server import LiveServer
 
 
 async def http(server: LiveServer, method: str, path: str, **kwargs: Any) -> httpx.Response:
@@ -88,7 +88,7 @@ async def test_body_not_json_and_too_large(server: LiveServer) -> None:
     response = await http(server, "POST", "/api/rooms", content=b"{" + b" " * 5000 + b"}")
     assert (response.status_code, response.json()["code"]) == (413, "too_large")
 
-    async def chunks():  # type: ignore[no-untyped-def]
+    async def chunks() -> AsyncIterator[bytes]:
         for _ in range(10):
             yield b" " * 1000
 
@@ -165,4 +165,3 @@ async def test_static_client_with_index_fallback(
     assert (await http(live, "GET", "/missing.js")).status_code == 404
     assert (await http(live, "GET", "/api/rooms")).json() == {"rooms": []}
     assert (await http(live, "GET", "/../pyproject.toml")).status_code == 404
-    await asyncio.sleep(0)

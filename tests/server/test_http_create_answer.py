@@ -7,7 +7,8 @@ import json
 
 import httpx
 from starlette.responses import JSONResponse
-from wsclient import LiveServer
+
+from tests.support.live_server import LiveServer
 
 
 async def test_the_created_rooms_answer_is_what_json_response_would_send(

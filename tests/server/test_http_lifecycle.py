@@ -10,10 +10,11 @@ from typing import Any
 
 import httpx
 import pytest
-from wsclient import Client, LiveServer
 
 from core import Game, Rules
 from rooms.room import parse_record
+from tests.support.live_server import LiveServer
+from tests.support.ws_client import Client
 
 
 async def post(server: LiveServer, path: str, body: Any) -> httpx.Response:

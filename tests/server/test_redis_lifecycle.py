@@ -5,20 +5,14 @@ requests sent at the same moment to different workers."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
-from wsclient import LiveServer, table
 
-from tests.support.redis_server import RedisServer
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with RedisServer(tmp_path_factory.mktemp("redis-lifecycle")) as server:
-        yield server.url
+from tests.support.live_server import LiveServer
+from tests.support.waiting import eventually
+from tests.support.ws_client import table
 
 
 async def test_a_flag_falls_while_only_another_worker_is_alive(
@@ -42,10 +36,8 @@ async def test_a_flag_falls_while_only_another_worker_is_alive(
     assert event["outcome"] == {"reason": "timeout", "winner": "X", "loser": "O", "line": []}
     assert event["by"] is None
     survivor = other_worker.app.state.tictactoe.watch
-    for _ in range(200):  # the event can reach the watcher before the tick counts its commit
-        if survivor.ticks:
-            break
-        await asyncio.sleep(0.01)
+    # the event can reach the watcher before the tick counts its commit
+    await eventually(lambda: survivor.ticks, "the survivor's tick counted")
     assert survivor.ticks == 1  # the survivor committed it
     snapshot = await other_worker.snapshot(room_id)
     assert snapshot["status"] == "finished" and snapshot["players"][0]["wins"] == 1

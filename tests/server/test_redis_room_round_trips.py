@@ -14,26 +14,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 from collections import Counter
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 import redis.asyncio as aioredis
-from wsclient import LiveServer
 
-from tests.support.redis_server import RedisServer
+from tests.support.live_server import LiveServer
+from tests.support.waiting import eventually
 
 pytestmark = pytest.mark.redis
 
 PROBE = "round-trip-probe"
-SETTLE = 0.3  # seconds for a straggling command to show up before a window closes
-
-
-@pytest.fixture(scope="module")
-def redis_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with RedisServer(tmp_path_factory.mktemp("redis-round-trips")) as server:
-        yield server.url
+SETTLE = 0.3
+"""Seconds for a straggling command to show up before a window closes: the window proves
+that nothing more is sent, and this bounds how long it looks."""
 
 
 class Monitor:
@@ -74,12 +71,11 @@ class Monitor:
         start, end = f"ECHO start-{self._marks}", f"ECHO end-{self._marks}"
         await self.probe.echo(start.split(" ", 1)[1])
         await step()
-        await asyncio.sleep(SETTLE)
+        await asyncio.sleep(SETTLE)  # nothing more is sent (bounded): see SETTLE
         await self.probe.echo(end.split(" ", 1)[1])
-        for _ in range(200):
-            if any(line["command"] == end for line in self.lines):
-                break
-            await asyncio.sleep(0.02)
+        await eventually(
+            lambda: any(line["command"] == end for line in self.lines), f"MONITOR shows {end}"
+        )
         names = {entry["addr"]: entry.get("name", "") for entry in await self.probe.client_list()}
         counted: dict[str, Counter[str]] = {
             "store": Counter(),
@@ -116,11 +112,11 @@ async def monitor(redis_url: str) -> AsyncIterator[Monitor]:
 
 async def version_of(monitor: Monitor, room_id: str, wanted: int) -> None:
     """Wait (read by the probe's own client) until the room is at ``wanted``."""
-    for _ in range(500):
-        if await monitor.probe.hget(f"ttt:{{{room_id}}}:room", "v") == str(wanted):
-            return
-        await asyncio.sleep(0.01)
-    raise AssertionError(f"room {room_id} never reached version {wanted}")
+
+    async def reached() -> bool:
+        return bool(await monitor.probe.hget(f"ttt:{{{room_id}}}:room", "v") == str(wanted))
+
+    await eventually(reached, f"room {room_id} at version {wanted}")
 
 
 async def test_a_rooms_lifecycle_on_two_workers_costs_one_store_command_per_step(
@@ -158,7 +154,7 @@ async def test_a_rooms_lifecycle_on_two_workers_costs_one_store_command_per_step
     joins = [(x, "player"), (o, "player"), (watcher, "spectator")]
     seen = []
     for client, role in joins:
-        seen.append(await monitor.window(lambda c=client, r=role: c.join(r)))
+        seen.append(await monitor.window(functools.partial(client.join, role)))
     assert seen == [
         # X on the worker that created the room: its copy is current, the commit indexes
         {"store": Counter({"EVALSHA": 1}), "bus": Counter({"SUBSCRIBE": 1}), "presence": Counter()},
@@ -206,11 +202,11 @@ async def test_a_rooms_lifecycle_on_two_workers_costs_one_store_command_per_step
 async def unsubscribed(monitor: Monitor, room_id: str) -> None:
     """Wait until no worker is subscribed to the room's channel any more."""
     channel = f"ttt:{{{room_id}}}:ch"
-    for _ in range(500):
-        if dict(await monitor.probe.pubsub_numsub(channel))[channel] == 0:
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"room {room_id}'s channel is still subscribed")
+
+    async def nobody() -> bool:
+        return bool(dict(await monitor.probe.pubsub_numsub(channel))[channel] == 0)
+
+    await eventually(nobody, f"room {room_id}'s channel unsubscribed")
 
 
 def index_of(server: LiveServer) -> str:

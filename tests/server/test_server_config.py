@@ -118,3 +118,23 @@ def test_token_redactor() -> None:
     plain = record("%s joined", "Ada")
     TokenRedactor().filter(plain)
     assert plain.args == ("Ada",) and plain.getMessage() == "Ada joined"
+
+
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [("0", False), ("false", False), ("No", False), ("off", False), ("1", True), ("TRUE", True)],
+)
+def test_the_fastpath_setting_reads_its_environment_variable(raw: str, value: bool) -> None:
+    assert Settings().fastpath is True  # on by default
+    assert Settings.from_env({"TICTACTOE_FASTPATH": raw}).fastpath is value
+
+
+@pytest.mark.parametrize("raw", ["maybe", "2", "nope"])
+def test_an_unreadable_yes_or_no_is_refused_not_taken_for_off(raw: str) -> None:
+    with pytest.raises(SettingsError) as info:
+        Settings.from_env({"TICTACTOE_FASTPATH": raw})
+    assert info.value.field == "fastpath"
+    assert "TICTACTOE_FASTPATH" in str(info.value) and "expected 1, true" in str(info.value)
+    with pytest.raises(SettingsError) as info:
+        Settings(fastpath=raw)  # type: ignore[arg-type]
+    assert info.value.field == "fastpath"

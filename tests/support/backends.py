@@ -12,6 +12,8 @@ import itertools
 import json
 from dataclasses import dataclass, field
 
+import pytest
+
 from rooms.backends import Bus, MemoryBus, MemoryStore, Registry, Store, open_backend
 from rooms.backends.redis.bus import RedisBus
 from rooms.backends.redis.cluster.bus import RedisClusterBus
@@ -19,8 +21,36 @@ from rooms.backends.redis.cluster.pair import make_cluster_client, parse_cluster
 from rooms.backends.redis.cluster.store import RedisClusterStore
 from rooms.backends.redis.connect import RedisOptions
 from rooms.backends.redis.store import RedisStore
+from tests.support.redis_cluster import LocalCluster
 
-__all__ = ["BackendMaker", "Pair", "event", "unique_prefix"]
+__all__ = [
+    "BACKEND_URLS",
+    "CONTRACT_LOG_SIZE",
+    "BackendMaker",
+    "Pair",
+    "backend_url",
+    "event",
+    "unique_prefix",
+]
+
+BACKEND_URLS = ["memory://", "redis", "redis-cluster"]
+"""Every store/bus backend the contract suites run against ("redis": the private
+redis-server of tests/conftest.py; "redis-cluster": its private three-master Redis Cluster)."""
+CONTRACT_LOG_SIZE = 4
+
+
+def backend_url(request: pytest.FixtureRequest) -> str:
+    """The URL of the backend ``request.param`` names (one of ``BACKEND_URLS``): memory's
+    own, or the URL of the private Redis or Redis Cluster fixture of tests/conftest.py."""
+    kind: str = request.param
+    if kind == "redis":
+        url: str = request.getfixturevalue("redis_url")
+        return url
+    if kind == "redis-cluster":
+        cluster: LocalCluster = request.getfixturevalue("redis_cluster")
+        return cluster.url
+    return kind
+
 
 _counter = itertools.count(1)
 

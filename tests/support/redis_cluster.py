@@ -15,19 +15,25 @@ its keys (``move_slot``), as ``redis-cli --cluster reshard`` does.
 from __future__ import annotations
 
 import contextlib
-import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import redis
 from redis.crc import key_slot
 
 from tests.support.redis_server import RedisServer, free_port
+from tests.support.waiting import eventually_sync
 
 __all__ = ["HASH_SLOTS", "ClusterNodeServer", "LocalCluster"]
 
 HASH_SLOTS = 16384
 FORM_TIMEOUT = 30.0
+
+
+def command(client: redis.Redis, *args: str | int | float | bytes) -> Any:
+    """One Redis command and its parsed reply (redis-py's sync client leaves this untyped)."""
+    return client.execute_command(*args)  # type: ignore[no-untyped-call]
 
 
 class ClusterNodeServer(RedisServer):
@@ -63,14 +69,14 @@ class ClusterNodeServer(RedisServer):
     def node_id(self) -> str:
         client = self.client()
         try:
-            return str(client.execute_command("CLUSTER MYID"))
+            return str(command(client, "CLUSTER MYID"))
         finally:
             client.close()
 
     def info(self) -> dict[str, str]:
         client = self.client()
         try:
-            raw = client.execute_command("CLUSTER INFO")
+            raw = command(client, "CLUSTER INFO")
         finally:
             client.close()
         if isinstance(raw, dict):  # redis-py parses the reply into a dict
@@ -120,19 +126,19 @@ class LocalCluster:
         src, dst = source.client(), target.client()
         moved = 0
         try:
-            dst.execute_command("CLUSTER SETSLOT", slot, "IMPORTING", source_id)
-            src.execute_command("CLUSTER SETSLOT", slot, "MIGRATING", target_id)
+            command(dst, "CLUSTER SETSLOT", slot, "IMPORTING", source_id)
+            command(src, "CLUSTER SETSLOT", slot, "MIGRATING", target_id)
             for _ in range(10_000):
-                keys = src.execute_command("CLUSTER GETKEYSINSLOT", slot, 100)
+                keys = command(src, "CLUSTER GETKEYSINSLOT", slot, 100)
                 if not keys:
                     break
-                src.execute_command("MIGRATE", "127.0.0.1", target.port, "", 0, 5000, "KEYS", *keys)
+                command(src, "MIGRATE", "127.0.0.1", target.port, "", 0, 5000, "KEYS", *keys)
                 moved += len(keys)
             # The target first, then the source, then the rest (the documented order).
             for node in (target, source, *(n for n in self.nodes if n not in (target, source))):
                 client = node.client()
                 try:
-                    client.execute_command("CLUSTER SETSLOT", slot, "NODE", target_id)
+                    command(client, "CLUSTER SETSLOT", slot, "NODE", target_id)
                 finally:
                     client.close()
         finally:
@@ -143,23 +149,26 @@ class LocalCluster:
         return moved
 
     def _wait_owner(self, slot: int, target: ClusterNodeServer) -> None:
-        deadline = time.monotonic() + FORM_TIMEOUT
-        while time.monotonic() < deadline:
-            agreed = 0
+        def agreed() -> bool:
+            agreeing = 0
             for node in self.nodes:
                 client = node.client()
                 try:
-                    ranges = client.execute_command("CLUSTER SLOTS")
+                    ranges = command(client, "CLUSTER SLOTS")
                 finally:
                     client.close()
-                agreed += any(
+                agreeing += any(
                     int(first) <= slot <= int(last) and int(master[1]) == target.port
                     for first, last, master, *_ in ranges
                 )
-            if agreed == len(self.nodes):
-                return
-            time.sleep(0.05)
-        raise RuntimeError(f"the nodes did not agree that slot {slot} moved to {target.port}")
+            return agreeing == len(self.nodes)
+
+        eventually_sync(
+            agreed,
+            f"every node agreeing that slot {slot} moved to {target.port}",
+            timeout=FORM_TIMEOUT,
+            interval=0.05,
+        )
 
     def start(self) -> LocalCluster:
         try:
@@ -177,23 +186,24 @@ class LocalCluster:
         for epoch, node in enumerate(self.nodes, start=1):
             client = node.client()
             try:
-                client.execute_command("CLUSTER SET-CONFIG-EPOCH", epoch)
-                client.execute_command("CLUSTER ADDSLOTSRANGE", node.first_slot, node.last_slot)
+                command(client, "CLUSTER SET-CONFIG-EPOCH", epoch)
+                command(client, "CLUSTER ADDSLOTSRANGE", node.first_slot, node.last_slot)
             finally:
                 client.close()
         client = first.client()
         try:
             for node in self.nodes[1:]:
-                client.execute_command("CLUSTER MEET", "127.0.0.1", node.port, node.bus_port)
+                command(client, "CLUSTER MEET", "127.0.0.1", node.port, node.bus_port)
         finally:
             client.close()
 
     def wait_ok(self, timeout: float = FORM_TIMEOUT) -> None:
         """Wait until every running node reports a healthy cluster with every master."""
-        deadline = time.monotonic() + timeout
         last: dict[str, str] = {}
-        while time.monotonic() < deadline:
-            healthy = 0
+
+        def healthy() -> bool:
+            nonlocal last
+            count = 0
             for node in self.nodes:
                 with contextlib.suppress(redis.RedisError):
                     last = node.info()
@@ -203,11 +213,13 @@ class LocalCluster:
                         and last.get("cluster_slots_ok") == str(HASH_SLOTS)
                         and last.get("cluster_size") == str(len(self.nodes))
                     ):
-                        healthy += 1
-            if healthy == len(self.nodes):
-                return
-            time.sleep(0.05)
-        raise RuntimeError(f"the cluster did not become healthy; last CLUSTER INFO: {last}")
+                        count += 1
+            return count == len(self.nodes)
+
+        try:
+            eventually_sync(healthy, "a healthy cluster", timeout=timeout, interval=0.05)
+        except AssertionError as exc:
+            raise RuntimeError(f"{exc}; last CLUSTER INFO: {last}") from None
 
     def kill(self) -> None:
         for node in self.nodes:

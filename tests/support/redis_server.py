@@ -13,11 +13,12 @@ import shutil
 import signal
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import redis
+
+from tests.support.waiting import eventually_sync
 
 __all__ = ["REDIS_SERVER", "RedisServer", "free_port", "redis_available"]
 
@@ -98,26 +99,29 @@ class RedisServer:
             stderr=subprocess.DEVNULL,
         )
         self.paused = False
-        deadline = time.monotonic() + START_TIMEOUT
         probe = redis.Redis(port=self.port, socket_timeout=1.0, socket_connect_timeout=1.0)
+
+        def answering() -> bool:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                code = self.process.returncode
+                self.process = None
+                raise RuntimeError(
+                    f"redis-server on port {self.port} exited with {code}; see "
+                    f"{self.directory / 'redis.log'}"
+                )
+            return bool(probe.ping())
+
         try:
-            while True:
-                if self.process.poll() is not None:
-                    code = self.process.returncode
-                    self.process = None
-                    raise RuntimeError(
-                        f"redis-server on port {self.port} exited with {code}; see "
-                        f"{self.directory / 'redis.log'}"
-                    )
-                with contextlib.suppress(
-                    redis.ConnectionError, redis.BusyLoadingError, redis.TimeoutError
-                ):
-                    if probe.ping():
-                        return
-                if time.monotonic() > deadline:
-                    self.kill()
-                    raise RuntimeError(f"redis-server on port {self.port} did not answer")
-                time.sleep(0.02)
+            eventually_sync(
+                answering,
+                f"redis-server on port {self.port} answering",
+                timeout=START_TIMEOUT,
+                ignoring=(redis.ConnectionError, redis.BusyLoadingError, redis.TimeoutError),
+            )
+        except AssertionError as exc:
+            self.kill()
+            raise RuntimeError(f"redis-server on port {self.port} did not answer") from exc
         finally:
             probe.close()
 

@@ -1,0 +1,1 @@
+"""Tests of bench/: the load generator and benchmark scripts, run small."""

@@ -1,0 +1,1 @@
+"""Fault tests: real serve processes, private Redis and HAProxy, killed and restarted."""

@@ -1,0 +1,1 @@
+"""Tests of rooms/backends/: store, bus and registry contracts; the memory backend."""

@@ -1,0 +1,1 @@
+"""Tests of rooms/backends/redis/: store, bus, pipelining, deadlines, on private Redis."""

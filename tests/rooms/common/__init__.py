@@ -1,0 +1,1 @@
+"""Tests of rooms/common/: small shared helpers (JSON text)."""

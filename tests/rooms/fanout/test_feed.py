@@ -1,0 +1,170 @@
+"""Hub and Feed: every event reaches every connection once, in order, gaps repaired."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from core import Rules
+from rooms import Feed, Hub, Role, RoomService
+from rooms.backends import MemoryBus, MemoryStore
+from rooms.room import Join
+from tests.support.waiting import eventually
+
+
+class Inbox:
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def __call__(self, text: str) -> None:
+        self.texts.append(text)
+
+    @property
+    def messages(self) -> list[dict]:  # type: ignore[type-arg]
+        return [json.loads(t) for t in self.texts]
+
+    async def wait_for(self, count: int) -> None:
+        await eventually(lambda: len(self.texts) >= count, f"{count} messages")
+
+
+async def setup(bus_buffer: int = 1024, log_size: int = 256):  # type: ignore[no-untyped-def]
+    store = MemoryStore(MemoryBus(buffer=bus_buffer), log_size=log_size)
+    service = RoomService(store)
+    room = await service.create(Rules(), public=False)
+    return store, service, Hub(store.bus), room.room_id
+
+
+async def join_many(service: RoomService, room_id: str, count: int, prefix: str = "s") -> None:
+    for i in range(count):
+        await service.execute(room_id, Join(f"{prefix}{i}", Role.SPECTATOR))
+
+
+async def test_hub_fans_out_the_same_text_and_unsubscribes_when_empty() -> None:
+    store, service, hub, room_id = await setup()
+    inboxes = [Inbox() for _ in range(3)]
+    feeds = [Feed(room_id, service, inbox) for inbox in inboxes]
+    for feed in feeds:
+        await hub.attach(room_id, feed)
+        feed.start(0)
+    await join_many(service, room_id, 5)
+    for inbox in inboxes:
+        await inbox.wait_for(5)
+        assert [m["version"] for m in inbox.messages] == [1, 2, 3, 4, 5]
+    assert all(a is b for a, b in zip(inboxes[0].texts, inboxes[1].texts, strict=True))
+    assert store.bus.subscribers(room_id) == 1
+    for feed in feeds:
+        await hub.detach(room_id, feed)
+    assert store.bus.subscribers(room_id) == 0 and hub.listeners(room_id) == 0
+    await hub.close()
+
+
+async def test_events_before_the_snapshot_are_dropped_and_later_ones_kept() -> None:
+    _, service, hub, room_id = await setup()
+    inbox = Inbox()
+    feed = Feed(room_id, service, inbox)
+    await hub.attach(room_id, feed)  # subscribe first
+    await join_many(service, room_id, 3)
+    await eventually(lambda: len(feed._pending) == 3, "the three events held by the feed")
+    assert inbox.texts == []  # held until the snapshot is sent
+    feed.start(2)  # the snapshot the connection got was at version 2
+    await join_many(service, room_id, 2, prefix="t")
+    await inbox.wait_for(3)
+    assert [m["version"] for m in inbox.messages] == [3, 4, 5]
+    await hub.close()
+
+
+async def test_a_bus_that_drops_messages_is_repaired_from_the_log() -> None:
+    _, service, hub, room_id = await setup(bus_buffer=2)
+    inbox = Inbox()
+    feed = Feed(room_id, service, inbox)
+    await hub.attach(room_id, feed)
+    feed.start(0)
+    await join_many(service, room_id, 30)  # no await yields: the bus overflows and drops
+    await inbox.wait_for(2)  # the two the bus kept
+    await join_many(service, room_id, 1, prefix="late")  # reveals the gap
+    await inbox.wait_for(31)
+    await asyncio.sleep(0.02)  # nothing more arrives (bounded): no event twice
+    assert [m["version"] for m in inbox.messages] == list(range(1, 32))
+    assert feed.repairs >= 1
+    await hub.close()
+
+
+async def test_when_the_log_is_too_short_the_full_state_is_sent() -> None:
+    _, service, hub, room_id = await setup(bus_buffer=1, log_size=3)
+    inbox = Inbox()
+    feed = Feed(room_id, service, inbox)
+    await hub.attach(room_id, feed)
+    feed.start(0)
+    await join_many(service, room_id, 10)
+    await inbox.wait_for(1)  # the one the bus kept
+    await join_many(service, room_id, 1, prefix="late")
+    await inbox.wait_for(2)
+    await asyncio.sleep(0.02)  # nothing more arrives (bounded)
+    kinds = [m["type"] for m in inbox.messages]
+    assert "state" in kinds
+    state = next(m for m in inbox.messages if m["type"] == "state")
+    assert state["ref"] is None and state["state"]["spectators"] == state["version"]
+    versions = [m["version"] for m in inbox.messages]
+    assert versions == sorted(versions) and versions[-1] == 11
+    await hub.close()
+
+
+async def test_send_state_is_never_older_than_what_was_sent() -> None:
+    _, service, hub, room_id = await setup()
+    inbox = Inbox()
+    feed = Feed(room_id, service, inbox)
+    await hub.attach(room_id, feed)
+    feed.start(0)
+    await join_many(service, room_id, 3)
+    await inbox.wait_for(3)
+    await feed.send_state("s1")
+    state = inbox.messages[-1]
+    assert state["type"] == "state" and state["ref"] == "s1" and state["version"] == 3
+    await hub.close()
+
+
+async def test_the_players_get_each_event_before_a_crowd_of_spectators() -> None:
+    """Frames go out in the order the hub hands them over: the players' first, whenever
+    they attached, so a crowd watching does not delay the game."""
+    _, service, hub, room_id = await setup()
+    arrivals: list[str] = []
+
+    class Recorder:
+        def __init__(self, name: str, audience: str | None) -> None:
+            self.name, self.audience = name, audience
+
+        def deliver(self, version: int, text: str) -> None:
+            arrivals.append(self.name)
+
+    crowd = [Recorder(f"spectator{i}", "spectators") for i in range(20)]
+    for listener in (
+        *crowd[:10],
+        Recorder("x", "players"),
+        *crowd[10:],
+        Recorder("o", "players"),
+        Recorder("joining", None),
+    ):
+        await hub.attach(room_id, listener)
+    await join_many(service, room_id, 1)
+    await eventually(lambda: len(arrivals) == 23, "the event at all 23 listeners")
+    assert sorted(arrivals[:2]) == ["o", "x"] and len(arrivals) == 23
+    assert set(arrivals[2:]) == {r.name for r in crowd} | {"joining"}
+    await hub.close()
+
+
+async def test_a_listener_gets_what_was_queued_first_then_each_message_in_order() -> None:
+    bus = MemoryBus(buffer=8)
+    subscription = await bus.subscribe("r")
+    bus.deliver("r", "one")
+    bus.deliver("r", "two")  # queued: nobody listens yet
+    heard: list[str] = []
+    subscription.listen(heard.append)
+    assert heard == ["one", "two"]
+    bus.deliver("r", "three")  # the memory bus hands it over on the next loop turn
+    assert heard == ["one", "two"]
+    await asyncio.sleep(0)  # the test: exactly one loop turn later it is handed over
+    assert heard == ["one", "two", "three"]
+    await subscription.close()
+    bus.deliver("r", "four")
+    await asyncio.sleep(0)  # nothing happens, one loop turn: closed, it reaches nobody
+    assert heard == ["one", "two", "three"] and subscription.dropped == 0

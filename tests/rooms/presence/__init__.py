@@ -1,0 +1,1 @@
+"""Tests of rooms/presence/: leases, sweeps across workers and gathered spectators."""

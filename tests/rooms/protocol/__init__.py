@@ -1,0 +1,1 @@
+"""Tests of rooms/protocol/: parsing client messages and the room codec."""

@@ -1,0 +1,1 @@
+"""Tests of server/cli/: the terminal commands (play, connect, replay, solve, input)."""

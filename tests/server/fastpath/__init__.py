@@ -1,0 +1,1 @@
+"""Tests of server/fastpath/: the speed machinery and its plain twin."""

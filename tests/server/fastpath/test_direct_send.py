@@ -1,0 +1,187 @@
+"""Frames written straight to the transport (server.fastpath.direct_send) are the frames uvicorn
+would have written, in the order sent, and only when uvicorn would not have waited.
+
+A real uvicorn (the server's options) serves a bare endpoint in the test's loop, each
+connection wrapped in a ``server.Connection``; the real websockets client reads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import uvicorn
+from hypothesis import given
+from hypothesis import strategies as st
+from starlette.applications import Starlette
+from starlette.routing import WebSocketRoute
+from starlette.websockets import WebSocket
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.frames import Frame, Opcode
+
+from server import Settings
+from server.cli.serve import uvicorn_options
+from server.close_codes import CloseCode
+from server.connection import Connection
+from server.fastpath import RawSend
+from server.fastpath.direct_send import frame_of, protocol_of, write_now
+from tests.support.waiting import eventually
+
+WAIT = 20.0  # a bound against hangs, never a measurement
+
+
+@pytest.mark.parametrize("size", [0, 1, 125, 126, 127, 65535, 65536, 70000])
+def test_a_frame_is_the_one_websockets_serializes(size: int) -> None:
+    text = "é" * (size // 2) + "x" * (size % 2)
+    expected = Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+    assert frame_of(text) == expected
+
+
+@given(st.text(max_size=300))
+def test_any_text_frames_as_websockets_frames_it(text: str) -> None:
+    assert frame_of(text) == Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+
+
+def test_a_fan_out_frames_once_and_an_equal_text_is_framed_anew() -> None:
+    text = "".join(["{", '"a":1', "}"])
+    first = frame_of(text)
+    assert frame_of(text) is first  # the same text object: the same bytes, not rebuilt
+    twin = "".join(["{", '"a":1', "}"])
+    assert twin is not text and frame_of(twin) == first
+    assert frame_of('{"a":2}') != first
+
+
+def _protocol(connection: Connection) -> Any:
+    """uvicorn's protocol behind the connection's fastpath sender (RawSend is in front)."""
+    assert connection._fast is not None
+    return connection._fast.protocol
+
+
+def _writing(connection: Connection) -> bool:
+    """Whether a writer task drains the connection's queue (its socket made it wait)."""
+    return connection._writer is not None
+
+
+class _Endpoint:
+    """A real uvicorn with one WebSocket route; each accepted socket's ``Connection`` is
+    put in ``accepted``; the endpoint reads nothing and ends when ``release`` is set."""
+
+    def __init__(self) -> None:
+        self.accepted: asyncio.Queue[Connection] = asyncio.Queue()
+        self.release = asyncio.Event()
+        self.port = 0
+
+    async def endpoint(self, websocket: WebSocket) -> None:
+        await websocket.accept()
+        connection = Connection(websocket, queue_size=10_000)
+        await self.accepted.put(connection)
+        await self.release.wait()  # a peer's departure is seen by the next send alone
+        if not connection.ended:
+            connection.end(CloseCode.NORMAL, "test over")
+        await connection.close(timeout=2.0)
+
+    async def open(self) -> tuple[ClientConnection, Connection]:
+        client = await connect(f"ws://127.0.0.1:{self.port}/ws", max_queue=4)
+        return client, await asyncio.wait_for(self.accepted.get(), WAIT)
+
+
+@pytest.fixture
+async def endpoint() -> AsyncIterator[_Endpoint]:
+    made = _Endpoint()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        made.port = probe.getsockname()[1]
+    options: dict[str, Any] = uvicorn_options(Settings())
+    options.update(host="127.0.0.1", port=made.port, lifespan="off", log_level="warning")
+    options.pop("workers", None)
+    app = RawSend(Starlette(routes=[WebSocketRoute("/ws", made.endpoint)]))
+    server = uvicorn.Server(uvicorn.Config(app, **options))
+    serving = asyncio.create_task(server.serve())
+    await eventually(lambda: server.started, "uvicorn started", timeout=WAIT)
+    try:
+        yield made
+    finally:
+        made.release.set()
+        server.should_exit = True
+        await asyncio.wait_for(serving, WAIT)
+
+
+async def test_frames_go_straight_to_the_socket_and_arrive_in_order(endpoint: _Endpoint) -> None:
+    client, connection = await endpoint.open()
+    protocol = _protocol(connection)
+    assert protocol is not None  # the server's own uvicorn protocol: the direct path is on
+    texts = [f'{{"n":{n},"pad":"{"é" * n}"}}' for n in range(200)]
+    for text in texts:
+        assert connection.send(text)
+    assert connection.sent == len(texts) and connection._writer is None
+    received = [await asyncio.wait_for(client.recv(), WAIT) for _ in texts]
+    assert received == texts
+    await client.close()
+
+
+async def test_a_client_that_does_not_read_gets_the_rest_in_order_through_the_writer(
+    endpoint: _Endpoint,
+) -> None:
+    client, connection = await endpoint.open()
+    pad = "x" * 32_000
+    sent: list[str] = []
+    while not _writing(connection):
+        text = f"{len(sent)}:{pad}"
+        assert connection.send(text)
+        sent.append(text)
+        assert len(sent) < 5_000, "the socket never paused"
+        await asyncio.sleep(0)  # the test: a sender that lets the loop write between sends
+    paused_at = len(sent)
+    protocol = _protocol(connection)
+    assert protocol is not None
+    assert not write_now(protocol, "never written")  # paused: uvicorn would wait
+    for _ in range(20):  # queued behind the waiting send
+        text = f"{len(sent)}:{pad}"
+        assert connection.send(text)
+        sent.append(text)
+    received = [str(await asyncio.wait_for(client.recv(), WAIT)) for _ in sent]
+    assert [text.split(":")[0] for text in received] == [str(n) for n in range(len(sent))]
+    assert received == sent and paused_at > 1
+    # drained: the writer ends and frames go straight out again
+    await eventually(lambda: not _writing(connection), "the writer ended", timeout=WAIT)
+    assert connection.send("after") and not _writing(connection)
+    assert await asyncio.wait_for(client.recv(), WAIT) == "after"
+    await client.close()
+
+
+async def test_nothing_is_written_straight_once_the_close_is_sent(endpoint: _Endpoint) -> None:
+    client, connection = await endpoint.open()
+    protocol = _protocol(connection)
+    assert protocol is not None
+    assert write_now(protocol, "before")
+    assert await asyncio.wait_for(client.recv(), WAIT) == "before"
+    connection.end(CloseCode.NORMAL, "bye")
+    await connection.close(timeout=2.0)
+    assert not write_now(protocol, "after the close frame")
+    assert not connection.send("after the close frame")
+    await asyncio.wait_for(client.wait_closed(), WAIT)
+    assert client.close_code == CloseCode.NORMAL
+
+
+async def test_a_peer_that_went_away_ends_the_connection_on_the_next_send(
+    endpoint: _Endpoint,
+) -> None:
+    client, connection = await endpoint.open()
+    protocol = _protocol(connection)
+    assert protocol is not None
+    client.transport.abort()  # no close frame: the TCP connection just drops
+    await eventually(lambda: protocol.disconnected, "the server saw the drop", timeout=WAIT)
+    assert not write_now(protocol, "to nobody")
+    assert not connection.send("to nobody")  # uvicorn's send raises: the connection ends
+    assert connection.ended and connection.close_code is None
+
+
+def test_another_asgi_server_takes_the_asgi_send() -> None:
+    async def send(message: dict[str, Any]) -> None:
+        return None
+
+    assert protocol_of(send) is None
+    assert protocol_of(None) is None

@@ -1,0 +1,1 @@
+"""Shared test helpers: private Redis, server processes, live servers, clients, waiting."""
