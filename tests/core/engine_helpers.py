@@ -55,7 +55,7 @@ def strategies_for(rules: Rules) -> list[str]:
 
 def naive_directions(is_3d: bool) -> list[tuple[int, int, int]]:
     """Every non-zero step (d_layer, d_row, d_col), both senses; windows are deduplicated."""
-    steps = product((-1, 0, 1), repeat=3)
+    steps = [(dl, dr, dc) for dl, dr, dc in product((-1, 0, 1), repeat=3)]
     return [d for d in steps if d != (0, 0, 0) and (is_3d or d[0] == 0)]
 
 

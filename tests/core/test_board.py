@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from engine_helpers import PROPERTY_SETTINGS
 from hypothesis import given
 from hypothesis import strategies as st
 
 from core import EMPTY, Board, GameError, OutOfBounds
+from tests.core.engine_helpers import PROPERTY_SETTINGS
 
 
 def test_a_new_board_is_empty() -> None:

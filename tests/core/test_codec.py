@@ -6,10 +6,10 @@ import json
 from typing import Any
 
 import pytest
-from engine_helpers import VARIANTS, random_game
 
 from core import EndReason, Game, GameError, Move, Outcome, Rules, decode, encode
 from core.codec import FORMAT
+from tests.core.engine_helpers import VARIANTS, random_game
 
 
 def _state(game: Game) -> tuple[Any, ...]:

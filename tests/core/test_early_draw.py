@@ -5,17 +5,17 @@ from __future__ import annotations
 import dataclasses
 
 import pytest
-from engine_helpers import (
+from hypothesis import given
+
+from core import EndReason, Game, Move, Outcome, Rules, geometry
+from core.early_draw import LiveWindows
+from tests.core.engine_helpers import (
     PROPERTY_SETTINGS,
     choice_lists,
     every_window_dead,
     random_game,
     small_rules,
 )
-from hypothesis import given
-
-from core import EndReason, Game, Move, Outcome, Rules, geometry
-from core.early_draw import LiveWindows
 
 
 def test_a_window_dies_when_a_second_player_enters_it() -> None:
@@ -48,12 +48,12 @@ def test_the_game_ends_on_the_move_that_kills_the_last_window() -> None:
     # X . O / O X X / X . O after 7 moves: only column 1 (. X .) is still open, for X alone
     moves = [Move(1, 1), Move(0, 2), Move(0, 0), Move(2, 2), Move(1, 2), Move(1, 0), Move(2, 0)]
     game = Game.replay(rules, moves)
-    assert game.outcome is None
+    assert not game.is_over
     game.play(Move(2, 1))  # O blocks it, with a cell still empty
     assert game.outcome == Outcome(EndReason.NO_LINE_LEFT)
     assert game.outcome.is_draw and game.board.empty_count == 1
     game.undo()
-    assert game.outcome is None
+    assert not game.is_over
     game.play(Move(0, 1))  # the other block ends it too
     assert game.outcome == Outcome(EndReason.NO_LINE_LEFT)
 

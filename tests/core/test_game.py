@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -119,7 +120,7 @@ def test_every_move_error_code() -> None:
     _expect(game, "malformed_move", "0,0")
     _expect(game, "malformed_move", (0, 0))
     _expect(game, "malformed_move", Move("0", 0))  # type: ignore[arg-type]
-    _expect(game, "malformed_move", Move(True, 0))  # type: ignore[arg-type]
+    _expect(game, "malformed_move", Move(True, 0))
     connect4 = Game(Rules(rows=6, cols=7, k=4, gravity=True))
     for _ in range(6):
         connect4.play({"col": 2})
@@ -226,11 +227,12 @@ def test_with_more_players_a_resignation_names_only_the_loser() -> None:
 
 def test_endings_refuse_strangers() -> None:
     game = Game()
-    for end in (
+    ends: list[Callable[[], object]] = [
         lambda: game.resign("A"),
         lambda: game.timeout("Z"),
         lambda: game.finish(Outcome(EndReason.RESIGNATION, winner="B")),
-    ):
+    ]
+    for end in ends:
         with pytest.raises(GameError, match="not a player"):
             end()
     assert game.outcome is None

@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 import pytest
-from engine_helpers import VARIANTS, random_game, strategies_for
 
 from core import (
     EndReason,
@@ -22,6 +21,7 @@ from core import (
     Rules,
     encode,
 )
+from tests.core.engine_helpers import VARIANTS, random_game, strategies_for
 
 CASES = [
     pytest.param(rules, strategy, id=f"{name}-{strategy}")
@@ -159,7 +159,7 @@ def test_replaying_a_record_checks_every_cell_like_play_index() -> None:
         ([0, 3, 1, 4, 2, 5], "game_over"),
     ):
         with pytest.raises(GameError) as info:
-            Game().play_indices(bad)  # type: ignore[list-item]
+            Game().play_indices(bad)  # type: ignore[arg-type]
         assert info.value.code == error, bad
     with pytest.raises(OutOfBounds):
         Game().play_index(True)

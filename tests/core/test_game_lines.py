@@ -11,9 +11,9 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import VARIANTS, strategies_for
 
 from core import MARKS, EndReason, Game, Move, Rules, geometry, scan
+from tests.core.engine_helpers import VARIANTS, strategies_for
 
 
 def _completes_a_line(game: Game, index: int) -> bool:
@@ -57,6 +57,7 @@ def _check_line_win(rules: Rules, name: str, window: tuple[int, ...], completer:
         else:
             pytest.fail(f"{name}: no game completed window {window} with {strategy}")
         outcome = game.outcome
+        assert outcome is not None
         assert outcome.reason == EndReason.LINE
         assert [rules.index(m.row, m.col, m.layer) for m in outcome.line] == list(window)
         mark = MARKS[completer - 1]

@@ -5,10 +5,10 @@ from __future__ import annotations
 from itertools import pairwise
 
 import pytest
-from engine_helpers import PROPERTY_SETTINGS, VARIANTS, naive_windows, small_rules
 from hypothesis import given
 
 from core import Move, Rules, geometry
+from tests.core.engine_helpers import PROPERTY_SETTINGS, VARIANTS, naive_windows, small_rules
 
 
 def _formula_2d(rows: int, cols: int, k: int) -> int:

@@ -8,10 +8,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from engine_helpers import completed_by, every_window_dead, naive_legal
 
 from core import Rules
 from core.perft import PerftResult, perft
+from tests.core.engine_helpers import completed_by, every_window_dead, naive_legal
 
 TICTACTOE = Path(sys.executable).with_name("tictactoe")
 PUBLISHED_3X3 = {
@@ -128,6 +128,7 @@ def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.process
 def test_cli_prints_the_3x3_figures_as_json() -> None:
     done = _cli("--rows", "3", "--cols", "3")
     assert done.returncode == 0, done.stderr
@@ -135,6 +136,7 @@ def test_cli_prints_the_3x3_figures_as_json() -> None:
     assert done.stdout.count("\n") == 1  # one JSON object, one line
 
 
+@pytest.mark.process
 def test_cli_passes_the_rules_and_depth() -> None:
     done = _cli("--rows", "6", "--cols", "7", "--k", "4", "--gravity", "--depth", "3")
     assert done.returncode == 0, done.stderr
@@ -145,6 +147,7 @@ def test_cli_passes_the_rules_and_depth() -> None:
     assert json.loads(misere.stdout) == perft(Rules(misere=True), 6).to_dict()
 
 
+@pytest.mark.process
 @pytest.mark.parametrize(
     ("args", "complaint"),
     [

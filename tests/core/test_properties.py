@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine_helpers import (
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core import EndReason, Game, Move, Outcome, Rules, decode, encode, geometry
+from core.wins import make_win_strategy
+from tests.core.engine_helpers import (
     PROPERTY_SETTINGS,
     VARIANTS,
     choice_lists,
@@ -19,11 +24,6 @@ from engine_helpers import (
     small_rules,
     strategies_for,
 )
-from hypothesis import given
-from hypothesis import strategies as st
-
-from core import EndReason, Game, Move, Outcome, Rules, decode, encode, geometry
-from core.wins import make_win_strategy
 
 choices = choice_lists(400)  # most games run to the end
 prefixes = choice_lists(40)

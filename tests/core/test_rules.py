@@ -37,7 +37,7 @@ def test_defaults_are_classic_tic_tac_toe() -> None:
         ({"rows": 1, "cols": 1}, 1),
     ],
 )
-def test_k_zero_means_the_shortest_real_side(shape: dict[str, int], expected_k: int) -> None:
+def test_k_zero_means_the_shortest_real_side(shape: dict[str, Any], expected_k: int) -> None:
     assert Rules(**shape).k == expected_k
 
 
@@ -104,7 +104,7 @@ def test_limits_are_inclusive() -> None:
         {"rows": 3, "cols": 3, "players": 4, "k": 4},
     ],
 )
-def test_rules_where_nobody_can_complete_a_line_are_refused(kwargs: dict[str, int]) -> None:
+def test_rules_where_nobody_can_complete_a_line_are_refused(kwargs: dict[str, Any]) -> None:
     with pytest.raises(RulesError) as caught:
         Rules(**kwargs)
     assert caught.value.field == "k"
@@ -119,7 +119,7 @@ def _small_rule_sets() -> list[tuple[dict[str, Any], Rules | None]]:
         if rows * cols * layers > 10:
             continue
         for k in range(1, max(rows, cols, layers) + 2):
-            kwargs = {
+            kwargs: dict[str, Any] = {
                 "rows": rows,
                 "cols": cols,
                 "layers": layers,
@@ -169,7 +169,11 @@ def test_accepted_rules_can_be_won_and_refused_ones_cannot() -> None:
 
 
 def test_gravity_with_a_single_stack_is_refused() -> None:
-    for kwargs in ({"rows": 5, "cols": 1, "k": 2}, {"rows": 1, "cols": 1, "layers": 4, "k": 2}):
+    shapes: list[dict[str, Any]] = [
+        {"rows": 5, "cols": 1, "k": 2},
+        {"rows": 1, "cols": 1, "layers": 4, "k": 2},
+    ]
+    for kwargs in shapes:
         with pytest.raises(RulesError) as caught:
             Rules(gravity=True, **kwargs)
         assert caught.value.field == "k"

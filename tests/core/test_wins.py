@@ -5,10 +5,10 @@ from __future__ import annotations
 from math import gcd
 
 import pytest
-from engine_helpers import VARIANTS, CountingCells, random_game, strategies_for
 
 from core import Game, Rules, geometry, scan
 from core.wins import WIN_STRATEGIES, ConnectStrategy, CounterStrategy, make_win_strategy
+from tests.core.engine_helpers import VARIANTS, CountingCells, random_game, strategies_for
 
 
 @pytest.mark.parametrize(

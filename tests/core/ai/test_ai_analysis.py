@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
-from ai_reference import as_verdict, memo_minimax, move_values, sampled_positions
 
 from core import Game, Move, Rules
 from core.ai import Budget, Verdict
 from core.ai.analysis import analyze
+from tests.core.ai.ai_reference import as_verdict, memo_minimax, move_values, sampled_positions
 
 
 @pytest.mark.parametrize(

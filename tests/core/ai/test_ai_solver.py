@@ -4,7 +4,11 @@ and distance to the end) with plain minimax over the real engine."""
 from __future__ import annotations
 
 import pytest
-from ai_reference import (
+
+from core import Game, Move, Rules
+from core.ai import UNLIMITED, Budget, SearchProgress, Solver, Verdict, solve
+from core.ai.errors import UnsupportedGame
+from tests.core.ai.ai_reference import (
     as_verdict,
     memo_minimax,
     minimax,
@@ -12,10 +16,6 @@ from ai_reference import (
     reachable_positions,
     sampled_positions,
 )
-
-from core import Game, Move, Rules
-from core.ai import UNLIMITED, Budget, SearchProgress, Solver, Verdict, solve
-from core.ai.errors import UnsupportedGame
 
 # -- published values ------------------------------------------------------------------
 

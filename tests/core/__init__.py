@@ -1,0 +1,1 @@
+"""Tests of core/: the pure engine (rules, board, wins, game, codec, perft, tournament)."""

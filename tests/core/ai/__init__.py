@@ -1,0 +1,1 @@
+"""Tests of core/ai/: the bots, the solver and the analysis, against brute-force references."""
