@@ -10,6 +10,7 @@ from hypothesis import settings
 
 from tests.support.backends import BackendMaker
 from tests.support.redis_cluster import LocalCluster
+from tests.support.redis_sentinel import LocalSentinel
 from tests.support.redis_server import RedisServer
 from tests.support.server_process import Fleet
 from tests.support.tiers import PROCESS, starts_processes, unmarked_programs_refused
@@ -94,6 +95,28 @@ def start_redis_cluster(tmp_path: Path) -> Iterator[Callable[..., LocalCluster]]
     finally:
         for cluster in started:
             cluster.kill()
+
+
+@pytest.fixture
+def start_redis_sentinel(tmp_path: Path) -> Iterator[Callable[..., LocalSentinel]]:
+    """``start_redis_sentinel(min_replicas=1)``: a primary, its replica and one Sentinel of
+    this test alone (it fails them over), watching when returned; all killed at teardown."""
+    started: list[LocalSentinel] = []
+
+    def start(*, min_replicas: int = 1) -> LocalSentinel:
+        sentinel = LocalSentinel(tmp_path / f"sentinel{len(started)}", min_replicas=min_replicas)
+        started.append(sentinel)
+        try:
+            return sentinel.start()
+        except BaseException:
+            sentinel.kill()
+            raise
+
+    try:
+        yield start
+    finally:
+        for sentinel in started:
+            sentinel.kill()
 
 
 # -- server processes ------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """One backend chosen by URL: store, bus, presence registry and quick-play queue together.
 
 ``memory://`` (one process), ``redis://`` (``rediss://``, ``unix://``: one Redis, shared by
-workers and hosts) or ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster). The
+workers and hosts), ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster) or
+``redis+sentinel://host:port[,host:port...]/service[/db]`` (one primary found through Redis
+Sentinel and followed through failovers). The
 Redis driver is imported only for a Redis URL, and nothing connects here: ``open()`` does,
 inside the running loop.
 """
@@ -22,6 +24,7 @@ __all__ = ["Backend", "BackendOptions", "open_backend"]
 
 REDIS_SCHEMES = frozenset({"redis", "rediss", "unix"})
 CLUSTER_SCHEMES = frozenset({"redis+cluster", "rediss+cluster"})
+SENTINEL_SCHEMES = frozenset({"redis+sentinel", "rediss+sentinel"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,10 +79,11 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             max_rooms=options.max_rooms,
         )
         return Backend(url, memory_store, memory_bus, MemoryRegistry(), MemoryQueue())
-    if scheme not in REDIS_SCHEMES and scheme not in CLUSTER_SCHEMES:
+    if scheme not in REDIS_SCHEMES | CLUSTER_SCHEMES | SENTINEL_SCHEMES:
         raise UnsupportedBackend(
-            f"unknown store URL {_redact(url)!r}: expected memory://, redis://host:port/db or "
-            "redis+cluster://host:port[,host:port...]"
+            f"unknown store URL {_redact(url)!r}: expected memory://, redis://host:port/db, "
+            "redis+cluster://host:port[,host:port...] or "
+            "redis+sentinel://host:port[,host:port...]/service_name/db"
         )
     # the driver loads only for a Redis URL
     from rooms.backends.redis.connect import RedisOptions
@@ -89,6 +93,18 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
     redis_options = RedisOptions(auto_pipeline=options.auto_pipeline)
     store: Store
     bus: Bus
+    registry: Registry
+    if scheme in SENTINEL_SCHEMES:
+        from rooms.backends.redis.sentinel import sentinel_backend
+
+        store, bus, registry = sentinel_backend(
+            url,
+            log_size=options.log_size,
+            room_ttl=options.room_ttl,
+            options=redis_options,
+            registry_timeout=options.registry_timeout,
+        )
+        return Backend(url, store, bus, registry, RedisQueue.of_store(store))
     if scheme in CLUSTER_SCHEMES:
         from rooms.backends.redis.cluster.pair import cluster_pair
 

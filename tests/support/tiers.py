@@ -57,6 +57,7 @@ PROCESS_FIXTURES = frozenset(
         "own_redis_server",
         "redis_cluster",
         "start_redis_cluster",
+        "start_redis_sentinel",
         "fleet",
     }
 )
