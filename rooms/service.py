@@ -28,6 +28,7 @@ from core import GameError, Rules
 from rooms.backends.index import IndexChange, IndexingStore
 from rooms.backends.store import Store, StoredRoom
 from rooms.cache import CachedRoom, RoomCache
+from rooms.common import metrics
 from rooms.common.ids import new_room_id, valid_room_id
 from rooms.common.keyed_locks import KeyedLocks
 from rooms.errors import ErrorCode, RoomError, from_game_error
@@ -160,6 +161,7 @@ class RoomService:
                 data = encode_room(room)
                 # copies share the archive until a new game replaces it (Room.copy)
                 archive_unchanged = room.games is held.games
+                started = time.perf_counter()
                 if index is None:
                     swapped = await self.store.swap(
                         room_id,
@@ -181,6 +183,7 @@ class RoomService:
                         archive_unchanged=archive_unchanged,
                         index=index,
                     )
+                metrics.sink.commit(time.perf_counter() - started)
                 if swapped.committed:
                     self.cache.offer(room_id, room.version, data, room)
                     self._observe(room, True)

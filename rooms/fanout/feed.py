@@ -14,6 +14,7 @@ import contextlib
 import logging
 from collections.abc import Callable
 
+from rooms.common import metrics
 from rooms.errors import RoomError
 from rooms.protocol.messages import dumps, event_version, state_message
 from rooms.service import RoomService
@@ -108,6 +109,7 @@ class Feed:
     def _start_repair(self) -> None:
         if self._repair is None and not self._closed:
             self.repairs += 1
+            metrics.sink.resync("gap")
             self._repair = asyncio.create_task(self._fill(), name=f"feed-repair:{self.room_id}")
 
     async def _fill(self) -> None:

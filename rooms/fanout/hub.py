@@ -28,6 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 from rooms.backends.bus import Bus, Subscription
 from rooms.backends.store import FRAME, unframe
 from rooms.cache import RoomCache
+from rooms.common import metrics
 from rooms.common.jsontext import loads
 
 __all__ = ["ChatListener", "Hub", "Listener", "due_of", "event_due"]
@@ -90,10 +91,12 @@ class Hub:
         if channel is None:
             channel = self._channels[room_id] = _Channel()
             channel.listeners.add(listener)
+            metrics.sink.rooms(len(self._channels))
             try:
                 channel.subscription = await self._bus.subscribe(room_id)
             except BaseException:
                 del self._channels[room_id]
+                metrics.sink.rooms(len(self._channels))
                 channel.ready.set()  # wake any waiter; it finds the channel gone
                 raise
             channel.subscription.listen(functools.partial(self._on_message, room_id, channel))
@@ -111,6 +114,7 @@ class Hub:
         channel.listeners.discard(listener)
         if not channel.listeners and channel.ready.is_set():
             del self._channels[room_id]
+            metrics.sink.rooms(len(self._channels))
             await self._stop(channel)
 
     async def _stop(self, channel: _Channel) -> None:
@@ -230,6 +234,7 @@ class Hub:
 
     async def close(self) -> None:
         channels, self._channels = list(self._channels.values()), {}
+        metrics.sink.rooms(0)
         for channel in channels:
             await self._stop(channel)
 

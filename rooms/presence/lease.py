@@ -27,6 +27,7 @@ from collections.abc import Callable
 
 from rooms.backends.index import NotIndexed
 from rooms.backends.registry import Registry
+from rooms.common import metrics
 from rooms.common.ids import new_connection_id, new_worker_id, worker_of
 from rooms.errors import ErrorCode, RoomError
 from rooms.presence.rooms import TRANSIENT, LocalRooms
@@ -156,6 +157,7 @@ class Presence:
             return  # already replaced (a join found out at the same moment)
         self.worker, self._registered = new_worker_id(), False
         self.losses += 1
+        metrics.sink.lease_lost()
         closing = [handler for conn, handler in self._held.items() if worker_of(conn) == old]
         log.warning(
             "presence: worker %s lost its lease (%s): closing its %d connections so they "

@@ -16,7 +16,8 @@ loop stopped. ``Collector`` takes over the schedule:
   ``sys.getallocatedblocks`` every ``CHECK_EVERY`` seconds (no walk): a heap of steady size
   is never walked whole, one that grows is, once per doubling (Go's default rule).
 
-Process-wide: one per worker process; ``close`` gives CPython its own schedule back.
+Process-wide: one per worker process; ``close`` gives CPython its own schedule back. Each
+freeze and full collection is reported as a pause (server.metrics).
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ import gc
 import sys
 import time
 from typing import Any
+
+from ..metrics import edge as metrics
 
 __all__ = ["CHECK_EVERY", "GROWTH", "MIN_GROWTH", "YOUNG_EVERY", "YOUNG_THRESHOLD", "Collector"]
 
@@ -105,17 +108,20 @@ class Collector:
         gc.set_threshold(*self._thresholds)
 
     def _tick(self, loop: asyncio.AbstractEventLoop) -> None:
+        started = time.perf_counter()
         gc.freeze()  # no walk: the young generations' lists spliced onto the permanent one
+        metrics.collector_pause("freeze", time.perf_counter() - started)
         self.young += 1
         self._handles[0] = loop.call_later(self._young_every, self._tick, loop)
 
     def _check(self, loop: asyncio.AbstractEventLoop) -> None:
         blocks = sys.getallocatedblocks()
         if blocks > max(self._base * self._growth, self._base + self._min_growth):
-            started = time.process_time()
+            started, paused = time.process_time(), time.perf_counter()
             gc.unfreeze()  # everything, the ticks' frozen objects and startup's included
             gc.collect()
             gc.freeze()
+            metrics.collector_pause("full", time.perf_counter() - paused)
             self.last_full_ms = (time.process_time() - started) * 1000
             self.full += 1
             self._base = sys.getallocatedblocks()

@@ -45,6 +45,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import math
+import time
 from collections import deque
 from collections.abc import Sequence
 from contextlib import AbstractAsyncContextManager
@@ -61,6 +62,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 from rooms.backends.redis.connect import guarded
 from rooms.backends.redis.deadlines import Deadlines
 from rooms.backends.redis.resp import Arg, pack_commands
+from rooms.common import metrics
 
 __all__ = ["AutoPipeline", "DirectCalls", "LuaScript", "RedisCalls", "redis_calls"]
 
@@ -242,6 +244,7 @@ class AutoPipeline:
         # loop turn later. A connect or reconnect inside the send (redis-py's, reading the
         # handshake's replies) is under this timeout too.
         timeout = connection.socket_timeout
+        started = time.perf_counter()
         try:
             async with asyncio.timeout(timeout):
                 connection.socket_timeout = None
@@ -258,6 +261,7 @@ class AutoPipeline:
                     else:
                         if not pending.future.done():
                             pending.future.set_result(reply)
+            metrics.sink.redis_round_trip(time.perf_counter() - started)
         except TimeoutError:  # asyncio's; redis-py made socket errors ConnectionErrors
             await connection.disconnect(nowait=True)  # replies may still come: never reuse
             raise RedisTimeoutError("Timeout writing to or reading from Redis") from None
@@ -273,13 +277,19 @@ class DirectCalls:
         self._scripts: dict[str, AsyncScript] = {}
 
     async def call(self, *args: Arg) -> Any:
-        return await self._client.execute_command(*args)
+        started = time.perf_counter()
+        reply = await self._client.execute_command(*args)
+        metrics.sink.redis_round_trip(time.perf_counter() - started)
+        return reply
 
     async def script(self, script: LuaScript, keys: Sequence[str], args: Sequence[Arg]) -> Any:
         registered = self._scripts.get(script.sha)
         if registered is None:  # redis-py's own EVALSHA with its NOSCRIPT reload
             registered = self._scripts[script.sha] = self._client.register_script(script.source)
-        return await registered(keys=list(keys), args=list(args))
+        started = time.perf_counter()
+        reply = await registered(keys=list(keys), args=list(args))
+        metrics.sink.redis_round_trip(time.perf_counter() - started)
+        return reply
 
     def guard(self, what: str, timeout: float) -> AbstractAsyncContextManager[None]:
         return guarded(what, timeout)

@@ -40,6 +40,7 @@ from rooms.backends.redis.connect import (
 from rooms.backends.redis.health import HealthWatch
 from rooms.backends.redis.keys import KeyLayout
 from rooms.backends.redis.resp import pack_commands
+from rooms.common import metrics
 from rooms.common.tasks import stop_task
 from rooms.errors import ErrorCode, RoomError
 
@@ -295,6 +296,7 @@ class RedisBus:
                 rooms = list(self._rooms)
                 if self.connections > 1:  # a reconnect: any room may have missed messages
                     self._resync_due = set(rooms)
+                    metrics.sink.bus_reconnect()
                 # (On the first connection no subscribe has returned yet, so nothing was
                 # missed; only rooms handed over from elsewhere are already marked.)
                 self._conn = conn
@@ -393,3 +395,4 @@ class RedisBus:
                 for subscription in tuple(self._rooms.get(room_id, ())):
                     subscription._offer(text(last))
                     self.resyncs += 1
+                    metrics.sink.resync("bus")

@@ -24,6 +24,7 @@ from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialBackoff
 
 from rooms.backends.redis.keys import DEFAULT_PREFIX
+from rooms.common import metrics
 from rooms.errors import ErrorCode, RoomError, UnsupportedBackend
 
 __all__ = [
@@ -140,6 +141,8 @@ def text(value: Any) -> str:
 
 
 def unavailable(what: str, reason: str) -> RoomError:
+    """The error for Redis failing ``what`` (a fixed operation name), counted as it is made."""
+    metrics.sink.unavailable(what)
     return RoomError(
         ErrorCode.UNAVAILABLE,
         f"the room store (Redis) is unavailable ({what}: {reason}); retry in a moment",

@@ -1,0 +1,102 @@
+"""Every metric the server exports: name, type, labels and help, in one place.
+
+Defined once per process in prometheus_client's default registry. With
+``PROMETHEUS_MULTIPROC_DIR`` set before this is imported (``tictactoe serve --workers N``,
+server.metrics.multiprocess), each value lives in a file of that directory and a scrape of
+any worker sums them all; the gauges then count live workers only (``livesum``).
+docs/operations.md ("Metrics") lists them for operators.
+"""
+
+from __future__ import annotations
+
+from prometheus_client import Counter, Gauge, Histogram
+
+__all__ = [
+    "BUS_RECONNECTS",
+    "CLOSES",
+    "COLLECTOR_PAUSE",
+    "COMMIT_SECONDS",
+    "CONNECTIONS",
+    "ERRORS",
+    "LEASE_LOSSES",
+    "MESSAGES",
+    "REDIS_ROUND_TRIP",
+    "RESYNCS",
+    "ROOMS_ACTIVE",
+    "SEND_QUEUE_DROPS",
+    "UNAVAILABLE",
+]
+
+_FAST = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+"""Seconds, for store calls: memory commits in the first bucket, Redis ones around 1 ms,
+the 2-second ``unavailable`` deadline in +Inf."""
+
+CONNECTIONS = Gauge(
+    "tictactoe_connections",
+    "Joined WebSocket connections, by role (player or spectator).",
+    ["role"],
+    multiprocess_mode="livesum",
+)
+ROOMS_ACTIVE = Gauge(
+    "tictactoe_rooms_active",
+    "Rooms with at least one connection on a worker, summed over the workers.",
+    multiprocess_mode="livesum",
+)
+MESSAGES = Counter(
+    "tictactoe_messages_received",
+    "Client messages parsed, by protocol type (a frame refused before it parses is "
+    "counted in tictactoe_errors_total only).",
+    ["type"],
+)
+ERRORS = Counter(
+    "tictactoe_errors",
+    "Error answers sent, by stable error code and transport (websocket or http).",
+    ["code", "transport"],
+)
+CLOSES = Counter(
+    "tictactoe_closes",
+    "WebSocket sessions ended, by the close code the server sent (peer: the client "
+    "closed or went away first).",
+    ["code"],
+)
+COMMIT_SECONDS = Histogram(
+    "tictactoe_commit_seconds",
+    "Compare-and-set commits of a room change in the store, won or lost.",
+    buckets=_FAST,
+)
+REDIS_ROUND_TRIP = Histogram(
+    "tictactoe_redis_round_trip_seconds",
+    "Round trips of the store's hot Redis commands (one auto-pipelined batch, or one "
+    "command without the fastpath).",
+    buckets=_FAST,
+)
+UNAVAILABLE = Counter(
+    "tictactoe_unavailable",
+    "Redis failures answered as unavailable, by operation (commit, load, publish...).",
+    ["operation"],
+)
+BUS_RECONNECTS = Counter(
+    "tictactoe_bus_reconnects",
+    "Pub/sub connections made again after one broke.",
+)
+RESYNCS = Counter(
+    "tictactoe_resyncs",
+    "Rooms' latest events redelivered after a bus reconnect (kind=bus), or connections' "
+    "version gaps repaired from the store (kind=gap).",
+    ["kind"],
+)
+LEASE_LOSSES = Counter(
+    "tictactoe_lease_losses",
+    "Presence leases lost (the worker's connections closed with 1012 to resume).",
+)
+SEND_QUEUE_DROPS = Counter(
+    "tictactoe_send_queue_drops",
+    "Connections dropped because their send queue was full (closed with 4009).",
+)
+COLLECTOR_PAUSE = Histogram(
+    "tictactoe_collector_pause_seconds",
+    "Event loop pauses of the tuned garbage collector (server.fastpath.collector): "
+    "kind=freeze (every 50 ms) or full (the heap doubled).",
+    ["kind"],
+    buckets=(0.00001, 0.0001, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
+)

@@ -1,0 +1,69 @@
+"""The Prometheus sink for what rooms/ reports (rooms.common.metrics), installed at startup.
+
+rooms/ calls it at a commit, a Redis round trip, an ``unavailable``, a bus reconnect or
+resync, a lost lease and a change of the rooms a worker listens to; each call is one
+counter increment or histogram observation on a label child resolved once.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rooms.common import metrics
+
+from .families import (
+    BUS_RECONNECTS,
+    COMMIT_SECONDS,
+    LEASE_LOSSES,
+    REDIS_ROUND_TRIP,
+    RESYNCS,
+    ROOMS_ACTIVE,
+    UNAVAILABLE,
+)
+
+__all__ = ["PrometheusSink", "install_sink"]
+
+
+class PrometheusSink:
+    """rooms.common.metrics.Sink into server.metrics.families."""
+
+    __slots__ = ("_resyncs", "_unavailable")
+
+    def __init__(self) -> None:
+        self._unavailable: dict[str, Any] = {}
+        self._resyncs: dict[str, Any] = {}
+
+    def commit(self, seconds: float) -> None:
+        COMMIT_SECONDS.observe(seconds)
+
+    def redis_round_trip(self, seconds: float) -> None:
+        REDIS_ROUND_TRIP.observe(seconds)
+
+    def unavailable(self, operation: str) -> None:
+        child = self._unavailable.get(operation)
+        if child is None:
+            child = self._unavailable[operation] = UNAVAILABLE.labels(operation)
+        child.inc()
+
+    def bus_reconnect(self) -> None:
+        BUS_RECONNECTS.inc()
+
+    def resync(self, kind: str) -> None:
+        child = self._resyncs.get(kind)
+        if child is None:
+            child = self._resyncs[kind] = RESYNCS.labels(kind)
+        child.inc()
+
+    def lease_lost(self) -> None:
+        LEASE_LOSSES.inc()
+
+    def rooms(self, count: int) -> None:
+        ROOMS_ACTIVE.set(count)
+
+
+_SINK = PrometheusSink()
+
+
+def install_sink() -> None:
+    """Make rooms/ report to Prometheus (idempotent: one sink per process)."""
+    metrics.install(_SINK)

@@ -1,0 +1,1 @@
+"""Tests of server/metrics/: GET /metrics, one process and several workers."""
