@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import socket
 from collections.abc import Callable
 from typing import Any
@@ -133,8 +134,11 @@ async def test_dead_peer_is_noticed_by_heartbeat(
 
 
 async def test_a_client_that_never_reads_is_dropped_and_delays_nobody(
-    make_server: Callable[..., LiveServer], connect: Callable[..., Any]
+    make_server: Callable[..., LiveServer],
+    connect: Callable[..., Any],
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.WARNING, logger="tictactoe.server")
     live = make_server(send_queue=8, rate=100_000.0, burst=100_000, close_timeout=60.0)
     room_id = await live.create_room({"rows": 15, "cols": 15, "k": 5})
     x, o = await connect(live, room_id), await connect(live, room_id)
@@ -188,6 +192,9 @@ async def test_a_client_that_never_reads_is_dropped_and_delays_nobody(
         while True:
             await asyncio.wait_for(slow.recv(), 20)
     assert slow.close_code == 4009
+    # logged once, at WARNING, by the slow one's session (tests/server/ws/test_edge_logs.py)
+    dropped_logs = [r for r in caplog.records if getattr(r, "refusal", None) == "too_slow"]
+    assert len(dropped_logs) == 1 and dropped_logs[0].levelno == logging.WARNING
 
 
 async def test_shutdown_closes_websockets_with_1012(
