@@ -50,6 +50,8 @@ class ErrorCode(StrEnum):
     INVALID_RULES = "invalid_rules"
     INVALID_OPTIONS = "invalid_options"
     NOT_FOUND = "not_found"
+    ORIGIN_NOT_ALLOWED = "origin_not_allowed"
+    UNSUPPORTED_MEDIA_TYPE = "unsupported_media_type"
     UNAVAILABLE = "unavailable"
     INTERNAL_ERROR = "internal_error"
 

@@ -29,8 +29,11 @@ from starlette.routing import Route
 from core import Game, GameError, Rules, RulesError
 from core.ai import Budget
 from core.ai.analysis import Analysis, analyze
+from rooms import RoomError
 
+from .http import error_response
 from .state import app_state
+from .write_guard import check_write
 
 __all__ = [
     "BUDGET_SECONDS",
@@ -174,7 +177,12 @@ def analysis_routes(service: AnalysisService | None = None) -> list[Route]:
     shared = service if service is not None else AnalysisService()
 
     async def analysis(request: Request) -> Response:
-        limit = app_state(request.app).settings.max_body_bytes
+        settings = app_state(request.app).settings
+        limit = settings.max_body_bytes
+        try:
+            check_write(request, settings.allowed_origins)
+        except RoomError as exc:
+            return error_response(exc)
         try:
             rules, board = parse_request(await _read_json(request, limit))
             body = await shared.analyse(rules, board)

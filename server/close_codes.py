@@ -14,6 +14,7 @@ class CloseCode(IntEnum):
     TOO_BIG = 1009
     INTERNAL_ERROR = 1011
     SERVICE_RESTART = 1012  # sent by uvicorn to every open WebSocket when it shuts down
+    TRY_AGAIN_LATER = 1013  # the worker holds --max-connections WebSockets already
     JOIN_TIMEOUT = 4001
     ROOM_NOT_FOUND = 4004
     FLOOD = 4008

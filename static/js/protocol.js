@@ -98,6 +98,8 @@ const ERROR_TITLES = {
   busy: "The server is busy — try again",
   invalid_rules: "Those rules cannot be played",
   not_found: "Not found",
+  origin_not_allowed: "This page may not use this server",
+  unsupported_media_type: "The request was not sent as JSON",
   unavailable: "The server is unavailable",
   internal_error: "Something went wrong on the server",
 };

@@ -122,6 +122,7 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
         name: str | None = None,
         phone: bool = False,
         permissions: list[str] | None = None,
+        bypass_csp: bool = False,
     ) -> Any:
         options: dict[str, Any] = {
             "viewport": viewport or (PHONE if phone else DESKTOP),
@@ -133,6 +134,8 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
             options.update(is_mobile=True, has_touch=True)
         if permissions:
             options["permissions"] = permissions
+        if bypass_csp:  # only to test the guard itself: the page's CSP would stop it first
+            options["bypass_csp"] = True
         context = browser.new_context(**options)
         contexts.append(context)
 
@@ -204,3 +207,27 @@ def screenshot() -> Callable[..., Path]:
         return SCREENSHOTS
 
     return shoot
+
+
+@pytest.fixture
+def js(new_page: Callable[..., Any]) -> Any:
+    """Runs an async function body in a fresh page with the client's modules as ``m.<name>``."""
+    page = new_page()
+    page.goto("/")
+
+    def run(body: str) -> Any:
+        """Evaluate an async function body with the modules m.<name> imported. The body is
+        put into the evaluated source itself: DevTools evaluation is not the page's own
+        script, so the page's Content-Security-Policy (no eval) does not apply to it."""
+        return page.evaluate(
+            """async () => {
+                const names = ["net", "room-state", "board-model", "protocol", "keyboard",
+                               "lobby-page", "rules", "text", "view", "lifecycle", "clock",
+                               "evaluation", "page-memo"];
+                const m = {};
+                for (const n of names) m[n.replace("-", "_")] = await import(`/js/${n}.js`);
+                return await (async () => { BODY })();
+            }""".replace("BODY", body)
+        )
+
+    return run

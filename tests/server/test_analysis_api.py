@@ -115,9 +115,10 @@ async def test_bad_requests_get_typed_errors(
 
 
 async def test_not_json_and_too_large_bodies(server: LiveServer) -> None:
+    json_type = {"content-type": "application/json"}
     async with httpx.AsyncClient(base_url=server.url) as client:
-        bad = await client.post("/api/analysis", content=b"{nope")
-        big = await client.post("/api/analysis", content=b"x" * 10_000)
+        bad = await client.post("/api/analysis", content=b"{nope", headers=json_type)
+        big = await client.post("/api/analysis", content=b"x" * 10_000, headers=json_type)
         get = await client.get("/api/analysis")
     assert (bad.status_code, bad.json()["code"]) == (400, "bad_message")
     assert (big.status_code, big.json()["code"]) == (413, "too_large")

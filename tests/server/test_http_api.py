@@ -11,6 +11,8 @@ import pytest
 
 from tests.support.live_server import LiveServer
 
+JSON_TYPE = {"content-type": "application/json"}
+
 
 async def http(server: LiveServer, method: str, path: str, **kwargs: Any) -> httpx.Response:
     async with httpx.AsyncClient(base_url=server.url) as client:
@@ -48,7 +50,7 @@ async def test_create_a_public_room_with_rules_and_links(server: LiveServer) -> 
 async def test_private_rooms_have_unguessable_ids_and_are_not_listed(server: LiveServer) -> None:
     ids = []
     for _ in range(3):
-        response = await http(server, "POST", "/api/rooms", content=b"")
+        response = await http(server, "POST", "/api/rooms", content=b"", headers=JSON_TYPE)
         assert response.status_code == 201 and response.json()["public"] is False
         ids.append(response.json()["room_id"])
     assert all(len(room_id) >= 22 for room_id in ids) and len(set(ids)) == 3
@@ -83,16 +85,19 @@ async def test_bad_creations_name_the_problem(
 
 
 async def test_body_not_json_and_too_large(server: LiveServer) -> None:
-    response = await http(server, "POST", "/api/rooms", content=b"{nope")
+    response = await http(server, "POST", "/api/rooms", content=b"{nope", headers=JSON_TYPE)
     assert (response.status_code, response.json()["code"]) == (400, "bad_message")
-    response = await http(server, "POST", "/api/rooms", content=b"{" + b" " * 5000 + b"}")
+    big = b"{" + b" " * 5000 + b"}"
+    response = await http(server, "POST", "/api/rooms", content=big, headers=JSON_TYPE)
     assert (response.status_code, response.json()["code"]) == (413, "too_large")
 
     async def chunks() -> AsyncIterator[bytes]:
         for _ in range(10):
             yield b" " * 1000
 
-    response = await http(server, "POST", "/api/rooms", content=chunks())  # no content-length
+    response = await http(  # no content-length
+        server, "POST", "/api/rooms", content=chunks(), headers=JSON_TYPE
+    )
     assert (response.status_code, response.json()["code"]) == (413, "too_large")
 
 

@@ -11,7 +11,7 @@ export function renderMoves(root, view, { onPick } = {}) {
   const per = view.players.length;
   const rounds = [];
   for (let i = 0; i < view.moves.length; i += per) rounds.push(view.moves.slice(i, i + per));
-  const list = h("ol", { class: "move-list", style: `--per:${per}` }, rounds.map((round, r) =>
+  const list = h("ol", { class: "move-list" }, rounds.map((round, r) =>
     h("li", { class: "round" },
       h("span", { class: "round-no", "aria-hidden": "true" }, `${r + 1}.`),
       round.map((m) => h("button", {
@@ -22,6 +22,8 @@ export function renderMoves(root, view, { onPick } = {}) {
         dataset: { ply: m.ply },
         onclick: () => onPick && onPick(m.ply),
       }, m.name)))));
+  // a CSSOM property, not a style attribute: the CSP (style-src 'self') refuses the latter
+  list.style.setProperty("--per", per);
   const old = root.querySelector(".move-list");
   const atBottom = !old || root.scrollTop + root.clientHeight >= root.scrollHeight - 8;
   fill(root, list);

@@ -16,8 +16,10 @@ HTTP_ONLY = {
     ErrorCode.NOT_FOUND,
     ErrorCode.UNAVAILABLE,
     ErrorCode.INVALID_OPTIONS,
+    ErrorCode.ORIGIN_NOT_ALLOWED,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE,
 }
-"""Provoked in test_http_api.py and test_http_lifecycle.py."""
+"""Provoked in test_http_api.py, test_http_lifecycle.py and test_write_guard.py."""
 SERVICE_ONLY = {ErrorCode.BUSY, ErrorCode.OUT_OF_TIME}
 """Needs a compare-and-set race lost 64 times in a row, or a move landing between a flag
 and the timer that commits it (never deterministic over a socket): tests/rooms."""
