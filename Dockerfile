@@ -7,7 +7,9 @@
 # Every setting is an environment variable (TICTACTOE_<NAME>, REDIS_URL; see
 # docs/operations.md) or a flag appended to the command (docker run ... --workers 4).
 # The build context is what .dockerignore lets through: the packages, the browser client,
-# pyproject.toml and README.md.
+# pyproject.toml, constraints.txt (the exact versions tested), README.md and LICENSE.
+# The installed project carries the browser client (static/ is packaged as
+# server/client/), so the runtime image needs nothing but the environment.
 
 # -- build: the project and its dependencies installed into a virtual environment --------
 FROM python:3.11-slim AS build
@@ -17,20 +19,17 @@ COPY . .
 # the environment is copied into the runtime image (no wheels or sources left behind).
 RUN python -m venv --without-pip /opt/tictactoe \
     && pip --python /opt/tictactoe/bin/python install --no-cache-dir \
-       --root-user-action=ignore --disable-pip-version-check .
+       --root-user-action=ignore --disable-pip-version-check -c constraints.txt .
 
 # -- runtime ----------------------------------------------------------------------------
 FROM python:3.11-slim
 ENV PATH=/opt/tictactoe/bin:$PATH \
     PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
-    TICTACTOE_PORT=8000 \
-    TICTACTOE_STATIC_DIR=/app/static
+    TICTACTOE_PORT=8000
 RUN useradd --system --uid 10001 --home-dir /app --no-create-home \
     --shell /usr/sbin/nologin tictactoe
 COPY --from=build /opt/tictactoe /opt/tictactoe
-# The browser client, served from /app/static (TICTACTOE_STATIC_DIR).
-COPY static /app/static
 WORKDIR /app
 USER tictactoe
 EXPOSE 8000

@@ -3,34 +3,41 @@
 CPU is user + system seconds summed over the tree, so ``cpu_percent`` can pass 100 with
 several workers (100 = one core busy). RSS is summed too: with workers that counts the
 supervisor process as well, which only matters for absolute figures, not for deltas.
+psutil comes with the ``bench`` extra and is imported only here, when a tree is measured,
+so that ``tictactoe bench`` can say which extra is missing (server/cli/bench.py).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+from typing import TYPE_CHECKING
 
-import psutil
+if TYPE_CHECKING:
+    import psutil
 
 __all__ = ["ProcessTree", "load_average"]
 
 
 class ProcessTree:
     def __init__(self, pid: int) -> None:
+        import psutil
+
+        self._error: type[Exception] = psutil.Error
         self.root = psutil.Process(pid)
         self._cpu_mark = 0.0
         self._wall_mark = 0.0
         self.rss_peak = 0
 
     def processes(self) -> list[psutil.Process]:
-        with contextlib.suppress(psutil.Error):
+        with contextlib.suppress(self._error):
             return [self.root, *self.root.children(recursive=True)]
         return []
 
     def cpu_seconds(self) -> float:
         total = 0.0
         for process in self.processes():
-            with contextlib.suppress(psutil.Error):
+            with contextlib.suppress(self._error):
                 times = process.cpu_times()
                 total += times.user + times.system
         return total
@@ -38,7 +45,7 @@ class ProcessTree:
     def rss(self) -> int:
         total = 0
         for process in self.processes():
-            with contextlib.suppress(psutil.Error):
+            with contextlib.suppress(self._error):
                 total += process.memory_info().rss
         self.rss_peak = max(self.rss_peak, total)
         return total

@@ -5,17 +5,29 @@ protocol) for a fixed time, on each configuration the bench starts itself (memor
 Redis with one worker; Redis with two), each followed by the bare relay in the same shape
 for the ratio to the stack's limit. Or ``--url`` to load a running server. Prints a
 Markdown table (and writes the whole report as JSON with ``--json FILE``); the code is in
-``bench/load`` (docs/performance.md has the commands and figures).
+``bench/load`` (docs/performance.md has the commands and figures). It needs the ``bench``
+extra (``pip install 'tictactoe-server[bench]'``); without it, it says so in one line.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["register"]
+__all__ = ["BENCH_EXTRA", "missing_extra", "register"]
+
+BENCH_EXTRA = ("psutil",)
+"""What the ``bench`` extra of pyproject.toml installs (import names), beyond the server's
+own dependencies; a test holds the two lists equal."""
+
+
+def missing_extra() -> list[str]:
+    """The modules of the ``bench`` extra that are not installed."""
+    return [name for name in BENCH_EXTRA if importlib.util.find_spec(name) is None]
 
 
 def _rules(text: str) -> dict[str, Any]:
@@ -172,7 +184,14 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import sys
+    missing = missing_extra()
+    if missing:
+        print(
+            f"tictactoe bench: error: {', '.join(missing)} not installed; the benchmark needs "
+            "the bench extra: pip install 'tictactoe-server[bench]'",
+            file=sys.stderr,
+        )
+        return 2
 
     from bench.load import CONFIGS, CROWD_FROM, BenchOptions, run_bench, write_report
     from bench.load.think import SPREAD

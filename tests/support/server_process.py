@@ -1,12 +1,13 @@
 """Real ``tictactoe serve`` processes for tests: free port, readiness, logs, stopped by pid.
 
-A ``ServerProcess`` is ``python -m server.cli serve`` on a free loopback port with the
-given flags (a store URL, ``--workers``, ...) and environment, its output (stdout and
-stderr) in a log file: a pipe nobody reads could fill up and stall the server, and the
-file is there to read after the process is gone. ``wait_ready`` polls ``/readyz`` until
-it answers 200. ``stop`` is SIGINT, uvicorn's graceful shutdown (SIGKILL when it hangs);
-``kill`` is SIGKILL. A ``Fleet`` starts several and stops whatever is left at teardown
-(the ``fleet`` fixture of tests/conftest.py). Every wait is bounded; none is a measurement.
+A ``ServerProcess`` is ``python -m server.cli serve`` (or another ``command``: an installed
+``tictactoe``) on a free loopback port with the given flags (a store URL, ``--workers``,
+...) and environment, its output (stdout and stderr) in a log file: a pipe nobody reads
+could fill up and stall the server, and the file is there to read after the process is
+gone. ``wait_ready`` polls ``/readyz`` until it answers 200. ``stop`` is SIGINT,
+uvicorn's graceful shutdown (SIGKILL when it hangs); ``kill`` is SIGKILL. A ``Fleet``
+starts several and stops whatever is left at teardown (the ``fleet`` fixture of
+tests/conftest.py). Every wait is bounded; none is a measurement.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -82,6 +83,8 @@ class ServerProcess(LocalProcess):
         *flags: str,
         store_url: str | None = None,
         env: Mapping[str, str] | None = None,
+        command: Sequence[str] = (sys.executable, "-m", "server.cli"),
+        cwd: Path = ROOT,
     ) -> None:
         self.port = free_port()
         self.log_path = log_dir / f"serve-{self.port}.log"
@@ -90,9 +93,7 @@ class ServerProcess(LocalProcess):
         with self.log_path.open("wb") as log:
             self.process = subprocess.Popen(
                 [
-                    sys.executable,
-                    "-m",
-                    "server.cli",
+                    *command,
                     "serve",
                     "--port",
                     str(self.port),
@@ -101,7 +102,7 @@ class ServerProcess(LocalProcess):
                     "warning",
                     *flags,
                 ],
-                cwd=ROOT,
+                cwd=cwd,
                 stdout=log,
                 stderr=subprocess.STDOUT,
                 env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
