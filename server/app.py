@@ -32,8 +32,12 @@ from rooms import (
 
 from .analysis_api import analysis_routes
 from .bots import BotPool
+from .capacity import ConnectionLimit
 from .fastpath import Collector, RawSend
+from .headers import SecureStarlette
 from .http import error_response, routes
+from .logs import use_worker_id
+from .metrics import install_sink, metrics_routes, worker_exited
 from .redact import install_redaction
 from .settings import Settings
 from .state import AppState, app_state
@@ -50,6 +54,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """
     settings = settings if settings is not None else Settings.from_env()
     install_redaction()
+    install_sink()  # rooms/ reports commits, round trips, resyncs... (server.metrics)
     options = BackendOptions(
         log_size=settings.log_size,
         room_ttl=settings.room_ttl,
@@ -75,10 +80,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         presence,
         sweeper,
         Collector() if settings.tune_gc else None,
+        connections=ConnectionLimit(settings.max_connections),
     )
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        use_worker_id(lambda: presence.worker)  # log lines name the worker by its lease
         await backend.open()
         try:
             await presence.start()
@@ -95,14 +102,17 @@ def create_app(settings: Settings | None = None) -> Starlette:
             await state.hub.close()
             await presence.close()  # departures still unrecorded, then the lease
             await backend.close()
+            worker_exited()  # its live gauges leave the workers' sums
+            use_worker_id(None)  # the lease is gone: lines name the process again
 
     all_routes: list[BaseRoute] = [
         *analysis_routes(),  # before routes(): its /api catch-all answers 404
         *routes(),
+        *metrics_routes(),  # before the client's files, which would answer /metrics too
         WebSocketRoute("/ws/{room_id}", room_socket),
         Mount("/", app=ClientFiles(settings.static_dir)),
     ]
-    app = Starlette(
+    app = SecureStarlette(  # security headers on every HTTP response (server.headers)
         routes=all_routes,
         lifespan=lifespan,
         exception_handlers={HTTPException: _http_error},

@@ -30,6 +30,7 @@ from rooms import new_connection_id
 
 from .close_codes import CloseCode
 from .fastpath import fast_sender
+from .metrics import edge as metrics
 
 __all__ = ["Connection"]
 
@@ -79,8 +80,9 @@ class Connection:
         if self._writer is None:  # nothing queued: hand it to the socket now
             return self._send_now(text)
         if len(self._pending) >= self._size:
-            log.info("connection %s: send queue full, dropping a slow client", self.id)
+            # logged once, at WARNING, by the session when it closes (server.session)
             self.end(CloseCode.TOO_SLOW, "send queue overflow: the client does not read")
+            metrics.send_queue_drop()
             return False
         self._pending.append(text)
         return True

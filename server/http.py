@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import gc
 import os
+import socket
 from typing import Any
 
 from starlette.requests import Request
@@ -18,8 +19,10 @@ from rooms import ErrorCode, RoomError, queue_key, quick_play
 from rooms.protocol import ENCODES, dumps
 from rooms.room import current_record, format_record
 
+from .metrics import edge as metrics
 from .room_options import parse_quickplay, parse_room
 from .state import app_state
+from .write_guard import check_write
 
 __all__ = ["error_response", "routes"]
 
@@ -30,6 +33,8 @@ _STATUS = {
     ErrorCode.INVALID_OPTIONS: 422,
     ErrorCode.ROOM_NOT_FOUND: 404,
     ErrorCode.NOT_FOUND: 404,
+    ErrorCode.ORIGIN_NOT_ALLOWED: 403,
+    ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.UNAVAILABLE: 503,
     ErrorCode.BUSY: 503,
 }
@@ -42,6 +47,7 @@ def error_response(exc: RoomError) -> JSONResponse:
     body: dict[str, Any] = {"code": exc.code.value, "message": exc.message}
     if exc.field is not None:
         body["field"] = exc.field
+    metrics.error(exc.code, "http")
     return JSONResponse(body, status_code=_STATUS.get(exc.code, 500))
 
 
@@ -72,6 +78,7 @@ def _links(request: Request, room_id: str) -> dict[str, str]:
 async def create_room(request: Request) -> Response:
     state = app_state(request.app)
     try:
+        check_write(request, state.settings.allowed_origins)
         raw = await _read_body(request, state.settings.max_body_bytes)
         body = parse_room(raw, state.settings)
         room = await state.service.create(
@@ -103,6 +110,7 @@ async def create_room(request: Request) -> Response:
 async def quickplay(request: Request) -> Response:
     state = app_state(request.app)
     try:
+        check_write(request, state.settings.allowed_origins)
         raw = await _read_body(request, state.settings.max_body_bytes)
         body = parse_quickplay(raw, state.settings)
         settings = state.settings.room_settings(body.time_control)
@@ -169,6 +177,15 @@ async def healthz(request: Request) -> Response:
 async def readyz(request: Request) -> Response:
     state = app_state(request.app)
     store = state.backend.store
+    connections = state.connections
+    if connections.near_full:  # server.capacity: new clients should go to another worker
+        body = {
+            "status": "full",
+            "code": ErrorCode.UNAVAILABLE.value,
+            "message": f"{connections.open} of {connections.limit} connections open",
+            "store": store.name,
+        }
+        return JSONResponse(body, status_code=503)
     try:
         await store.ping()
     except RoomError as exc:
@@ -181,7 +198,8 @@ async def stats(request: Request) -> Response:
     """This worker's counters, for tictactoe bench and operators: the messages it encoded by
     type (one per event whatever the receivers), the commits it lost to another writer,
     whether the fastpath is on, and its garbage collector (server.fastpath.collector). Per
-    process: with several workers each answers for itself (``pid`` says which)."""
+    process: with several workers each answers for itself, named by ``host``, ``pid`` and
+    ``worker`` (its presence id, which its connection ids carry); GET /metrics sums them."""
     state = app_state(request.app)
     collector = {
         "frozen": gc.get_freeze_count(),
@@ -192,7 +210,9 @@ async def stats(request: Request) -> Response:
         collector.update(state.collector.stats())
     return JSONResponse(
         {
+            "host": socket.gethostname(),
             "pid": os.getpid(),
+            "worker": state.presence.worker,
             "encodes": dict(ENCODES),
             "conflicts": state.service.conflicts,
             "fastpath": state.settings.fastpath,

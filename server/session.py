@@ -43,9 +43,17 @@ from .actions import chat_line, command_for, version_of
 from .close_codes import CloseCode
 from .connection import Connection
 from .limits import TokenBucket
+from .metrics import edge as metrics
 from .settings import Settings
 
 __all__ = ["Session"]
+
+_REFUSALS: dict[int | None, str] = {
+    CloseCode.UNSUPPORTED_DATA: "binary_frame",
+    CloseCode.FLOOD: "flood",
+    CloseCode.TOO_SLOW: "too_slow",
+}
+"""Closes that refuse an abusive or too slow client, logged at WARNING."""
 
 log = logging.getLogger("tictactoe.server")
 
@@ -67,6 +75,7 @@ class Session:
         hub: Hub,
         settings: Settings,
         presence: Presence,
+        conn_id: str | None = None,
     ) -> None:
         self.room_id = room_id
         self.service = service
@@ -75,7 +84,9 @@ class Session:
         self.presence = presence
         self.websocket = websocket
         self.conn = Connection(
-            websocket, queue_size=settings.send_queue, conn_id=presence.connection_id()
+            websocket,
+            queue_size=settings.send_queue,
+            conn_id=presence.connection_id() if conn_id is None else conn_id,
         )
         loop = asyncio.get_running_loop()
         self._clock = loop.time
@@ -87,6 +98,7 @@ class Session:
         self._deliberate = False  # the client said it was leaving
         self._task: asyncio.Task[object] | None = None
         self._stopped = False  # ended from outside: the cancel of the read is ours
+        self._oversize = 0  # messages refused as too large (the first one is logged)
 
     async def run(self) -> None:
         # The reader runs in this (the ASGI) task: one task per connection fewer, which
@@ -107,9 +119,12 @@ class Session:
             self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
         finally:
             self.conn.on_end = None
+            if self.conn.close_code in _REFUSALS:  # ended by the reader or by a sender
+                self._refused(_REFUSALS[self.conn.close_code], self.conn.close_code)
             try:
                 await self._leave()
             finally:
+                metrics.closed(self.conn.close_code)
                 await self.conn.close(self.settings.close_timeout)
 
     def _stop_reading(self) -> None:
@@ -123,6 +138,7 @@ class Session:
         joined, self._joined = self._joined, None
         if joined is None:
             return
+        metrics.left(joined.reply.mark is not None)
         joined.feed.close()
         try:
             await self.hub.detach(self.room_id, joined.feed)
@@ -157,6 +173,8 @@ class Session:
         else:
             message = await self.websocket.receive()
         if message["type"] == "websocket.disconnect":
+            if message.get("code") == CloseCode.TOO_BIG:  # uvicorn refused a frame
+                self._refused("frame_too_big", CloseCode.TOO_BIG)
             self.conn.end(None, "the peer closed")
             return None
         return message
@@ -184,16 +202,28 @@ class Session:
             self._strikes = 0
             await self._handle(text)
 
+    def _refused(self, refusal: str, code: int | None) -> None:
+        """Log an edge refusal once, at WARNING (the room and connection come from the
+        context that server.websocket set for this socket)."""
+        log.warning(
+            "refused a client: %s%s",
+            refusal.replace("_", " "),
+            f", closed with {code}" if code is not None else "",
+            extra={"refusal": refusal, "close_code": code},
+        )
+
     # -- handling -------------------------------------------------------------------------
 
     def _error(self, exc: RoomError, ref: str | None = None) -> None:
         message = error_message(exc.code, exc.message, exc.ref or ref, retry_after=exc.retry_after)
         self.conn.send(dumps(message))
+        metrics.error(exc.code, "websocket")
 
     async def _handle(self, text: str) -> None:
         ref: str | None = None
         try:
             message = parse_message(text, max_bytes=self.settings.max_message_bytes)
+            metrics.received(message)
             ref = message.ref
             if isinstance(message, JoinMessage):
                 await self._join(message)
@@ -211,6 +241,10 @@ class Session:
                 await self._act(message)
         except RoomError as exc:
             self._error(exc, ref)
+            if exc.code is ErrorCode.TOO_LARGE:
+                self._oversize += 1
+                if self._oversize == 1:  # the rate limit bounds the rest; not a log flood
+                    self._refused("message_too_large", None)
             if exc.code is ErrorCode.ROOM_NOT_FOUND:
                 self.conn.end(CloseCode.ROOM_NOT_FOUND, "no such room")
             elif isinstance(exc, LeaseLost):  # this id cannot join here: resume afresh
@@ -237,6 +271,7 @@ class Session:
             raise
         assert isinstance(executed.reply, JoinReply)
         self._joined = _Joined(feed, executed.reply, message.name or "Spectator")
+        metrics.joined(executed.reply.mark is not None)
         feed.audience = "players" if executed.reply.mark is not None else "spectators"
         room = executed.room
         missed = None

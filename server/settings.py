@@ -10,17 +10,29 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from rooms import RoomSettings, TimeControl
 
 from .errors import SettingsError
+from .logs.setup import LOG_FORMATS, LOG_LEVELS
 from .origin import normalize_origin
 
 __all__ = ["DEFAULT_STATIC", "Settings"]
 
-DEFAULT_STATIC = Path(__file__).resolve().parent.parent / "static"
+
+def _client_files() -> Path:
+    """The browser client: ``server/client/`` where the distribution is installed (the
+    wheel ships the repository's ``static/`` there), else the checkout's ``static/``."""
+    installed = Path(str(resources.files("server") / "client"))
+    if installed.is_dir():
+        return installed
+    return Path(__file__).resolve().parent.parent / "static"
+
+
+DEFAULT_STATIC = _client_files()
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,14 +40,18 @@ class Settings:
     host: str = "127.0.0.1"
     port: int = 8000
     store_url: str = "memory://"
-    """``memory://`` (one process), ``redis://host:port/db`` (one Redis) or
-    ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster)."""
+    """``memory://`` (one process), ``redis://host:port/db`` (one Redis),
+    ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster) or
+    ``redis+sentinel://host:port[,host:port...]/service_name/db`` (Redis Sentinel)."""
     allowed_origins: tuple[str, ...] = ()
     """Origins allowed to open WebSockets besides the server's own; ``*`` allows any."""
     workers: int = 1
     max_frame_bytes: int = 16384
     max_message_bytes: int = 4096
     max_body_bytes: int = 4096
+    max_connections: int = 10_000
+    """Open WebSockets per worker; past it a new one is closed with 1013 (try again later),
+    and ``/readyz`` answers 503 from 90 % on. Each needs a file descriptor."""
     rate: float = 20.0
     burst: int = 40
     flood_strikes: int = 20
@@ -80,6 +96,12 @@ class Settings:
     """Send frames past Starlette (server.fastpath), run uvicorn's protocol subclasses
     and auto-pipeline Redis commands. Off: plain Starlette, uvicorn's stock protocols and
     plain redis-py calls, with the same behaviour and the same bytes on the wire."""
+    log_level: str = "info"
+    """``tictactoe serve``'s level for every logger (server.logs.LOG_LEVELS)."""
+    log_format: str = "text"
+    """``tictactoe serve``'s log lines: ``text`` or ``json`` (one object a line)."""
+    wait_for_redis: float = 0.0
+    """Seconds ``tictactoe serve`` keeps trying to reach the store before it gives up."""
 
     def __post_init__(self) -> None:
         _positive_int(self, "port", high=65535, low=0)
@@ -88,6 +110,7 @@ class Settings:
             "max_frame_bytes",
             "max_message_bytes",
             "max_body_bytes",
+            "max_connections",
             "burst",
             "flood_strikes",
             "send_queue",
@@ -125,6 +148,11 @@ class Settings:
         for name in ("tune_gc", "fastpath"):
             if not isinstance(getattr(self, name), bool):
                 raise SettingsError(name, f"must be True or False, got {getattr(self, name)!r}")
+        _one_of(self, "log_level", LOG_LEVELS)
+        _one_of(self, "log_format", LOG_FORMATS)
+        wait = self.wait_for_redis
+        if isinstance(wait, bool) or not isinstance(wait, int | float) or not 0 <= wait < math.inf:
+            raise SettingsError("wait_for_redis", f"must be a number of 0 or more, got {wait!r}")
         if self.bot_pool not in {"process", "thread"}:
             raise SettingsError("bot_pool", f'must be "process" or "thread", got {self.bot_pool!r}')
         if self.max_message_bytes > self.max_frame_bytes:
@@ -177,6 +205,15 @@ class Settings:
                 continue
             changes[spec.name] = _convert(spec.name, raw, spec.default)
         return cls(**changes)
+
+
+def _one_of(settings: Settings, name: str, allowed: tuple[str, ...]) -> None:
+    value = getattr(settings, name)
+    if isinstance(value, str) and value.strip().lower() in allowed:
+        object.__setattr__(settings, name, value.strip().lower())  # DEBUG, Json: accepted
+        return
+    if value not in allowed:
+        raise SettingsError(name, f"must be one of {', '.join(allowed)}, got {value!r}")
 
 
 def _positive_int(settings: Settings, name: str, *, high: int | None = None, low: int = 1) -> None:

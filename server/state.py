@@ -7,7 +7,7 @@ connections) with its sweep of dead workers.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 
@@ -15,6 +15,7 @@ from rooms import Backend, Hub, Presence, RoomService, Sweeper, Watch
 from rooms.backends import QuickPlayQueue
 
 from .bots import BotPool
+from .capacity import ConnectionLimit
 from .fastpath import Collector
 from .settings import Settings
 
@@ -35,6 +36,8 @@ class AppState:
     collector: Collector | None = None
     """The worker's garbage collector schedule when ``settings.tune_gc`` (started by the
     lifespan)."""
+    connections: ConnectionLimit = field(default_factory=lambda: ConnectionLimit(10_000))
+    """This worker's open WebSockets against ``settings.max_connections``."""
 
 
 def app_state(app: Starlette) -> AppState:

@@ -1,4 +1,5 @@
-"""The WebSocket endpoint ``/ws/{room_id}``: the Origin check, then one Session."""
+"""The WebSocket endpoint ``/ws/{room_id}``: the Origin check, the worker's connection
+limit (server.capacity: 1013 past it), then one Session."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import logging
 from starlette.websockets import WebSocket
 
 from .close_codes import CloseCode
+from .logs import connection_context
 from .origin import origin_allowed
 from .session import Session
-from .state import app_state
+from .state import AppState, app_state
 
 __all__ = ["room_socket"]
 
@@ -18,18 +20,41 @@ log = logging.getLogger("tictactoe.server")
 
 async def room_socket(websocket: WebSocket) -> None:
     state = app_state(websocket.app)
+    conn_id = state.presence.connection_id()
+    # every line logged while serving this socket names its room and connection
+    with connection_context(websocket.path_params["room_id"], conn_id):
+        await _serve(websocket, state, conn_id)
+
+
+async def _serve(websocket: WebSocket, state: AppState, conn_id: str) -> None:
     origin = websocket.headers.get("origin")
     if not origin_allowed(origin, websocket.headers.get("host"), state.settings.allowed_origins):
-        log.info("refused a WebSocket from origin %r", origin[:100] if origin else origin)
+        log.warning(
+            "refused a WebSocket: origin %r is not allowed",
+            origin[:100] if origin else origin,
+            extra={"refusal": "origin", "status": 403},
+        )
         await websocket.close(CloseCode.POLICY)  # before accept: the handshake gets a 403
         return
-    await websocket.accept()
-    session = Session(
-        websocket,
-        websocket.path_params["room_id"],
-        service=state.service,
-        hub=state.hub,
-        settings=state.settings,
-        presence=state.presence,
-    )
-    await session.run()
+    if not state.connections.take():
+        log.warning(
+            "refused a WebSocket: %d connections open, the most this worker takes",
+            state.connections.open,
+        )
+        await websocket.accept()  # then a close code the client can back off on
+        await websocket.close(CloseCode.TRY_AGAIN_LATER, "server full, try again later")
+        return
+    try:
+        await websocket.accept()
+        session = Session(
+            websocket,
+            websocket.path_params["room_id"],
+            service=state.service,
+            hub=state.hub,
+            settings=state.settings,
+            presence=state.presence,
+            conn_id=conn_id,
+        )
+        await session.run()
+    finally:
+        state.connections.release()

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+import logging
+import logging.config
 import os
 import sys
 from dataclasses import fields
@@ -21,10 +23,17 @@ from urllib.parse import urlsplit
 
 from rooms import RoomError
 
+from ..capacity import fit_file_limit
 from ..errors import SettingsError
+from ..logs import LOG_LEVELS, log_config
+from ..metrics import private_directory
 from ..settings import Settings
+from .serve_checks import StoreUnreachable, reach_store, setting_labels, unknown_variables
+from .workers import STARTUP_FAILED, run_workers
 
 __all__ = ["register", "uvicorn_options", "worker_env"]
+
+log = logging.getLogger("tictactoe.server")
 
 
 def register(subparsers: Any) -> None:
@@ -47,7 +56,9 @@ def register(subparsers: Any) -> None:
         "--redis-url",
         default=None,
         help="keep rooms in Redis, shared by every worker and host: redis://host:port/db, "
-        "or a Redis Cluster: redis+cluster://host:port[,host:port...] (also REDIS_URL; "
+        "a Redis Cluster: redis+cluster://host:port[,host:port...], or a primary found "
+        "through Redis Sentinel: redis+sentinel://host:port[,host:port...]/service_name/db "
+        "(also REDIS_URL; "
         "?prefix=NAME sets the key prefix)",
     )
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default 1)")
@@ -56,6 +67,12 @@ def register(subparsers: Any) -> None:
         ("--max-frame-bytes", int, "largest WebSocket frame; bigger closes with 1009"),
         ("--max-message-bytes", int, "largest message; bigger gets too_large"),
         ("--max-body-bytes", int, "largest HTTP request body"),
+        (
+            "--max-connections",
+            int,
+            "open WebSockets per worker (default 10000); past it new ones close with 1013 "
+            "and /readyz answers 503 from 90 %%",
+        ),
         ("--rate", float, "messages per second per connection"),
         ("--burst", int, "message burst per connection"),
         ("--flood-strikes", int, "rate_limited refusals in a row before closing with 4008"),
@@ -106,8 +123,28 @@ def register(subparsers: Any) -> None:
         "TICTACTOE_TUNE_GC says otherwise, CPython's garbage collector defaults; the same "
         "protocol, slower (TICTACTOE_FASTPATH=0 does the same)",
     )
-    parser.add_argument("--log-level", default="info", help="uvicorn log level (default info)")
-    parser.set_defaults(func=run)
+    logs = parser.add_argument_group("logs and startup", "docs/operations.md#logs")
+    logs.add_argument(
+        "--log-level",
+        default=None,
+        help=f"level of every logger, uvicorn's and the app's: {', '.join(LOG_LEVELS)} "
+        "(default info)",
+    )
+    logs.add_argument(
+        "--log-format",
+        default=None,
+        help="text, or json: one object a line with time, level, logger, message, worker "
+        "and, inside a connection, room and conn (default text)",
+    )
+    logs.add_argument(
+        "--wait-for-redis",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="keep trying to reach the store this long, with backoff, before giving up "
+        "(default 0: fail at once)",
+    )
+    parser.set_defaults(func=run, setting_labels=setting_labels(parser))
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -132,6 +169,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         max_frame_bytes=args.max_frame_bytes,
         max_message_bytes=args.max_message_bytes,
         max_body_bytes=args.max_body_bytes,
+        max_connections=args.max_connections,
         rate=args.rate,
         burst=args.burst,
         flood_strikes=args.flood_strikes,
@@ -144,6 +182,9 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         max_rooms=args.max_rooms,
         lease_ttl=args.lease_ttl,
         sweep_interval=args.sweep_interval,
+        log_level=args.log_level,
+        log_format=args.log_format,
+        wait_for_redis=args.wait_for_redis,
     )
 
 
@@ -171,6 +212,7 @@ def uvicorn_options(settings: Settings) -> dict[str, Any]:
         "ws_ping_timeout": settings.ping_timeout,
         "ws_per_message_deflate": False,
         "lifespan": "on",
+        "server_header": False,  # no "server: uvicorn" (the Date header stays: HTTP wants it)
     }
 
 
@@ -206,14 +248,31 @@ def run(args: argparse.Namespace) -> int:
         settings = settings_from_args(args)
         app = create_app(settings)
     except SettingsError as exc:
-        return _fail(f"--{exc.field.replace('_', '-')}: {exc.reason}")
+        return _fail(f"{args.setting_labels.get(exc.field, exc.field)}: {exc.reason}")
     except RoomError as exc:
         return _fail(exc.message)
+    if not settings.static_dir.is_dir():
+        return _fail(
+            f"TICTACTOE_STATIC_DIR: {str(settings.static_dir)!r} is not a directory (the "
+            "browser client's files; unset it to serve the client installed with the server)"
+        )
     if settings.workers > 1 and not app.state.tictactoe.backend.shared:
         return _fail(
             f"--workers {settings.workers} needs a shared store: the in-memory store lives in "
             "one process, so other workers would not see its rooms (use --workers 1)"
         )
+    short = fit_file_limit(settings.max_connections)
+    if short is not None:
+        print(f"tictactoe serve: warning: {short}", file=sys.stderr, flush=True)
+    config = log_config(settings.log_level, settings.log_format)
+    logging.config.dictConfig(config)  # this process's lines too; uvicorn applies it in each worker
+    for warning in unknown_variables(os.environ):
+        log.warning(warning)
+    try:
+        reach_store(settings, _shown(settings.store_url), wait=settings.wait_for_redis)
+    except StoreUnreachable as exc:
+        print(f"tictactoe serve: error: {exc}", file=sys.stderr)
+        return STARTUP_FAILED
     print(
         f"tictactoe: serving on {settings.url} (store: {_shown(settings.store_url)}, "
         f"workers: {settings.workers})",
@@ -221,14 +280,15 @@ def run(args: argparse.Namespace) -> int:
     )
     if settings.workers > 1:
         os.environ.update(worker_env(settings))
-        uvicorn.run(
-            "server.app:create_app",
-            factory=True,
-            workers=settings.workers,
-            log_level=args.log_level,
-            **uvicorn_options(settings),
+        with private_directory():  # the workers' metrics, summed by any of them (server.metrics)
+            status = run_workers(settings.workers, config, uvicorn_options(settings))
+    else:
+        server = uvicorn.Server(uvicorn.Config(app, log_config=config, **uvicorn_options(settings)))
+        server.run()
+        status = 0 if server.started else STARTUP_FAILED
+    if status:
+        print(
+            "tictactoe serve: error: a worker failed to start (why is logged above)",
+            file=sys.stderr,
         )
-        return 0
-    config = uvicorn.Config(app, log_level=args.log_level, **uvicorn_options(settings))
-    uvicorn.Server(config).run()
-    return 0
+    return status

@@ -54,9 +54,24 @@ def test_memory_store_refuses_several_workers() -> None:
 
 
 @pytest.mark.process
+def test_a_missing_static_directory_fails_in_one_line() -> None:
+    result = serve(env={"TICTACTOE_STATIC_DIR": "/nonexistent"})
+    assert result.returncode == 2
+    (line,) = result.stderr.strip().splitlines()
+    assert "TICTACTOE_STATIC_DIR: '/nonexistent' is not a directory" in line
+    assert "serving" not in result.stdout
+
+
+def test_the_client_is_served_from_the_checkout_s_static_folder() -> None:
+    # installed from a wheel, the same default is server/client/ (tests/test_packaging.py)
+    assert Settings().static_dir == ROOT / "static"
+
+
+@pytest.mark.process
 def test_bad_flags_are_named() -> None:
     result = serve("--port", "70000")
-    assert result.returncode == 2 and "--port: must be at most 65535" in result.stderr
+    assert result.returncode == 2
+    assert "--port (TICTACTOE_PORT): must be at most 65535" in result.stderr
     result = serve("--allowed-origins", "nonsense")
     assert result.returncode == 2 and "--allowed-origins" in result.stderr
 
@@ -67,7 +82,8 @@ def test_presence_flags_are_documented_and_checked() -> None:
     assert shown.returncode == 0
     assert "--lease-ttl" in shown.stdout and "--sweep-interval" in shown.stdout
     result = serve("--lease-ttl", "0")
-    assert result.returncode == 2 and "--lease-ttl: must be a number above 0" in result.stderr
+    assert result.returncode == 2
+    assert "--lease-ttl (TICTACTOE_LEASE_TTL): must be a number above 0" in result.stderr
     result = serve("--sweep-interval", "-1")
     assert result.returncode == 2 and "--sweep-interval" in result.stderr
 
