@@ -1,0 +1,122 @@
+"""A game on a real ``tictactoe serve`` over Redis Sentinel keeps going across a failover.
+
+Two workers of one server process on ``redis+sentinel://``, two players on the real
+websockets client. Mid-game ``SENTINEL FAILOVER`` moves the primary to the replica; the
+players go on as docs/protocol.md tells a client to: a move answered ``unavailable`` is
+sent again with the same ``move_id``, and a socket closed with 1012 (a worker whose
+presence lease lapsed while Redis refused writes) is opened again and the seat resumed
+with its token; every acknowledged move is on the board exactly once and the game ends.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from tests.support.redis_sentinel import LocalSentinel
+from tests.support.server_process import Fleet, ServerProcess, create_room, snapshot
+from tests.support.ws_client import Client
+
+pytestmark = pytest.mark.redis
+
+RETRY_FOR = 45.0
+"""Seconds a move may keep meeting ``unavailable`` while the primary changes hands (a new
+primary with min-replicas-to-write 1 refuses writes until the old one follows it)."""
+
+
+class Seat:
+    """A player's seat across reconnections: a socket closed by the server is replaced by a
+    new one that resumes the seat with its token, as the browser client does."""
+
+    def __init__(self, server: ServerProcess, room_id: str) -> None:
+        self.server, self.room_id = server, room_id
+        self.client: Client | None = None
+        self.joined = False
+        self.token: str | None = None
+        self.reconnects = 0
+
+    async def open(self, **join: Any) -> dict[str, Any]:
+        """Connect and take (or, with the token, resume) the seat; a refused join leaves
+        the seat closed, for the next ``alive`` to try again."""
+        if self.client is not None and not self.client.done:
+            await self.client.close()
+        self.joined = False
+        self.client = Client(await connect(self.server.ws(self.room_id), proxy=None))
+        welcome = await self.client.join(token=self.token, **join)
+        if welcome["type"] != "welcome":
+            assert welcome["code"] == "unavailable", welcome
+            raise ConnectionClosed(None, None)  # try again, as after a close
+        self.token, self.joined = welcome["token"], True
+        return welcome
+
+    async def alive(self) -> Client:
+        if self.client is None or self.client.done or not self.joined:
+            self.reconnects += 1  # closed by the server (1012: resume), or not yet joined
+            await self.open()
+        assert self.client is not None
+        return self.client
+
+    async def seen(self, version: int) -> None:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RETRY_FOR
+        while True:
+            try:
+                await (await self.alive()).seen(version)
+                return
+            except (AssertionError, ConnectionClosed):
+                assert loop.time() < deadline, f"version {version} never arrived"
+
+    async def play(self, row: int, col: int, move_id: str) -> dict[str, Any]:
+        """The move, sent again with the same id while the store answers ``unavailable``
+        or the socket closes before the answer."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RETRY_FOR
+        while True:
+            try:
+                answer = await (await self.alive()).move(row, col, move_id=move_id)
+            except (AssertionError, ConnectionClosed):
+                answer = {"type": "error", "code": "closed"}
+            if answer["type"] == "move_ok":
+                return answer
+            assert answer["code"] in {"unavailable", "closed"}, answer
+            assert loop.time() < deadline, f"{move_id} not acknowledged after {RETRY_FOR} s"
+            await asyncio.sleep(float(answer.get("retry_after") or 0.2))  # the server's advice
+
+    async def close(self) -> None:
+        if self.client is not None and not self.client.done:
+            await self.client.close()
+
+
+async def test_a_served_game_goes_on_across_a_sentinel_failover(
+    fleet: Fleet, start_redis_sentinel: Callable[..., LocalSentinel]
+) -> None:
+    sentinel = start_redis_sentinel()
+    server = fleet.launch("--workers", "2", store_url=sentinel.url)
+    server.wait_ready()
+    room_id = await create_room(server, {}, public=False)
+    x, o = Seat(server, room_id), Seat(server, room_id)
+    try:
+        assert (await x.open(name="Ada"))["mark"] == "X"
+        await x.seen((await o.open(name="Grace"))["version"])
+        moves = [(x, 1, 1), (o, 0, 0), (x, 0, 1), (o, 0, 2), (x, 2, 1)]
+        acknowledged: list[dict[str, Any]] = []
+        for number, (mover, row, col) in enumerate(moves):
+            if number == 2:  # mid-game: the primary moves to the replica
+                old, _ = await asyncio.to_thread(sentinel.failover)
+                await asyncio.to_thread(sentinel.wait_demoted, old)
+            ok = await mover.play(row, col, f"m{number}")
+            acknowledged.append(ok)
+            await (o if mover is x else x).seen(ok["version"])
+        stored = await snapshot(server, room_id)
+        assert stored["status"] == "finished" and stored["ply"] == len(moves)
+        versions = [ok["version"] for ok in acknowledged]
+        assert versions == sorted(set(versions))  # each acknowledged once, in order
+        assert server.alive
+    finally:
+        await x.close()
+        await o.close()
