@@ -28,6 +28,7 @@ from rooms.common import metrics
 from rooms.errors import ErrorCode, RoomError, UnsupportedBackend
 
 __all__ = [
+    "host_port",
     "RedisClient",
     "RedisOptions",
     "guarded",
@@ -104,6 +105,15 @@ def split_url(url: str) -> tuple[str, str]:
     rest = [(key, value) for key, value in query if key != "prefix"]
     prefix = prefixes[-1] if prefixes else DEFAULT_PREFIX
     return parts._replace(query=urlencode(rest)).geturl(), prefix
+
+
+def host_port(text: str, what: str) -> tuple[str, int]:
+    """``host:port`` (IPv6 in brackets) from one comma-separated item of a multi-host URL;
+    UnsupportedBackend naming ``what`` (a cluster seed, a Sentinel address) otherwise."""
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
+        raise UnsupportedBackend(f"{what} must be host:port, not {text!r:.80}")
+    return host.strip("[]"), int(port)
 
 
 def make_client(

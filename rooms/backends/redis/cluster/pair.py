@@ -23,7 +23,7 @@ from redis.backoff import ExponentialBackoff
 
 from rooms.backends.redis.cluster.bus import RedisClusterBus
 from rooms.backends.redis.cluster.store import RedisClusterStore
-from rooms.backends.redis.connect import RedisOptions
+from rooms.backends.redis.connect import RedisOptions, host_port
 from rooms.backends.redis.keys import DEFAULT_PREFIX
 from rooms.backends.redis.store import DAY
 from rooms.errors import UnsupportedBackend
@@ -48,13 +48,6 @@ class ClusterURL:
     """redis-py client keywords from the URL: credentials, TLS and query parameters."""
 
 
-def _seed(text: str) -> tuple[str, int]:
-    host, sep, port = text.strip().rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise UnsupportedBackend(f"a cluster seed must be host:port, not {text!r:.80}")
-    return host.strip("[]"), int(port)
-
-
 def parse_cluster_url(url: str) -> ClusterURL:
     """The seeds, key prefix and client keywords of a cluster URL (UnsupportedBackend if
     it is not one we can use)."""
@@ -63,7 +56,7 @@ def parse_cluster_url(url: str) -> ClusterURL:
     if plain is None:
         raise UnsupportedBackend(f"not a Redis Cluster URL: {parts.scheme or url!r:.80}")
     userinfo, _, hosts = parts.netloc.rpartition("@")
-    seeds = tuple(_seed(item) for item in hosts.split(",") if item.strip())
+    seeds = tuple(host_port(item, "a cluster seed") for item in hosts.split(",") if item.strip())
     if not seeds:
         raise UnsupportedBackend("a Redis Cluster URL needs at least one host:port")
     if parts.path.strip("/") not in {"", "0"}:

@@ -16,6 +16,7 @@ from urllib.parse import parse_qsl, unquote, urlencode, urlsplit
 
 from redis.asyncio.connection import SSLConnection, parse_url
 
+from rooms.backends.redis.connect import host_port
 from rooms.backends.redis.keys import DEFAULT_PREFIX
 from rooms.errors import UnsupportedBackend
 
@@ -40,13 +41,6 @@ class SentinelURL:
     """Credentials for the Sentinels themselves (``sentinel_username``/``_password``)."""
 
 
-def _address(text: str) -> tuple[str, int]:
-    host, sep, port = text.strip().rpartition(":")
-    if not sep or not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise UnsupportedBackend(f"a Sentinel address must be host:port, not {text!r:.80}")
-    return host.strip("[]"), int(port)
-
-
 def parse_sentinel_url(url: str) -> SentinelURL:
     """The Sentinels, service, database, key prefix and client keywords of a Sentinel URL
     (UnsupportedBackend if it is not one we can use)."""
@@ -55,7 +49,9 @@ def parse_sentinel_url(url: str) -> SentinelURL:
     if plain is None:
         raise UnsupportedBackend(f"not a Redis Sentinel URL: {parts.scheme or url!r:.80}")
     userinfo, _, hosts = parts.netloc.rpartition("@")
-    sentinels = tuple(_address(item) for item in hosts.split(",") if item.strip())
+    sentinels = tuple(
+        host_port(item, "a Sentinel address") for item in hosts.split(",") if item.strip()
+    )
     if not sentinels:
         raise UnsupportedBackend("a Redis Sentinel URL needs at least one host:port")
     path = [unquote(piece) for piece in parts.path.strip("/").split("/")] if parts.path else []
