@@ -86,24 +86,26 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         use_worker_id(lambda: presence.worker)  # log lines name the worker by its lease
-        await backend.open()
         try:
-            await presence.start()
-            sweeper.start()
-            if state.collector is not None:
-                state.collector.start()
-            yield
+            await backend.open()
+            try:
+                await presence.start()
+                sweeper.start()
+                if state.collector is not None:
+                    state.collector.start()
+                yield
+            finally:
+                if state.collector is not None:
+                    state.collector.close()
+                await sweeper.close()
+                await watch.close()
+                bots.close()
+                await state.hub.close()
+                await presence.close()  # departures still unrecorded, then the lease
+                await backend.close()
+                worker_exited()  # its live gauges leave the workers' sums
         finally:
-            if state.collector is not None:
-                state.collector.close()
-            await sweeper.close()
-            await watch.close()
-            bots.close()
-            await state.hub.close()
-            await presence.close()  # departures still unrecorded, then the lease
-            await backend.close()
-            worker_exited()  # its live gauges leave the workers' sums
-            use_worker_id(None)  # the lease is gone: lines name the process again
+            use_worker_id(None)  # no lease (it failed to open, or is gone): the process id
 
     all_routes: list[BaseRoute] = [
         *analysis_routes(),  # before routes(): its /api catch-all answers 404

@@ -42,6 +42,7 @@ def _lines(stream: io.StringIO) -> list[dict[str, object]]:
 
 
 def test_a_json_line_carries_time_level_logger_message_and_worker() -> None:
+    use_worker_id(None)  # as before an app starts (an app's lifespan gives it back too)
     logger, stream = _logger(JsonFormatter())
     logger.info("hello %s", "there")
     (line,) = _lines(stream)
