@@ -40,6 +40,7 @@ async def _serve(websocket: WebSocket, state: AppState, conn_id: str) -> None:
         log.warning(
             "refused a WebSocket: %d connections open, the most this worker takes",
             state.connections.open,
+            extra={"refusal": "full", "close_code": int(CloseCode.TRY_AGAIN_LATER)},
         )
         await websocket.accept()  # then a close code the client can back off on
         await websocket.close(CloseCode.TRY_AGAIN_LATER, "server full, try again later")

@@ -30,7 +30,13 @@ def check_write(request: Request, allowed_origins: Collection[str]) -> None:
     origin = request.headers.get("origin")
     if not origin_allowed(origin, request.headers.get("host"), allowed_origins):
         shown = origin[:100] if origin else origin
-        log.info("refused a %s %s from origin %r", request.method, request.url.path, shown)
+        log.warning(  # an edge refusal: once, at WARNING, like the WebSocket's (server.websocket)
+            "refused a %s %s: origin %r is not allowed",
+            request.method,
+            request.url.path,
+            shown,
+            extra={"refusal": "origin", "status": 403},
+        )
         raise RoomError(
             ErrorCode.ORIGIN_NOT_ALLOWED,
             f"origin {shown!r} may not {request.method} here (a cross-site request)",

@@ -4,6 +4,7 @@ the Origin checked as for a WebSocket; the CLI and the bench, which send no Orig
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -75,6 +76,18 @@ async def test_an_allowed_origin_may_write(make_server: Callable[..., LiveServer
         )
         refused = await client.post("/api/rooms", json={}, headers={"origin": EVIL})
     assert (allowed.status_code, refused.status_code) == (201, 403)
+
+
+async def test_a_cross_site_write_is_logged_once_at_warning(
+    server: LiveServer, caplog: pytest.LogCaptureFixture
+) -> None:
+    with caplog.at_level(logging.WARNING, logger="tictactoe.server"):
+        async with httpx.AsyncClient(base_url=server.url) as client:
+            refused = await client.post("/api/rooms", json={}, headers={"origin": EVIL})
+    assert refused.status_code == 403
+    (record,) = [r for r in caplog.records if getattr(r, "refusal", None) == "origin"]
+    assert record.levelno == logging.WARNING and getattr(record, "status", None) == 403
+    assert EVIL in record.getMessage() and "/api/rooms" in record.getMessage()
 
 
 async def test_every_state_changing_endpoint_is_guarded(server: LiveServer) -> None:
