@@ -40,6 +40,7 @@ from .logs import use_worker_id
 from .metrics import install_sink, metrics_routes, worker_exited
 from .redact import install_redaction
 from .settings import Settings
+from .startup import OneLineStartupFailure
 from .state import AppState, app_state
 from .static import ClientFiles
 from .websocket import room_socket
@@ -119,7 +120,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lifespan=lifespan,
         exception_handlers={HTTPException: _http_error},
         # the fastpath: a connection's frames skip Starlette's send wrappers
-        middleware=[Middleware(RawSend)] if settings.fastpath else [],
+        middleware=[
+            Middleware(OneLineStartupFailure),  # a failed start says why in one line
+            *([Middleware(RawSend)] if settings.fastpath else []),
+        ],
     )
     app.state.tictactoe = state
     return app
