@@ -36,7 +36,7 @@ from .capacity import ConnectionLimit
 from .fastpath import Collector, RawSend
 from .headers import SecureStarlette
 from .http import error_response, routes
-from .logs import use_worker_id
+from .logs import install_quiet, use_worker_id
 from .metrics import install_sink, metrics_routes, worker_exited
 from .redact import install_redaction
 from .settings import Settings
@@ -55,6 +55,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     """
     settings = settings if settings is not None else Settings.from_env()
     install_redaction()
+    install_quiet()  # uvicorn records the app logs better itself (server.logs.quiet)
     install_sink()  # rooms/ reports commits, round trips, resyncs... (server.metrics)
     options = BackendOptions(
         log_size=settings.log_size,

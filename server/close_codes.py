@@ -10,6 +10,7 @@ __all__ = ["CloseCode"]
 class CloseCode(IntEnum):
     NORMAL = 1000
     UNSUPPORTED_DATA = 1003
+    INVALID_DATA = 1007  # a text frame that is not valid UTF-8
     POLICY = 1008
     TOO_BIG = 1009
     INTERNAL_ERROR = 1011

@@ -55,6 +55,12 @@ _REFUSALS: dict[int | None, str] = {
 }
 """Closes that refuse an abusive or too slow client, logged at WARNING."""
 
+_UVICORN_REFUSALS: dict[int, str] = {
+    CloseCode.TOO_BIG: "frame_too_big",
+    CloseCode.INVALID_DATA: "invalid_utf8",
+}
+"""Closes that uvicorn makes itself, seen here as the disconnect code: logged the same way."""
+
 log = logging.getLogger("tictactoe.server")
 
 
@@ -173,8 +179,9 @@ class Session:
         else:
             message = await self.websocket.receive()
         if message["type"] == "websocket.disconnect":
-            if message.get("code") == CloseCode.TOO_BIG:  # uvicorn refused a frame
-                self._refused("frame_too_big", CloseCode.TOO_BIG)
+            code = message.get("code")
+            if code in _UVICORN_REFUSALS:  # uvicorn refused a frame and closed the socket
+                self._refused(_UVICORN_REFUSALS[code], code)
             self.conn.end(None, "the peer closed")
             return None
         return message

@@ -13,6 +13,10 @@ with the event loop stopped. The two cycles:
   the protocol, suspended forever (uvicorn never feeds it the end of the stream).
   ``ReleasingWebSockets`` closes it once the connection is lost.
 
+``ReleasingWebSockets`` also refuses a text message that is not valid UTF-8 with 1007
+quietly: uvicorn would log an ERROR with a traceback for each (any client can send one);
+the Session logs the refusal once, at WARNING, from the disconnect code.
+
 Everything else is uvicorn's. ``server.cli.serve.uvicorn_options`` names these classes as
 uvicorn's ``http`` and ``ws`` when the fastpath is on and httptools and the sans-I/O
 implementation are installed (the module subclasses both: import it only then).
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.frames import CloseCode as WsCloseCode
 
 __all__ = ["ReleasingWebSockets", "UpgradeReleasingHttpTools"]
 
@@ -45,3 +50,19 @@ class ReleasingWebSockets(WebSocketsSansIOProtocol):
         # No data comes after connection_lost: the suspended parser (parse, or discard
         # after a close frame) can end; closed, its frame lets go of the ServerProtocol.
         self.conn.parser.close()
+
+    def send_receive_event_to_app(self) -> None:
+        # A message that is not ASCII is decoded once more here (isascii is the fast test):
+        # if it is not UTF-8, close with 1007 as uvicorn does, without its traceback.
+        if self.curr_msg_data_type == "text" and not self.close_sent:
+            frames = self.frames
+            data = frames[0] if len(frames) == 1 else b"".join(frames)
+            if not data.isascii():
+                try:
+                    data.decode()
+                except UnicodeDecodeError:
+                    self.frames = []
+                    self.conn.send_close(WsCloseCode.INVALID_DATA, "invalid UTF-8")
+                    self.handle_parser_exception()
+                    return
+        super().send_receive_event_to_app()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .context import ContextFilter, connection_context, use_worker_id, worker_id
 from .formatters import JsonFormatter, TextFormatter
+from .quiet import install_quiet
 from .setup import LOG_FORMATS, LOG_LEVELS, log_config
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "JsonFormatter",
     "TextFormatter",
     "connection_context",
+    "install_quiet",
     "log_config",
     "use_worker_id",
     "worker_id",
