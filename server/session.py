@@ -101,7 +101,7 @@ class Session:
         self._join_deadline = self._clock() + settings.join_timeout
         self._joined: _Joined | None = None
         self._chat = TokenBucket(settings.chat_rate, settings.chat_burst, self._clock())
-        self._deliberate = False  # the client said it was leaving
+        self._deliberate = False  # a leave was received: the departure is a leave
         self._task: asyncio.Task[object] | None = None
         self._stopped = False  # ended from outside: the cancel of the read is ours
         self._oversize = 0  # messages refused as too large (the first one is logged)
@@ -120,6 +120,10 @@ class Session:
             if not self._stopped:
                 raise  # the server is shutting down: not ours to swallow
             task.uncancel()
+            if self.conn.close_code is None and self._joined is not None:
+                # The peer went away while a send failed, not while we read: a ``leave``
+                # it sent may still wait, unread, in front of the disconnect.
+                self._deliberate = self._deliberate or await self._leave_unread()
         except Exception:  # a bug in the reader: close this connection, keep serving
             log.exception("room %s: connection %s failed", self.room_id, self.conn.id)
             self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
@@ -158,6 +162,29 @@ class Session:
             deliberate=self._deliberate,
             spectator=joined.reply.mark is None,
         )
+
+    async def _leave_unread(self) -> bool:
+        """Whether the frames that arrived before the peer's disconnect hold a ``leave``
+        (read up to the disconnect, at most ``close_timeout``; nothing else is handled:
+        the connection is gone)."""
+        try:
+            async with asyncio.timeout(self.settings.close_timeout):
+                while True:
+                    message = await self.websocket.receive()
+                    text = message.get("text")
+                    if message["type"] == "websocket.disconnect":
+                        return False
+                    if isinstance(text, str) and self._is_leave(text):
+                        return True
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            return False
+
+    def _is_leave(self, text: str) -> bool:
+        try:
+            message = parse_message(text, max_bytes=self.settings.max_message_bytes)
+        except RoomError:
+            return False
+        return isinstance(message, ActionMessage) and message.kind is ClientType.LEAVE
 
     def _lease_lost(self) -> None:
         """This worker's lease lapsed: another may have evicted this connection already, so
@@ -306,10 +333,14 @@ class Session:
 
     async def _act(self, message: ActionMessage | ClaimMessage) -> None:
         leaving = isinstance(message, ActionMessage) and message.kind is ClientType.LEAVE
+        if leaving:
+            # Received is enough: if the connection ends before this commit answers (the
+            # peer closed and an event's send failed, which cancels this read), the close
+            # path records the departure as a leave; after this commit it changes nothing.
+            self._deliberate = True
         executed = await self.service.execute(self.room_id, command_for(message, self.conn.id))
         self.conn.send(dumps(ack_message(message.ref, version_of(executed.reply, executed.event))))
-        if leaving:  # recorded: the close that follows records nothing more
-            self._deliberate = True
+        if leaving:  # recorded: the close that follows changes nothing more
             self.conn.end(CloseCode.NORMAL, "left")
 
     async def _say(self, message: ChatMessage) -> None:
