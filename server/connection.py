@@ -163,6 +163,15 @@ class Connection:
                 await writer
         if code is None:
             return
+        # Too slow: the socket takes no more frames, and a close through Starlette would wait
+        # for it, then time out unwritten. Queued now, it reaches the client if it reads again.
+        fast = self._fast
+        if (
+            code == CloseCode.TOO_SLOW
+            and fast is not None
+            and fast.close_now(code, self.close_reason[:120], timeout)
+        ):
+            return
         with contextlib.suppress(TimeoutError, WebSocketDisconnect, OSError, RuntimeError):
             await asyncio.wait_for(self.websocket.close(code, self.close_reason[:120]), timeout)
 

@@ -12,6 +12,13 @@ message or extension, no close sent); otherwise it answers False and the caller 
 through the ASGI ``send``, which waits, raises or closes as it always does. ``protocol_of``
 finds uvicorn's websockets sans-I/O protocol behind a connection's ASGI ``send``, or None
 for any other server.
+
+``close_now`` queues a close frame behind what the transport holds even when it is paused:
+uvicorn's ``send`` waits for the socket to take frames again before it writes the close,
+so a client that stopped reading never got its 4009 (its close timed out unwritten, and
+the connection dropped: 1006). Written at once, the close reaches a client that resumes
+reading within the timeout, after every frame sent before it; one that does not is reset
+then, so it cannot hold the socket and its buffers forever.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ try:  # the protocol uvicorn picks when websockets >= 14 is installed (server/cl
 except ImportError:  # pragma: no cover - an older uvicorn: every frame takes the ASGI send
     _SANS_IO = None
 
-__all__ = ["frame_of", "protocol_of", "write_now"]
+__all__ = ["close_now", "frame_of", "protocol_of", "write_now"]
 
 
 class _Framer:
@@ -90,3 +97,40 @@ def write_now(protocol: Any, text: str) -> bool:
         return False
     transport.write(frame_of(text))
     return True
+
+
+def close_now(protocol: Any, code: int, reason: str, timeout: float) -> bool:
+    """Write the close frame behind what ``protocol``'s transport holds, without waiting for
+    it to drain (uvicorn's ``websocket.close``, but for a paused socket); the connection is
+    reset if the peer has not read it all within ``timeout`` seconds. False (nothing
+    written) when the connection is no longer open or already closing."""
+    connection = protocol.conn
+    transport = protocol.transport
+    if (
+        protocol.disconnected
+        or protocol.close_sent
+        or not protocol.handshake_complete
+        or connection.state is not State.OPEN
+        or transport.is_closing()
+    ):
+        return False
+    protocol.queue.put_nowait({"type": "websocket.disconnect", "code": code, "reason": reason})
+    connection.send_close(code, reason)
+    transport.write(b"".join(connection.data_to_send()))
+    protocol.close_sent = True
+    if protocol.read_paused:  # the peer's close reply must be read
+        protocol.read_paused = False
+        transport.resume_reading()
+    protocol.close_timer = protocol.loop.call_later(timeout, _give_up, protocol)
+    return True
+
+
+def _give_up(protocol: Any) -> None:
+    """The close handshake timed out: close, or reset when the peer has not even read what
+    was written (a close would wait for it forever)."""
+    protocol.close_timer = None
+    transport = protocol.transport
+    if transport.get_write_buffer_size():
+        transport.abort()
+    else:
+        transport.close()

@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.types import Send
 
-from .direct_send import protocol_of, write_now
+from .direct_send import close_now, protocol_of, write_now
 from .raw_send import server_send, text_frame
 
 __all__ = ["FastSender", "fast_sender"]
@@ -37,6 +37,12 @@ class FastSender:
         False (nothing written) when the caller must use ``frame``."""
         protocol = self.protocol
         return protocol is not None and write_now(protocol, text)
+
+    def close_now(self, code: int, reason: str, timeout: float) -> bool:
+        """Queue the close frame behind the frames written, even on a paused socket (see
+        ``direct_send.close_now``); False when the caller must close through Starlette."""
+        protocol = self.protocol
+        return protocol is not None and close_now(protocol, code, reason, timeout)
 
     def frame(self, text: str) -> Coroutine[Any, Any, None]:
         """Send one text frame with the server's ``send`` (a coroutine to drive or await)."""

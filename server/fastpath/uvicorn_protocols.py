@@ -13,9 +13,12 @@ with the event loop stopped. The two cycles:
   the protocol, suspended forever (uvicorn never feeds it the end of the stream).
   ``ReleasingWebSockets`` closes it once the connection is lost.
 
-``ReleasingWebSockets`` also refuses a text message that is not valid UTF-8 with 1007
-quietly: uvicorn would log an ERROR with a traceback for each (any client can send one);
-the Session logs the refusal once, at WARNING, from the disconnect code.
+``ReleasingWebSockets`` also resets a connection still open ``2 * close_timeout`` after
+its app returned: uvicorn then closes the transport, and a close waits for the write
+buffer to drain, forever for a peer that never reads again (it would hold the socket and
+its buffers for as long as it likes). And it refuses a text message that is not valid
+UTF-8 with 1007 quietly: uvicorn would log an ERROR with a traceback for each (any client
+can send one); the Session logs the refusal once, at WARNING, from the disconnect code.
 
 Everything else is uvicorn's. ``server.cli.serve.uvicorn_options`` names these classes as
 uvicorn's ``http`` and ``ws`` when the fastpath is on and httptools and the sans-I/O
@@ -23,6 +26,8 @@ implementation are installed (the module subclasses both: import it only then).
 """
 
 from __future__ import annotations
+
+from asyncio import TimerHandle
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -45,7 +50,22 @@ class ReleasingWebSockets(WebSocketsSansIOProtocol):
     """uvicorn's websockets sans-I/O protocol, closing websockets' parser once the
     connection is lost."""
 
+    _reset_timer: TimerHandle | None = None
+
+    async def run_asgi(self) -> None:
+        await super().run_asgi()
+        if not self.disconnected:  # closed now, or after the close handshake (close_timer)
+            self._reset_timer = self.loop.call_later(2 * self.close_timeout, self._reset)
+
+    def _reset(self) -> None:
+        self._reset_timer = None
+        if not self.disconnected:  # still draining to a peer that does not read
+            self.transport.abort()
+
     def connection_lost(self, exc: Exception | None) -> None:
+        if self._reset_timer is not None:  # lets go of this protocol now, not in 20 s
+            self._reset_timer.cancel()
+            self._reset_timer = None
         super().connection_lost(exc)
         # No data comes after connection_lost: the suspended parser (parse, or discard
         # after a close frame) can end; closed, its frame lets go of the ServerProtocol.
