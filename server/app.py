@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             try:
                 await presence.start()
                 sweeper.start()
+                bots.start()
                 if state.collector is not None:
                     state.collector.start()
                 yield

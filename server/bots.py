@@ -1,19 +1,34 @@
-"""Where bots think: a process pool (the default) or a thread pool, opened inside the server.
+"""Where bots think: a process pool (the default) or a thread pool, opened with the server.
 
-A process pool keeps a search off the event loop's interpreter; the pool is opened inside the
-running server and shut at exit.
+A process pool keeps a search off the event loop's interpreter. It is opened when the server
+starts, and each of its processes is started and warmed at once (the search code imported,
+one tiny search run), in the background: a room's first bot move then costs what later ones
+do, instead of waiting for a process to start and import (about a second). The pool is shut
+at exit.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 
-from core import Move
+from core import Game, Move
 from core.ai import BotJob, run_bot_job
 
-__all__ = ["BotPool"]
+__all__ = ["BotPool", "warm_up"]
+
+log = logging.getLogger("tictactoe.server")
+
+_WARM_UP = BotJob.of(Game(), "hard", seed=0, budget=0.05)
+"""One short search: the levels' code imported and run once in a new process."""
+
+
+def warm_up() -> None:
+    """Run once in each process of the pool as it starts (top-level: a process pool's
+    initializer must be picklable)."""
+    run_bot_job(_WARM_UP)
 
 
 class BotPool:
@@ -21,13 +36,29 @@ class BotPool:
         self.kind = kind
         self.workers = workers
         self._executor: Executor | None = None
+        self.warming: list[Future[None]] = []
+        """The warm-up of each process (a process pool's), done once it is ready."""
 
     def _open(self) -> Executor:
         if self.kind == "process":
             # forkserver: a clean process to fork from, never a copy of a threaded server
             context = multiprocessing.get_context("forkserver")
-            return ProcessPoolExecutor(self.workers, mp_context=context)
+            # imported once, by the fork server, before it forks the pool's processes
+            context.set_forkserver_preload(["core.ai"])
+            return ProcessPoolExecutor(self.workers, mp_context=context, initializer=warm_up)
         return ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
+
+    def start(self) -> None:
+        """Open the pool and start every process now (a thread pool needs no warming)."""
+        if self._executor is not None:
+            return
+        self._executor = self._open()
+        if self.kind == "process":
+            # The pool starts a process for each job that finds none idle; each runs
+            # ``warm_up`` first, and these jobs do nothing more.
+            self.warming = [self._executor.submit(_ready) for _ in range(self.workers)]
+            for future in self.warming:
+                future.add_done_callback(_report)
 
     async def think(self, job: BotJob) -> Move:
         if self._executor is None:
@@ -37,5 +68,17 @@ class BotPool:
 
     def close(self) -> None:
         executor, self._executor = self._executor, None
+        self.warming = []
         if executor is not None:
             executor.shutdown(wait=False, cancel_futures=True)
+
+
+def _ready() -> None:
+    """A job that only makes the pool start a process (which warms up first)."""
+
+
+def _report(future: Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        # The pool is broken (a process could not start): bot moves will fail as they
+        # would have; say why now rather than at the first bot move.
+        log.error("the bot pool could not start: %s", future.exception())

@@ -1,0 +1,49 @@
+"""The bot pool's processes start, warmed, with the server (server.bots): the first bot move
+of a room does not wait for a process to start and import the search code."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import httpx
+import psutil
+import pytest
+import websockets
+
+from tests.support.server_process import Fleet
+from tests.support.waiting import eventually_sync
+
+
+def _pool_processes(server_pid: int) -> list[psutil.Process]:
+    """The bot processes of a server: the children of its multiprocessing fork server."""
+    pool: list[psutil.Process] = []
+    for child in psutil.Process(server_pid).children(recursive=True):
+        if "multiprocessing.forkserver" in " ".join(child.cmdline()):
+            pool.extend(child.children())
+    return pool
+
+
+@pytest.mark.process
+async def test_the_bot_processes_start_with_the_server(fleet: Fleet) -> None:
+    server = fleet.launch(env={"TICTACTOE_BOT_WORKERS": "2"})
+    server.wait_ready()
+    # No room, no bot move yet: the pool's processes run all the same.
+
+    def both_started() -> list[psutil.Process] | None:
+        found = _pool_processes(server.process.pid)
+        return found if len(found) == 2 else None
+
+    pool = eventually_sync(both_started, "two bot processes")
+    assert all(process.is_running() for process in pool)
+    body = {"rules": {}, "bot": "bot:medium", "bot_mark": "X"}
+    async with httpx.AsyncClient() as http:
+        response = await http.post(f"{server.url}/api/rooms", json=body, timeout=15)
+    room_id = response.json()["room_id"]
+    async with websockets.connect(server.ws(room_id)) as ws, asyncio.timeout(20):
+        await ws.send(json.dumps({"type": "join", "as": "player", "name": "Ada"}))
+        while True:  # the bot (X) moves first, in one of those processes
+            message = json.loads(await ws.recv())
+            if message["type"] == "moved" or message.get("state", {}).get("moves"):
+                break
+    assert {p.pid for p in _pool_processes(server.process.pid)} == {p.pid for p in pool}
