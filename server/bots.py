@@ -4,7 +4,8 @@ A process pool keeps a search off the event loop's interpreter. It is opened whe
 starts, and each of its processes is started and warmed at once (the search code imported,
 one tiny search run), in the background: a room's first bot move then costs what later ones
 do, instead of waiting for a process to start and import (about a second). The pool is shut
-at exit.
+at exit; a pool process also ends by itself within a second or two of its server's death
+(``kill -9`` shuts nothing), so a crashed worker leaves no process behind.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 
 from core import Game, Move
@@ -23,12 +27,28 @@ log = logging.getLogger("tictactoe.server")
 
 _WARM_UP = BotJob.of(Game(), "hard", seed=0, budget=0.05)
 """One short search: the levels' code imported and run once in a new process."""
+_WATCH_INTERVAL = 1.0  # seconds between a pool process's checks that its server still runs
 
 
-def warm_up() -> None:
+def warm_up(server_pid: int) -> None:
     """Run once in each process of the pool as it starts (top-level: a process pool's
-    initializer must be picklable)."""
+    initializer must be picklable): the warm-up search, and a watch on the server."""
+    threading.Thread(target=_exit_with, args=(server_pid,), daemon=True).start()
     run_bot_job(_WARM_UP)
+
+
+def _exit_with(server_pid: int) -> None:
+    """End this process once the server is gone. A server killed outright (``kill -9``)
+    never shuts its pool, and a pool process (a child of the fork server, not of the
+    server) would otherwise wait for work forever: every crash would leave two behind."""
+    while True:
+        time.sleep(_WATCH_INTERVAL)
+        try:
+            os.kill(server_pid, 0)
+        except ProcessLookupError:
+            os._exit(0)
+        except PermissionError:  # the pid is another user's now: ours is gone
+            os._exit(0)
 
 
 class BotPool:
@@ -45,7 +65,9 @@ class BotPool:
             context = multiprocessing.get_context("forkserver")
             # imported once, by the fork server, before it forks the pool's processes
             context.set_forkserver_preload(["core.ai"])
-            return ProcessPoolExecutor(self.workers, mp_context=context, initializer=warm_up)
+            return ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=warm_up, initargs=(os.getpid(),)
+            )
         return ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
 
     def start(self) -> None:

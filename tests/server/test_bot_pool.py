@@ -47,3 +47,21 @@ async def test_the_bot_processes_start_with_the_server(fleet: Fleet) -> None:
             if message["type"] == "moved" or message.get("state", {}).get("moves"):
                 break
     assert {p.pid for p in _pool_processes(server.process.pid)} == {p.pid for p in pool}
+
+
+@pytest.mark.process
+async def test_the_bot_processes_end_when_the_server_is_killed(fleet: Fleet) -> None:
+    server = fleet.launch()
+    server.wait_ready()
+    pool = eventually_sync(
+        lambda: _pool_processes(server.process.pid) or None, "the bot processes started"
+    )
+    server.kill()  # kill -9: the server cannot shut its pool
+
+    def gone(process: psutil.Process) -> bool:
+        try:
+            return not process.is_running() or process.status() == psutil.STATUS_ZOMBIE
+        except psutil.NoSuchProcess:
+            return True
+
+    eventually_sync(lambda: all(gone(p) for p in pool), "the bot processes ended")
