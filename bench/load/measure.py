@@ -19,7 +19,7 @@ from .parent import run_load
 from .procstat import ProcessTree, load_average
 from .progress import ProgressBar
 from .recorder import merge
-from .redis_probe import commandstats, encodes
+from .redis_probe import commandstats, cpu_seconds, encodes
 from .report import run_record
 from .worker import LoadPlan, Progress
 
@@ -55,6 +55,7 @@ def sample(target: Target, plan: LoadPlan, *, label: str, quiet: bool) -> dict[s
                 marks["cpu"] = tree.since_mark(now)
         if target.redis_url is not None:
             marks[f"redis_{name}"] = commandstats(target.redis_url)
+            marks[f"redis_cpu_{name}"] = cpu_seconds(target.redis_url)
 
     bar = ProgressBar(label, plan.warmup + plan.duration, enabled=False if quiet else None)
     last_rss = [0.0]
@@ -74,6 +75,7 @@ def sample(target: Target, plan: LoadPlan, *, label: str, quiet: bool) -> dict[s
         "load_average": average,
         "server": None,
         "redis": None,
+        "redis_cpu_s": None,
         "moved_encodes": None,
     }
     if tree is not None and "cpu" in marks:
@@ -90,6 +92,8 @@ def sample(target: Target, plan: LoadPlan, *, label: str, quiet: bool) -> dict[s
             for name, calls in last.items()
             if calls > first.get(name, 0) and name != "info"
         }
+    if "redis_cpu_start" in marks and "redis_cpu_end" in marks:
+        window["redis_cpu_s"] = marks["redis_cpu_end"] - marks["redis_cpu_start"]
     after = encodes(target.url, target.workers) if before is not None else None
     if before is not None and after is not None:
         window["moved_encodes"] = after.get("moved", 0) - before.get("moved", 0)
@@ -124,6 +128,9 @@ def record(
             calls.update(window["redis"])
         # INFO commandstats counts the commands run inside scripts too; see redis_probe
         extra["redis_calls_per_move"] = {name: round(n / moves, 3) for name, n in calls.items()}
+    if moves and all(w["redis_cpu_s"] is not None for w in windows):
+        # the store's share of a move: Redis's own CPU over the same windows
+        extra["redis_cpu_us_per_move"] = sum(w["redis_cpu_s"] for w in windows) / moves * 1e6
     if result["moves_total"] and all(w["moved_encodes"] is not None for w in windows):
         moved = sum(w["moved_encodes"] for w in windows)
         extra["moved_encodes_per_move"] = moved / result["moves_total"]

@@ -46,6 +46,16 @@ def commandstats(url: str) -> dict[str, int]:
     return {name.removeprefix("cmdstat_"): int(stat["calls"]) for name, stat in info.items()}
 
 
+def cpu_seconds(url: str) -> float:
+    """CPU time (user + system) Redis has used since it started, all its threads."""
+    client = redis.Redis.from_url(url, socket_timeout=5)
+    try:
+        info: dict[str, Any] = client.info("cpu")
+    finally:
+        client.close()
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
 def encodes(url: str, workers: int) -> dict[str, int] | None:
     """Messages encoded so far by type, summed over every worker (None if some never
     answered: a partial sum would mislead)."""

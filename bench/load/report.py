@@ -113,11 +113,19 @@ def _times(value: float | None) -> str:
     return "–" if value is None else f"{value:.2f}"
 
 
+def _cpu_per_move(server: dict[str, Any], redis_us: float | None) -> str:
+    """The server's CPU per move, and Redis's beside it when the run used one."""
+    if "cpu_us_per_move" not in server:
+        return "–"
+    own = f"{server['cpu_us_per_move']:.0f}"
+    return own if redis_us is None else f"{own} + {redis_us:.0f}"
+
+
 def table(runs: Sequence[dict[str, Any]], comparisons: Sequence[dict[str, Any]]) -> str:
     lines = [
         "| config | target | moves/s | × relay | opponent p50 / p95 / p99 / max ms "
         "| spectator p50 / p95 / p99 / max ms | conns opened (peak) | errors "
-        "| server CPU % | µs CPU/move | RSS MiB | load gen. CPU % |",
+        "| server CPU % | µs CPU/move (+ Redis) | RSS MiB | load gen. CPU % |",
         "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     ratio_of = {c["config"]: c for c in comparisons}
@@ -139,7 +147,7 @@ def table(runs: Sequence[dict[str, Any]], comparisons: Sequence[dict[str, Any]])
             f"{run['connections']['opened']:,} ({run['connections']['peak']:,})",
             f"{run['errors']['total']:,}",
             "–" if "cpu_percent" not in server else f"{server['cpu_percent']:.0f}",
-            "–" if "cpu_us_per_move" not in server else f"{server['cpu_us_per_move']:.0f}",
+            _cpu_per_move(server, run.get("redis_cpu_us_per_move")),
             "–" if "rss_bytes" not in server else f"{server['rss_bytes'] / MIB:.0f}",
             f"{run['generator']['cpu_percent']:.0f}",
         ]

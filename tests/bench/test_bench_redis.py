@@ -17,6 +17,7 @@ import pytest
 
 from bench.load import CONFIGS, BenchOptions, LoadPlan, launch, make_scripts, run_bench, run_load
 from bench.load.redis_probe import probe_game
+from bench.load.report import table
 
 pytestmark = pytest.mark.redis
 
@@ -70,6 +71,11 @@ def test_the_bench_on_redis_with_two_workers(redis_url: str, tmp_path: Path) -> 
     assert relay["redis_calls_per_move"]["publish"] == pytest.approx(1.0, abs=0.2)
     assert not {"hmget", "evalsha", "hset"} & set(relay["redis_calls_per_move"])
     assert server["redis_calls_per_move"]["evalsha"] >= 1.0
+    # Redis's own CPU per move beside the server's (INFO cpu over the same windows)
+    for run in (server, relay):
+        assert run["redis_cpu_us_per_move"] > 0
+    printed = table(report["runs"], report["comparisons"])
+    assert f"{server['server']['cpu_us_per_move']:.0f} + " in printed
 
 
 def test_the_relay_still_relays_after_idling_past_the_redis_socket_timeout(
