@@ -19,6 +19,7 @@ from rooms.protocol.messages import (
     welcome_message,
 )
 from rooms.protocol.parse import (
+    JOIN_KEY_RULE,
     ActionMessage,
     ChatMessage,
     ClaimMessage,
@@ -28,6 +29,7 @@ from rooms.protocol.parse import (
     PingMessage,
     SyncMessage,
     parse_message,
+    valid_join_key,
 )
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "ClientMessage",
     "ClientType",
     "ENCODES",
+    "JOIN_KEY_RULE",
     "JoinMessage",
     "MoveMessage",
     "PROTOCOL_VERSION",
@@ -54,5 +57,6 @@ __all__ = [
     "parse_message",
     "pong_message",
     "state_message",
+    "valid_join_key",
     "welcome_message",
 ]

@@ -8,6 +8,7 @@
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
@@ -20,9 +21,11 @@ from rooms.room.commands import Role
 
 __all__ = [
     "ACTIONS",
+    "JOIN_KEY_RULE",
     "MAX_CHAT",
     "MAX_ID",
     "MAX_NAME",
+    "valid_join_key",
     "ActionMessage",
     "ChatMessage",
     "ClaimMessage",
@@ -38,6 +41,9 @@ MAX_CHAT = 200
 MAX_NAME = 32
 MAX_ID = 64
 MAX_TOKEN = 128
+_JOIN_KEY = re.compile(r"[A-Za-z0-9_-]{22,128}")
+"""A join key: 22 to 128 URL-safe characters (``secrets.token_urlsafe(16)`` is 22, 128 bits)."""
+JOIN_KEY_RULE = "a join_key must be 22 to 128 characters of A-Z a-z 0-9 _ -"
 _CONTROL = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 _ZWJ = "\u200d"  # joins emoji sequences: a format character, but harmless in chat
 _CLIENT_TYPES = frozenset(kind.value for kind in ClientType)
@@ -53,12 +59,14 @@ class JoinMessage:
     token: str | None = None
     last_version: int | None = None
     ref: str | None = None
+    join_key: str | None = None
 
-    def __repr__(self) -> str:  # never print a token
+    def __repr__(self) -> str:  # never print a token or a join key
         token = "<token>" if self.token is not None else None
+        key = "<key>" if self.join_key is not None else None
         return (
             f"JoinMessage(role={self.role.value!r}, name={self.name!r}, token={token}, "
-            f"last_version={self.last_version!r})"
+            f"join_key={key}, last_version={self.last_version!r})"
         )
 
 
@@ -181,6 +189,25 @@ def _name(value: object, ref: str | None) -> str | None:
     return name
 
 
+def valid_join_key(value: object) -> bool:
+    """Whether ``value`` is a join key (``JOIN_KEY_RULE``), for the join and quick play."""
+    return isinstance(value, str) and _JOIN_KEY.fullmatch(value) is not None
+
+
+def _join_key(data: dict[str, Any], role: Role, ref: str | None) -> str | None:
+    """The join key of a player's seat-taking join (docs/protocol.md, ``join`` and "Resume")."""
+    value = data.get("join_key")
+    if value is None:
+        return None
+    if not valid_join_key(value):
+        raise _bad(f"{JOIN_KEY_RULE}, got {value!r:.80}", ref)
+    if role is Role.SPECTATOR:
+        raise _bad("spectators do not send a join_key", ref)
+    if data.get("token") is not None:
+        raise _bad("a join sends a token or a join_key, not both", ref)
+    return str(value)
+
+
 def _join(data: dict[str, Any], ref: str | None) -> JoinMessage:
     protocol = data.get("protocol")
     if protocol is not None and (
@@ -199,12 +226,14 @@ def _join(data: dict[str, Any], ref: str | None) -> JoinMessage:
         not isinstance(token, str) or not 1 <= len(token) <= MAX_TOKEN or not _encodable(token)
     ):
         raise _bad(f"token must be a string of 1 to {MAX_TOKEN} characters", ref)
+    role = Role(role_name)
     return JoinMessage(
-        role=Role(role_name),
+        role=role,
         name=_name(data.get("name"), ref),
         token=token,
         last_version=_version(data, "last_version", ref, required=False),
         ref=ref,
+        join_key=_join_key(data, role, ref),
     )
 
 

@@ -53,17 +53,23 @@ class OfferKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Join:
-    """Take the next free seat (player, no token), resume a seat (player, token), or watch."""
+    """Take the next free seat (player, no token), resume a seat (player, token), or watch.
+
+    ``join_key`` (player, no token) makes taking a seat idempotent: the seat taken with it is
+    taken again, with a fresh token, until its token has resumed it (rooms.room.seating)."""
 
     conn: str
     role: Role
     name: str | None = None
     token: str | None = None
+    join_key: str | None = None
 
-    def __repr__(self) -> str:  # never print a token
+    def __repr__(self) -> str:  # never print a token or a join key
         token = "<token>" if self.token is not None else None
+        key = "<key>" if self.join_key is not None else None
         return (
-            f"Join(conn={self.conn!r}, role={self.role.value!r}, name={self.name!r}, token={token})"
+            f"Join(conn={self.conn!r}, role={self.role.value!r}, name={self.name!r}, "
+            f"token={token}, join_key={key})"
         )
 
 
@@ -78,9 +84,19 @@ class JoinSpectators:
 @dataclass(frozen=True, slots=True)
 class Reserve:
     """Take the next free seat for a player who is not connected yet (quick play): the
-    token is handed over HTTP and the player joins with it."""
+    token is handed over HTTP and the player joins with it.
+
+    With ``join_key``, the seat taken with that key (not yet resumed with its token) is
+    taken again with a fresh token instead; ``again`` only does that, and is refused with
+    ``bad_token`` when no seat holds the key (a retried request whose room is known)."""
 
     name: str | None = None
+    join_key: str | None = None
+    again: bool = False
+
+    def __repr__(self) -> str:  # never print a join key
+        key = "<key>" if self.join_key is not None else None
+        return f"Reserve(name={self.name!r}, join_key={key}, again={self.again!r})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +218,8 @@ Command = (
 
 @dataclass(frozen=True, slots=True)
 class JoinReply:
-    """``token`` is set only when the join took a new seat (the only time it is revealed)."""
+    """``token`` is set only when the join took a seat: a new one, or the seat of its join key
+    again (a fresh token); the only times a token is revealed."""
 
     role: Role
     mark: str | None

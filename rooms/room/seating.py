@@ -1,11 +1,13 @@
 """Seats and presence: joining, seats reserved for a player who connects later, departures.
 
 A join takes a new seat, resumes one with its token, or watches; quick play reserves a seat for
-a player not yet connected. Abandonment rests on presence: when a seat's last connection closes,
-the seat records since when it is away and whether it said it was leaving; coming back with the
-token clears both. Nothing here ends a game: only the opponent's claim does. A dead worker
-cannot send ``Leave``; whichever worker sweeps its expired lease sends ``Evict``
-(rooms.presence.sweep), which records the same departures.
+a player not yet connected. A seat taken with a join key is taken again (a fresh token, the same
+mark) by a repeat with that key, until its token first resumes it: the answer that carried the
+token may have been lost with a dying worker or socket. Abandonment rests on presence: when a
+seat's last connection closes, the seat records since when it is away and whether it said it was
+leaving; coming back with the token clears both. Nothing here ends a game: only the opponent's
+claim does. A dead worker cannot send ``Leave``; whichever worker sweeps its expired lease sends
+``Evict`` (rooms.presence.sweep), which records the same departures.
 """
 
 from __future__ import annotations
@@ -27,8 +29,9 @@ from rooms.room.commands import (
     Reserve,
     Role,
 )
+from rooms.room.guest_names import guest_name
 from rooms.room.handled import Handled
-from rooms.room.seats import Seat, find_seat, hash_token, new_token
+from rooms.room.seats import Seat, find_seat, find_seat_by_key, hash_token, new_token
 
 if TYPE_CHECKING:
     from rooms.room.state import RoomState
@@ -36,8 +39,15 @@ if TYPE_CHECKING:
 __all__ = ["evict", "join", "join_spectators", "leave", "leave_spectators", "reserve"]
 
 
-def _take_seat(room: RoomState, name: str | None, conn: str | None, now: float) -> Handled:
-    """A new seat on the first free mark (seats stay in mark order), and its one event."""
+def _take_seat(
+    room: RoomState, name: str | None, conn: str | None, now: float, join_key: str | None
+) -> Handled:
+    """A new seat on the first free mark (seats stay in mark order), and its one event; or,
+    when ``join_key`` took a seat already, that seat again."""
+    if join_key is not None:
+        keyed = find_seat_by_key(room.seats, join_key)
+        if keyed is not None:
+            return _take_again(room, keyed, conn, now)
     if len(room.seats) >= room.rules.players:
         raise RoomError(
             ErrorCode.ROOM_FULL,
@@ -48,10 +58,11 @@ def _take_seat(room: RoomState, name: str | None, conn: str | None, now: float) 
     token = new_token()
     seat = Seat(
         mark,
-        name or f"Player {mark}",
+        name or guest_name(frozenset(other.name for other in room.seats)),
         hash_token(token),
         [conn] if conn is not None else [],
         away_since=now if conn is None else None,  # reserved: away until it connects
+        key_hash=hash_token(join_key) if join_key is not None else None,
     )
     room.seats.append(seat)
     room.seats.sort(key=lambda s: room.rules.marks.index(s.mark))
@@ -61,6 +72,21 @@ def _take_seat(room: RoomState, name: str | None, conn: str | None, now: float) 
     player = room.players()[room.seats.index(seat)]
     event = events.player_joined(version, player, room.status.value)
     return Handled(room.with_state(event, now), JoinReply(Role.PLAYER, mark, token))
+
+
+def _take_again(room: RoomState, seat: Seat, conn: str | None, now: float) -> Handled:
+    """``seat``, taken with the join key presented again, for the same player: the answer that
+    carried its token was lost, so a fresh token replaces the stored hash (the lost one stops
+    working) and ``conn``, if any, joins the seat beside any connection it still has (the
+    half-open original closes by itself). One ``presence`` event."""
+    token = new_token()
+    seat.token_hash = hash_token(token)
+    if conn is not None:
+        seat.connections.append(conn)
+        seat.away_since, seat.left = None, False
+    player = room.players()[room.seats.index(seat)]
+    event = events.presence(room.bump(now), player)
+    return Handled(event, JoinReply(Role.PLAYER, seat.mark, token))
 
 
 def _check_new_connection(
@@ -82,18 +108,23 @@ def join(room: RoomState, command: Join, now: float) -> Handled:
     if command.role is Role.SPECTATOR:
         if command.token is not None:
             raise RoomError(ErrorCode.BAD_MESSAGE, "spectators do not send a token")
+        if command.join_key is not None:
+            raise RoomError(ErrorCode.BAD_MESSAGE, "spectators do not send a join_key")
         return _watching(room, (command.conn,), now)
     if command.token is not None:
+        if command.join_key is not None:
+            raise RoomError(ErrorCode.BAD_MESSAGE, "a join sends a token or a join_key, not both")
         seat = find_seat(room.seats, command.token)
         if seat is None:
             raise RoomError(ErrorCode.BAD_TOKEN, "this token holds no seat in this room")
         seat.connections.append(command.conn)
-        seat.away_since, seat.left = None, False
+        # the player holds the token now: the join key has served and stops working
+        seat.away_since, seat.left, seat.key_hash = None, False, None
         player = room.players()[room.seats.index(seat)]
         return Handled(
             events.presence(room.bump(now), player), JoinReply(Role.PLAYER, seat.mark, None)
         )
-    return _take_seat(room, command.name, command.conn, now)
+    return _take_seat(room, command.name, command.conn, now, command.join_key)
 
 
 def join_spectators(room: RoomState, command: JoinSpectators, now: float) -> Handled:
@@ -115,7 +146,12 @@ def _watching(room: RoomState, conns: tuple[str, ...], now: float) -> Handled:
 
 
 def reserve(room: RoomState, command: Reserve, now: float) -> Handled:
-    return _take_seat(room, command.name, None, now)
+    if command.again:
+        seat = find_seat_by_key(room.seats, command.join_key) if command.join_key else None
+        if seat is None:
+            raise RoomError(ErrorCode.BAD_TOKEN, "this join key holds no seat in this room")
+        return _take_again(room, seat, None, now)
+    return _take_seat(room, command.name, None, now, command.join_key)
 
 
 def leave(room: RoomState, command: Leave, now: float) -> Handled:

@@ -1,9 +1,11 @@
 """Seats are capabilities: a seat token (256 random bits) is stored only as its hash.
 
-The token is handed to the player once, in the ``welcome`` that took the seat; presenting
-it again (from any connection, on any worker) resumes the seat. Hashes are compared in
-constant time, and every seat is compared, so timing reveals neither which seat matched nor
-how much of a hash did.
+The token is handed to the player in the ``welcome`` that took the seat; presenting it again
+(from any connection, on any worker) resumes the seat. A seat taken with a client-chosen join
+key also keeps that key's hash until the seat is first resumed with its token: repeating the
+seat-taking join with the key (its answer was lost) gets the seat again with a fresh token.
+Hashes are compared in constant time, and every seat is compared, so timing reveals neither
+which seat matched nor how much of a hash did.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["Seat", "find_seat", "hash_token", "new_token"]
+__all__ = ["Seat", "find_seat", "find_seat_by_key", "hash_token", "new_token"]
 
 
 def new_token() -> str:
@@ -34,7 +36,8 @@ class Seat:
     ``bot`` is the level of a bot seat (no token, no connections, always present);
     ``away_since`` is when a human seat's last connection closed (None while connected),
     ``left`` whether it said it was leaving; ``wins`` and ``draws`` are the series score,
-    which follows the player when the marks rotate for a rematch."""
+    which follows the player when the marks rotate for a rematch. ``key_hash`` is the hash of
+    the join key the seat was taken with, until the token first resumes it (None: none)."""
 
     mark: str
     name: str
@@ -46,6 +49,7 @@ class Seat:
     left: bool = False
     wins: int = 0
     draws: int = 0
+    key_hash: str | None = None
 
     @property
     def connected(self) -> bool:
@@ -84,10 +88,11 @@ class Seat:
             self.left,
             self.wins,
             self.draws,
+            self.key_hash,
         )
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data: dict[str, Any] = {
             "mark": self.mark,
             "name": self.name,
             "token_hash": self.token_hash,
@@ -99,6 +104,9 @@ class Seat:
             "wins": self.wins,
             "draws": self.draws,
         }
+        if self.key_hash is not None:  # rare, and short-lived: no field for the other seats
+            data["key_hash"] = self.key_hash
+        return data
 
     def matches(self, data: Any) -> bool:
         """Whether ``from_dict(data)`` would build a seat equal to this one (False when it
@@ -117,6 +125,7 @@ class Seat:
             and data.get("left", False) == self.left
             and data.get("wins", 0) == self.wins
             and data.get("draws", 0) == self.draws
+            and data.get("key_hash") == self.key_hash
         )
 
     @classmethod
@@ -125,6 +134,7 @@ class Seat:
         # record this code wrote): every decode of a room builds every seat
         away = data.get("away_since")
         bot = data.get("bot")
+        key = data.get("key_hash")
         return cls(
             str(data["mark"]),
             str(data["name"]),
@@ -136,6 +146,7 @@ class Seat:
             bool(data.get("left", False)),
             int(data.get("wins", 0)),
             int(data.get("draws", 0)),
+            str(key) if key is not None else None,
         )
 
 
@@ -164,5 +175,16 @@ def find_seat(seats: Sequence[Seat], token: str) -> Seat | None:
     found: Seat | None = None
     for seat in seats:  # a bot seat's hash is empty: no token ever matches it
         if hmac.compare_digest(presented, seat.token_hash.encode()):
+            found = seat
+    return found
+
+
+def find_seat_by_key(seats: Sequence[Seat], join_key: str) -> Seat | None:
+    """The seat taken with ``join_key`` and not yet resumed with its token, or None; compares
+    against every seat in constant time, as ``find_seat`` does."""
+    presented = hash_token(join_key).encode()
+    found: Seat | None = None
+    for seat in seats:  # a seat without a key compares against an empty hash: never equal
+        if hmac.compare_digest(presented, (seat.key_hash or "").encode()):
             found = seat
     return found
