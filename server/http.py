@@ -19,6 +19,7 @@ from rooms import ErrorCode, RoomError, queue_key, quick_play
 from rooms.protocol import ENCODES, dumps
 from rooms.room import current_record, format_record
 
+from .crash_points import AFTER_SEAT, crash_point
 from .metrics import edge as metrics
 from .room_options import parse_quickplay, parse_room
 from .state import app_state
@@ -115,10 +116,16 @@ async def quickplay(request: Request) -> Response:
         body = parse_quickplay(raw, state.settings)
         settings = state.settings.room_settings(body.time_control)
         matched = await quick_play(
-            state.service, state.quickplay, body.rules, settings, name=body.name
+            state.service,
+            state.quickplay,
+            body.rules,
+            settings,
+            name=body.name,
+            join_key=body.join_key,
         )
     except RoomError as exc:
         return error_response(exc)
+    crash_point(AFTER_SEAT)  # the seat is taken, its token not yet sent: only tests crash here
     room = matched.room
     tc = room.settings.time_control
     answer = {

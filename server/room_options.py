@@ -1,6 +1,7 @@
 """The JSON bodies of ``POST /api/rooms`` and ``POST /api/quickplay``, checked field by field.
 
-The fields are rules, visibility, a bot opponent, a time control and a name (protocol.md).
+The fields are rules, visibility, a bot opponent, a time control, a name and, for quick play,
+a join key (protocol.md).
 """
 
 from __future__ import annotations
@@ -12,13 +13,14 @@ from typing import Any
 from core import GameError, Rules
 from core.ai import LEVELS
 from rooms import ErrorCode, RoomError, TimeControl, from_game_error
+from rooms.protocol import JOIN_KEY_RULE, valid_join_key
 
 from .settings import Settings
 
 __all__ = ["QuickPlayBody", "RoomBody", "parse_quickplay", "parse_room"]
 
 _ROOM_FIELDS = ("rules", "public", "bot", "bot_mark", "time_control")
-_QUICK_FIELDS = ("rules", "time_control", "name")
+_QUICK_FIELDS = ("rules", "time_control", "name", "join_key")
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,6 +36,14 @@ class QuickPlayBody:
     rules: Rules
     time_control: TimeControl | None
     name: str | None
+    join_key: str | None = None
+
+    def __repr__(self) -> str:  # never print a join key
+        key = "<key>" if self.join_key is not None else None
+        return (
+            f"QuickPlayBody(rules={self.rules!r}, time_control={self.time_control!r}, "
+            f"name={self.name!r}, join_key={key})"
+        )
 
 
 def _object(raw: bytes, known: tuple[str, ...]) -> dict[str, Any]:
@@ -113,4 +123,8 @@ def parse_quickplay(raw: bytes, settings: Settings) -> QuickPlayBody:
             message = f"name must be 1 to 32 printable characters, got {name!r:.40}"
             raise RoomError(ErrorCode.BAD_MESSAGE, message)
         name = name.strip()
-    return QuickPlayBody(_rules(data), _time_control(data, settings), name)
+    join_key = data.get("join_key")
+    if join_key is not None and not valid_join_key(join_key):
+        raise RoomError(ErrorCode.BAD_MESSAGE, f"{JOIN_KEY_RULE}, got {join_key!r:.40}")
+    rules = _rules(data)
+    return QuickPlayBody(rules, _time_control(data, settings), name, join_key)

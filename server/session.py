@@ -42,6 +42,7 @@ from rooms.room import Join, JoinReply, MoveReply, PlayMove
 from .actions import chat_line, command_for, version_of
 from .close_codes import CloseCode
 from .connection import Connection
+from .crash_points import AFTER_SEAT, crash_point
 from .limits import TokenBucket
 from .metrics import edge as metrics
 from .settings import Settings
@@ -297,13 +298,17 @@ class Session:
             # both in one commit); on a failure after the index, presence has recorded a
             # departure: a join refused by the room changed nothing, but one whose commit
             # lost its answer (Redis timed out) may have landed.
-            command = Join(self.conn.id, message.role, message.name, message.token)
+            command = Join(
+                self.conn.id, message.role, message.name, message.token, message.join_key
+            )
             executed = await self.presence.join(self.room_id, command, self._lease_lost)
         except BaseException:
             feed.close()
             await self.hub.detach(self.room_id, feed)
             raise
         assert isinstance(executed.reply, JoinReply)
+        if executed.reply.token is not None:  # a seat taken: only tests ever crash here
+            crash_point(AFTER_SEAT)
         self._joined = _Joined(feed, executed.reply, message.name or "Spectator")
         metrics.joined(executed.reply.mark is not None)
         feed.audience = "players" if executed.reply.mark is not None else "spectators"

@@ -2,8 +2,11 @@
 
 ``pop`` is LPOP and ``push`` RPUSH/LPUSH (each atomic in itself); ``offer`` ("take the
 oldest, or else queue mine") is one Lua script, so two workers offering at the same moment
-cannot both queue their rooms. Each script touches one key, so it runs on a Cluster too.
-Keys: ``<prefix>:qp:{<rules digest>}``, expiring a day after their last write.
+cannot both queue their rooms. The request records of quick plays made with a join key are
+strings: ``claim_request`` is one Lua script (set unless another record is there), and
+``record_request`` one SET. Each script touches one key, so it runs on a Cluster too.
+Keys: ``<prefix>:qp:{<rules digest>}``, expiring a day after their last write, and
+``<prefix>:qr:{<join key hash>}``, expiring as rooms.quickplay asks.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from rooms.backends.redis.connect import guarded, text
 from rooms.backends.store import Store
 from rooms.errors import ErrorCode, RoomError
 
-__all__ = ["OFFER", "RedisQueue"]
+__all__ = ["CLAIM", "OFFER", "RedisQueue"]
 
 OFFER = """
 -- KEYS: the queue.  ARGV: room id, ttl (ms).  The oldest id, or false after queueing ours.
@@ -27,6 +30,17 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return false
 """
 
+CLAIM = """
+-- KEYS: the request.  ARGV: value, ttl (ms), the record to replace ('' for none).
+-- False after recording the value; else the record that is there.
+local current = redis.call('GET', KEYS[1])
+if current and current ~= ARGV[3] then
+  return current
+end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return false
+"""
+
 _TTL_MS = 24 * 3600 * 1000
 
 
@@ -36,6 +50,7 @@ class RedisQueue:
         self._prefix = prefix
         self._timeout = timeout
         self._offer = client.register_script(OFFER)
+        self._claim = client.register_script(CLAIM)
 
     @classmethod
     def of_store(cls, store: Store) -> RedisQueue:
@@ -69,3 +84,22 @@ class RedisQueue:
             else:
                 await self._client.rpush(name, room_id)
             await self._client.pexpire(name, _TTL_MS)
+
+    def _request_key(self, request: str) -> str:
+        return f"{self._prefix}:qr:{{{request}}}"
+
+    async def claim_request(
+        self, request: str, value: str, ttl: float, *, replacing: str | None = None
+    ) -> str | None:
+        args = [value, _milliseconds(ttl), replacing or ""]
+        async with guarded("quickplay", self._timeout):
+            current = await self._claim(keys=[self._request_key(request)], args=args)
+        return text(current) if current is not None else None
+
+    async def record_request(self, request: str, value: str, ttl: float) -> None:
+        async with guarded("quickplay", self._timeout):
+            await self._client.set(self._request_key(request), value, px=_milliseconds(ttl))
+
+
+def _milliseconds(seconds: float) -> int:
+    return max(1, round(seconds * 1000))
