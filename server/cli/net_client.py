@@ -3,7 +3,9 @@
 ``RoomClient`` joins a room over the protocol of docs/protocol.md with the synchronous
 ``websockets`` client and keeps the room's move list as the server reports it. When the
 connection drops it reconnects with its seat token and the last version it saw, and a move
-whose answer was lost is sent again with the same ``move_id`` (applied at most once).
+whose answer was lost is sent again with the same ``move_id`` (applied at most once). A
+player's seat-taking join carries a join key, kept (in memory) until the token arrives: a join
+whose answer was lost is sent again with it and gets the same seat.
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ class NetError(GameError):
 
 class Disconnected(Exception):
     """The server cannot be reached or closed the connection for good: the game stops."""
+
+
+class _AnswerLost(Disconnected):
+    """The join went out and the connection ended before its answer: worth sending again."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +128,8 @@ class RoomClient:
         self.status = "waiting"
         self.version = 0
         self._token: str | None = None
+        # a seat-taking join's key, until the token it wins arrives (docs/protocol.md)
+        self._join_key: str | None = secrets.token_urlsafe(16) if role == "player" else None
         self._ws: ClientConnection | None = None
         self._connections = contextlib.ExitStack()
         self._replies: dict[str, dict[str, Any]] = {}
@@ -131,7 +139,19 @@ class RoomClient:
 
     def connect(self) -> dict[str, Any]:
         """Join (or resume) the room; the welcome. NetError when refused (room_full,
-        bad_token, room_not_found...), Disconnected when the server cannot be reached."""
+        bad_token, room_not_found...), Disconnected when the server cannot be reached. A join
+        whose answer was lost is sent again (up to ``retries`` times, with the same join key
+        when it takes a seat)."""
+        for attempt in range(self.retries):
+            try:
+                return self._join()
+            except _AnswerLost:
+                self.notify("The server did not answer the join; trying again...")
+                time.sleep(min(0.2 * 2**attempt, 3.0))
+        return self._join()
+
+    def _join(self) -> dict[str, Any]:
+        """One connection and one join; the welcome (see ``connect``)."""
         try:
             opened = connect(self.link.ws_url, proxy=None, open_timeout=10, compression=None)
             ws = self._connections.enter_context(opened)  # closed by close()
@@ -142,13 +162,19 @@ class RoomClient:
             join["name"] = self.name
         if self._token is not None:
             join.update(token=self._token, last_version=self.version)
-        ws.send(json.dumps(join))
+        elif self._join_key is not None:
+            join["join_key"] = self._join_key
+        try:
+            ws.send(json.dumps(join))
+        except ConnectionClosed as exc:
+            ws.close()
+            raise Disconnected(f"the server closed the connection: {exc}") from None
         while True:
             try:
                 message = json.loads(ws.recv(timeout=30))
             except (ConnectionClosed, TimeoutError) as exc:
                 ws.close()
-                raise Disconnected(f"the server did not welcome us: {exc}") from None
+                raise _AnswerLost(f"the server did not welcome us: {exc}") from None
             if message["type"] == "error":
                 ws.close()
                 raise NetError(message["code"], message["message"])
@@ -157,6 +183,8 @@ class RoomClient:
         self._ws = ws
         self.mark = message["mark"]
         self._token = message["token"] or self._token
+        if self._token is not None:
+            self._join_key = None  # the token resumes the seat from now on
         self._apply_state(message["state"])
         return dict(message)
 
@@ -173,7 +201,7 @@ class RoomClient:
         for attempt in range(self.retries):
             time.sleep(min(0.2 * 2**attempt, 3.0))
             try:
-                self.connect()
+                self._join()
             except Disconnected:
                 continue
             self.reconnects += 1
