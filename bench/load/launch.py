@@ -88,8 +88,9 @@ class Launched:
 def launch(
     target: str, config: Config, redis_url: str | None, *, fastpath: bool = True
 ) -> Launched:
-    """Start ``target`` ("server" or "relay") in ``config``; return once ``/healthz`` answers.
-    ``fastpath`` False starts the server with ``--no-fastpath`` (the relay is unchanged)."""
+    """Start ``target`` ("server", "relay" or "plain") in ``config``; return once
+    ``/healthz`` answers. ``fastpath`` False starts the server with ``--no-fastpath`` (the
+    others are unchanged)."""
     port = free_port()
     if target == "server":
         # Presence heartbeats and sweeps are a slow constant background, not per move; INFO
@@ -121,8 +122,10 @@ def launch(
             command.append("--no-fastpath")
     elif target == "relay":
         command = [sys.executable, "-m", "bench.load.relay", "--port", str(port)]
+    elif target == "plain":
+        command = [sys.executable, "-m", "bench.load.plain", "--port", str(port)]
     else:
-        raise ValueError(f"target must be server or relay, not {target!r}")
+        raise ValueError(f"target must be server, relay or plain, not {target!r}")
     if config.store == "redis":
         if redis_url is None:
             raise ValueError(f"configuration {config.name} needs a Redis URL")

@@ -13,7 +13,7 @@ from typing import Any
 
 from .recorder import summarize
 
-__all__ = ["compare", "crowd_line", "generator_line", "run_record", "table"]
+__all__ = ["compare", "crowd_line", "generator_line", "plain_line", "run_record", "table"]
 
 MIB = 1024 * 1024
 
@@ -102,7 +102,25 @@ def compare(server: dict[str, Any], relay: dict[str, Any]) -> dict[str, Any]:
             )
     cpu = [(run.get("server") or {}).get("cpu_us_per_move") for run in (server, relay)]
     ratios["cpu_per_move"] = _ratio(cpu[0], cpu[1])
+    ratios["cpu_per_move_with_redis"] = _ratio(*[_with_redis(run) for run in (server, relay)])
     return ratios
+
+
+def _with_redis(run: dict[str, Any]) -> float | None:
+    """CPU per move of the target and of its Redis together (None without a figure)."""
+    own = (run.get("server") or {}).get("cpu_us_per_move")
+    if own is None:
+        return None
+    return float(own) + float(run.get("redis_cpu_us_per_move") or 0.0)
+
+
+def plain_line(ratios: dict[str, Any]) -> str:
+    """The server against the plain Starlette server (``compare(server, plain)``)."""
+    return (
+        f"{ratios['config']}: server ÷ plain Starlette: moves/s {_times(ratios['moves_per_s'])} ×, "
+        f"opponent p99 {_times(ratios['opponent_p99'])} ×, CPU per move "
+        f"{_times(ratios['cpu_per_move_with_redis'])} × (with Redis's)"
+    )
 
 
 def _ms(value: float | None) -> str:

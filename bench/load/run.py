@@ -29,7 +29,7 @@ from .launch import CONFIGS, Config, Launched, RedisProcess, launch
 from .measure import Target, record, sample
 from .procstat import load_average
 from .redis_probe import probe_game
-from .report import compare, crowd_line, generator_line, table
+from .report import compare, crowd_line, generator_line, plain_line, table
 from .scripts import make_scripts
 from .think import SPREAD
 from .worker import LoadPlan
@@ -67,6 +67,8 @@ class BenchOptions:
     url: str | None = None
     server_pid: int | None = None
     redis_url: str | None = None
+    plain: bool = False
+    """Also load the plain Starlette server (bench.load.plain) in each configuration."""
     quiet: bool = False
     fastpath: bool = True
     """False: the servers the bench starts run with ``--no-fastpath`` (the relay as ever)."""
@@ -131,6 +133,8 @@ def _config_runs(
     target). The server and the relay run side by side; only one is loaded at a time."""
     store_url = redis_url if config.store == "redis" else None
     kinds = ["server", "relay"] if options.baseline else ["server"]
+    if options.plain:
+        kinds.append("plain")
     side: dict[str, dict[str, Any]] = {kind: {} for kind in kinds}
     _say(
         options,
@@ -202,6 +206,7 @@ def run_bench(options: BenchOptions) -> dict[str, Any]:
         "options": asdict(options),
         "runs": [],
         "comparisons": [],
+        "plain": [],
         "configs": {},
     }
     if options.url is not None:
@@ -216,6 +221,8 @@ def run_bench(options: BenchOptions) -> dict[str, Any]:
             report["runs"].extend(records.values())
             if "relay" in records:
                 report["comparisons"].append(compare(records["server"], records["relay"]))
+            if "plain" in records:
+                report["plain"].append(compare(records["server"], records["plain"]))
             report["configs"][name] = side
     return report
 
@@ -227,6 +234,8 @@ def _cpus() -> int:
 def write_report(report: dict[str, Any], path: Path | None) -> None:
     """Print the table (and side measurements) on stdout; the JSON to ``path`` if given."""
     print(table(report["runs"], report["comparisons"]))
+    for ratios in report.get("plain", []):
+        print(plain_line(ratios))
     for name, details in report["configs"].items():
         for target, side in details.items():
             for key in ("probe", "idle", "spectator_cost"):

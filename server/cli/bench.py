@@ -133,6 +133,12 @@ def register(subparsers: Any) -> None:
         "--no-baseline", dest="baseline", action="store_false", help="skip the bare relay"
     )
     parser.add_argument(
+        "--plain",
+        action="store_true",
+        help="also load a plain Starlette server in each configuration (bench/load/plain.py: "
+        "the straightforward way to write this server, for a ratio a reader knows)",
+    )
+    parser.add_argument(
         "--no-probe",
         dest="probe",
         action="store_false",
@@ -250,6 +256,7 @@ def run(args: argparse.Namespace) -> int:
         seed=args.seed,
         rules=args.rules,
         baseline=args.baseline,
+        plain=args.plain,
         probe=args.probe,
         idle=args.idle,
         spectator_cost=args.spectator_cost,
