@@ -30,6 +30,7 @@ from rooms import (
     open_backend,
 )
 
+from .admission import LoopLag
 from .analysis_api import analysis_routes
 from .bots import BotPool
 from .capacity import ConnectionLimit
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         sweeper,
         Collector() if settings.tune_gc else None,
         connections=ConnectionLimit(settings.max_connections),
+        lag=LoopLag(settings.admission_lag),
     )
 
     @asynccontextmanager
@@ -94,12 +96,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await presence.start()
                 sweeper.start()
                 bots.start()
+                state.lag.start()
                 if state.collector is not None:
                     state.collector.start()
                 yield
             finally:
                 if state.collector is not None:
                     state.collector.close()
+                await state.lag.close()
                 await sweeper.close()
                 await watch.close()
                 bots.close()

@@ -7,6 +7,7 @@ Every error body is ``{"code", "message"}`` with a stable code (plus ``field`` f
 from __future__ import annotations
 
 import gc
+import math
 import os
 import socket
 from typing import Any
@@ -48,8 +49,12 @@ def error_response(exc: RoomError) -> JSONResponse:
     body: dict[str, Any] = {"code": exc.code.value, "message": exc.message}
     if exc.field is not None:
         body["field"] = exc.field
+    headers = None
+    if exc.retry_after is not None:
+        body["retry_after"] = exc.retry_after
+        headers = {"Retry-After": str(math.ceil(exc.retry_after))}  # whole seconds (RFC 9110)
     metrics.error(exc.code, "http")
-    return JSONResponse(body, status_code=_STATUS.get(exc.code, 500))
+    return JSONResponse(body, status_code=_STATUS.get(exc.code, 500), headers=headers)
 
 
 async def _read_body(request: Request, limit: int) -> bytes:
@@ -80,6 +85,7 @@ async def create_room(request: Request) -> Response:
     state = app_state(request.app)
     try:
         check_write(request, state.settings.allowed_origins)
+        state.lag.check("room")
         raw = await _read_body(request, state.settings.max_body_bytes)
         body = parse_room(raw, state.settings)
         room = await state.service.create(
@@ -112,6 +118,7 @@ async def quickplay(request: Request) -> Response:
     state = app_state(request.app)
     try:
         check_write(request, state.settings.allowed_origins)
+        state.lag.check("quickplay")
         raw = await _read_body(request, state.settings.max_body_bytes)
         body = parse_quickplay(raw, state.settings)
         settings = state.settings.room_settings(body.time_control)

@@ -40,6 +40,7 @@ from rooms.protocol import (
 from rooms.room import Join, JoinReply, MoveReply, PlayMove
 
 from .actions import chat_line, command_for, version_of
+from .admission import LoopLag
 from .close_codes import CloseCode
 from .connection import Connection
 from .crash_points import AFTER_SEAT, crash_point
@@ -82,9 +83,11 @@ class Session:
         hub: Hub,
         settings: Settings,
         presence: Presence,
+        lag: LoopLag | None = None,
         conn_id: str | None = None,
     ) -> None:
         self.room_id = room_id
+        self.lag = lag
         self.service = service
         self.hub = hub
         self.settings = settings
@@ -291,6 +294,8 @@ class Session:
     async def _join(self, message: JoinMessage) -> None:
         if self._joined is not None:
             raise RoomError(ErrorCode.ALREADY_JOINED, "this connection already joined the room")
+        if message.token is None and self.lag is not None:  # a newcomer: not when overloaded
+            self.lag.check("join")
         feed = Feed(self.room_id, self.service, self.conn.send)
         await self.hub.attach(self.room_id, feed)  # subscribe first, then read the room
         try:

@@ -60,6 +60,9 @@ class Settings:
     ping_interval: float = 20.0
     ping_timeout: float = 20.0
     close_timeout: float = 5.0
+    admission_lag: float = 0.5
+    """Seconds of event-loop lag, sustained for a second, from which a worker refuses new
+    rooms, quick plays and joins without a token (server.admission); 0: never."""
     log_size: int = 256
     room_ttl: float = 24 * 3600.0
     max_rooms: int = 100_000
@@ -150,6 +153,9 @@ class Settings:
                 raise SettingsError(name, f"must be True or False, got {getattr(self, name)!r}")
         _one_of(self, "log_level", LOG_LEVELS)
         _one_of(self, "log_format", LOG_FORMATS)
+        lag = self.admission_lag
+        if isinstance(lag, bool) or not isinstance(lag, int | float) or not 0 <= lag < math.inf:
+            raise SettingsError("admission_lag", f"must be a number of 0 or more, got {lag!r}")
         wait = self.wait_for_redis
         if isinstance(wait, bool) or not isinstance(wait, int | float) or not 0 <= wait < math.inf:
             raise SettingsError("wait_for_redis", f"must be a number of 0 or more, got {wait!r}")

@@ -2,7 +2,7 @@
 
 That is the settings, backend (store + bus), service, hub, watch (timers and bots), quick-play
 queue, bots' pool, and the worker's presence (its lease and the rooms where it holds
-connections) with its sweep of dead workers.
+connections) with its sweep of dead workers, its connection count and its loop lag.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from starlette.applications import Starlette
 from rooms import Backend, Hub, Presence, RoomService, Sweeper, Watch
 from rooms.backends import QuickPlayQueue
 
+from .admission import LoopLag
 from .bots import BotPool
 from .capacity import ConnectionLimit
 from .fastpath import Collector
@@ -38,6 +39,8 @@ class AppState:
     lifespan)."""
     connections: ConnectionLimit = field(default_factory=lambda: ConnectionLimit(10_000))
     """This worker's open WebSockets against ``settings.max_connections``."""
+    lag: LoopLag = field(default_factory=lambda: LoopLag(0.0))
+    """This worker's event-loop lag and the admission of newcomers (server.admission)."""
 
 
 def app_state(app: Starlette) -> AppState:

@@ -83,6 +83,13 @@ def register(subparsers: Any) -> None:
         ("--log-size", int, "events kept per room for resuming clients"),
         ("--room-ttl", float, "seconds a room is kept after its last change"),
         ("--max-rooms", int, "most rooms held in memory"),
+        (
+            "--admission-lag",
+            float,
+            "seconds of event-loop lag, sustained for a second, from which a worker refuses "
+            "new rooms, quick plays and joins without a token as unavailable (default 0.5; "
+            "0: never)",
+        ),
     ):
         limits.add_argument(flag, type=kind, default=None, help=text)
     presence = parser.add_argument_group(
@@ -180,6 +187,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         log_size=args.log_size,
         room_ttl=args.room_ttl,
         max_rooms=args.max_rooms,
+        admission_lag=args.admission_lag,
         lease_ttl=args.lease_ttl,
         sweep_interval=args.sweep_interval,
         log_level=args.log_level,

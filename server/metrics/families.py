@@ -12,6 +12,7 @@ from __future__ import annotations
 from prometheus_client import Counter, Gauge, Histogram
 
 __all__ = [
+    "ADMISSION_REFUSALS",
     "BUS_RECONNECTS",
     "CLOSES",
     "COLLECTOR_PAUSE",
@@ -19,6 +20,7 @@ __all__ = [
     "CONNECTIONS",
     "ERRORS",
     "LEASE_LOSSES",
+    "LOOP_LAG",
     "MESSAGES",
     "REDIS_ROUND_TRIP",
     "RESYNCS",
@@ -69,6 +71,18 @@ REDIS_ROUND_TRIP = Histogram(
     "Round trips of the store's hot Redis commands (one auto-pipelined batch, or one "
     "command without the fastpath).",
     buckets=_FAST,
+)
+LOOP_LAG = Gauge(
+    "tictactoe_event_loop_lag_seconds",
+    "How late the event loop woke a timer, the most of the last second (server.admission); "
+    "the most over the live workers.",
+    multiprocess_mode="livemax",
+)
+ADMISSION_REFUSALS = Counter(
+    "tictactoe_admission_refusals",
+    "New rooms, quick plays and joins without a token refused as unavailable because the "
+    "worker's event loop ran late (server.admission), by what was refused.",
+    ["what"],
 )
 UNAVAILABLE = Counter(
     "tictactoe_unavailable",
