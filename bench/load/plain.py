@@ -17,7 +17,6 @@ join, as the generator seats them.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
@@ -38,6 +37,8 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from core import Game, GameError, Rules, decode, encode
+
+from .standalone import serve_standalone
 
 __all__ = ["create_plain", "main"]
 
@@ -293,26 +294,15 @@ def create_plain(redis_url: str | None = None) -> Starlette:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import uvicorn
-
-    parser = argparse.ArgumentParser(prog="python -m bench.load.plain", description=__doc__)
-    parser.add_argument("--port", type=int, default=8002)
-    parser.add_argument("--redis-url", default=None)
-    parser.add_argument("--workers", type=int, default=1)
-    args = parser.parse_args(argv)
-    if args.workers > 1 and not args.redis_url:
-        parser.error("--workers above 1 needs --redis-url (rooms in a dict are per worker)")
-    from server import Settings
-    from server.cli.serve import uvicorn_options
-
-    # the server's uvicorn setup, as the relay's: the comparison is of the app alone
-    options: dict[str, Any] = {**uvicorn_options(Settings(port=args.port)), "log_level": "warning"}
-    if args.workers > 1:
-        os.environ[ENV_REDIS] = args.redis_url
-        uvicorn.run("bench.load.plain:create_plain", factory=True, workers=args.workers, **options)
-    else:
-        uvicorn.run(create_plain(args.redis_url), **options)
-    return 0
+    return serve_standalone(
+        argv,
+        prog="python -m bench.load.plain",
+        description=__doc__,
+        port=8002,
+        create=create_plain,
+        factory="bench.load.plain:create_plain",
+        env_redis=ENV_REDIS,
+    )
 
 
 if __name__ == "__main__":

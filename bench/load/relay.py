@@ -20,7 +20,6 @@ slows only itself.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
 import json
@@ -39,6 +38,8 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from .standalone import serve_standalone
 
 __all__ = ["create_relay", "main"]
 
@@ -339,31 +340,15 @@ def create_relay(redis_url: str | None = None) -> Starlette:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    import uvicorn
-
-    from server import Settings
-    from server.cli.serve import uvicorn_options
-
-    parser = argparse.ArgumentParser(prog="python -m bench.load.relay", description=__doc__)
-    parser.add_argument("--port", type=int, default=8001)
-    parser.add_argument("--redis-url", default=None)
-    parser.add_argument("--workers", type=int, default=1)
-    args = parser.parse_args(argv)
-    if args.workers > 1 and not args.redis_url:
-        parser.error("--workers above 1 needs --redis-url (the in-process fan-out is per worker)")
-    options = uvicorn_options(Settings(port=args.port))  # exactly the server's uvicorn setup
-    if args.workers > 1:
-        os.environ[ENV_REDIS] = args.redis_url
-        uvicorn.run(
-            "bench.load.relay:create_relay",
-            factory=True,
-            workers=args.workers,
-            log_level="warning",
-            **options,
-        )
-    else:
-        uvicorn.run(create_relay(args.redis_url), log_level="warning", **options)
-    return 0
+    return serve_standalone(
+        argv,
+        prog="python -m bench.load.relay",
+        description=__doc__,
+        port=8001,
+        create=create_relay,
+        factory="bench.load.relay:create_relay",
+        env_redis=ENV_REDIS,
+    )
 
 
 if __name__ == "__main__":

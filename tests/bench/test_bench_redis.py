@@ -71,9 +71,10 @@ def test_the_bench_on_redis_with_two_workers(redis_url: str, tmp_path: Path) -> 
     assert relay["redis_calls_per_move"]["publish"] == pytest.approx(1.0, abs=0.2)
     assert not {"hmget", "evalsha", "hset"} & set(relay["redis_calls_per_move"])
     assert server["redis_calls_per_move"]["evalsha"] >= 1.0
-    # Redis's own CPU per move beside the server's (INFO cpu over the same windows)
+    # Redis's own CPU per move beside the server's (INFO cpu over the same windows; the
+    # kernel counts CPU time in ticks, so a short window may see none)
     for run in (server, relay):
-        assert run["redis_cpu_us_per_move"] > 0
+        assert run["redis_cpu_us_per_move"] >= 0
     printed = table(report["runs"], report["comparisons"])
     assert f"{server['server']['cpu_us_per_move']:.0f} + " in printed
 
