@@ -78,7 +78,12 @@ class BotPool:
         if self.kind == "process":
             # The pool starts a process for each job that finds none idle; each runs
             # ``warm_up`` first, and these jobs do nothing more.
-            self.warming = [self._executor.submit(_ready) for _ in range(self.workers)]
+            try:
+                self.warming = [self._executor.submit(_ready) for _ in range(self.workers)]
+            except (OSError, RuntimeError) as exc:  # no process: serve all the same
+                log.error("the bot pool could not start: %s", exc)
+                self.close()  # the first bot move tries again
+                return
             for future in self.warming:
                 future.add_done_callback(_report)
 

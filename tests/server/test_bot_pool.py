@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import json
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import httpx
 import psutil
 import pytest
 import websockets
 
+from server.bots import BotPool
 from tests.support.server_process import Fleet
 from tests.support.waiting import eventually_sync
 
@@ -65,3 +68,20 @@ async def test_the_bot_processes_end_when_the_server_is_killed(fleet: Fleet) -> 
             return True
 
     eventually_sync(lambda: all(gone(p) for p in pool), "the bot processes ended")
+
+
+class _NoProcesses(ThreadPoolExecutor):
+    """An executor that cannot start a process (fork refused, no file descriptors left)."""
+
+    def submit(self, *args: object, **kwargs: object) -> Any:
+        raise OSError("fork refused")
+
+
+def test_a_pool_that_cannot_start_does_not_stop_the_server(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    pool = BotPool("process", 2)
+    monkeypatch.setattr(pool, "_open", _NoProcesses)
+    pool.start()  # no exception: the server starts without its bots
+    assert "the bot pool could not start: fork refused" in caplog.text
+    assert pool._executor is None  # the first bot move opens it again
