@@ -13,6 +13,7 @@ __all__ = [
     "GameOver",
     "MalformedMove",
     "NotYourTurn",
+    "NothingToRedo",
     "NothingToUndo",
     "OutOfBounds",
     "RulesError",
@@ -66,3 +67,9 @@ class GameOver(GameError):
 
 class NothingToUndo(GameError):
     code = "nothing_to_undo"
+
+
+class NothingToRedo(GameError):
+    """``redo`` with no taken-back move to replay (none taken back, or a new move since)."""
+
+    code = "nothing_to_redo"

@@ -1,9 +1,9 @@
 """The game: a state machine over a board whose end is a value (``Outcome``).
 
 ``Game`` owns a board and the strategies the rules name (placement, win detection,
-scoring, early draw), keeps the move history, and can undo any move exactly. It is
-synchronous and pure: no I/O, no clock; a room serialises it with ``core.codec``, and
-``copy`` gives an independent twin without replaying anything.
+scoring, early draw), keeps the move history, can undo any move exactly and redo what it
+took back. It is synchronous and pure: no I/O, no clock; a room serialises it with
+``core.codec``, and ``copy`` gives an independent twin without replaying anything.
 """
 
 from __future__ import annotations
@@ -13,7 +13,15 @@ from typing import Any
 
 from .board import Board
 from .early_draw import LiveWindows
-from .errors import GameError, GameOver, MalformedMove, NothingToUndo, NotYourTurn, OutOfBounds
+from .errors import (
+    GameError,
+    GameOver,
+    MalformedMove,
+    NothingToRedo,
+    NothingToUndo,
+    NotYourTurn,
+    OutOfBounds,
+)
 from .geometry import Geometry, geometry
 from .loading import checked_position, setup_order
 from .move import Move, MoveRequest, parse_move
@@ -53,6 +61,7 @@ class Game(OffBoardEndings):
         self._live = LiveWindows(self._geo, rules.players) if rules.early_draw else None
         self._placed: list[int] = []  # every occupied cell in the order it was filled
         self._setup = 0  # how many of _placed came from a loaded position (not undoable)
+        self._undone: list[int] = []  # cells taken back, the latest last: what redo replays
         self._outcome: Outcome | None = None
         self._ended_by_move = False
         self._listeners: list[GameListener] = []
@@ -162,6 +171,8 @@ class Game(OffBoardEndings):
                 self._check_index(index)  # raises the error play_index would (or lets it be)
             else:
                 self._placement.check(board, index)
+            if self._undone:
+                self._undone.clear()  # a new move: the taken-back moves are no longer ahead
             code = len(placed) % players + 1
             line = self._put(index, code)
             if line is not None or board.is_full or self._live is not None:
@@ -208,7 +219,14 @@ class Game(OffBoardEndings):
         self._ended_by_move = self._outcome is not None
 
     def _commit(self, index: int, code: int, move: Move | None = None) -> Move:
-        """Put ``code`` on a validated ``index`` and settle the outcome; ``move`` names it."""
+        """Play a validated new move: what was taken back can no longer be redone."""
+        if self._undone:
+            self._undone.clear()
+        return self._place(index, code, move)
+
+    def _place(self, index: int, code: int, move: Move | None = None) -> Move:
+        """Put ``code`` on a validated ``index``, settle the outcome and tell the listeners;
+        ``move`` names the cell when the caller has it."""
         self._settle(self._put(index, code), code)
         if move is None:
             move = self._geo.moves[index]
@@ -230,6 +248,7 @@ class Game(OffBoardEndings):
         if len(self._placed) <= self._setup:
             raise NothingToUndo("there is no move to take back")
         index = self._placed.pop()
+        self._undone.append(index)
         code = self.board.cells[index]
         self.board.clear(index)
         self._placement.removed(index)
@@ -242,6 +261,24 @@ class Game(OffBoardEndings):
         for listener in self._listeners:
             listener.on_undo(self, move, MARKS[code - 1])
         return move
+
+    @property
+    def can_redo(self) -> bool:
+        """True when ``redo`` would replay a taken-back move."""
+        return bool(self._undone) and self._outcome is None
+
+    def redo(self) -> Move:
+        """Play again the move ``undo`` took back last (undo, undo, redo, redo returns to
+        where it started); a new move clears what was taken back. Like the copy's listeners,
+        the taken-back moves belong to this object: ``core.codec`` does not store them."""
+        if self._outcome is not None:
+            raise GameOver(f"the game is over ({self._outcome.reason.value}); no more moves")
+        if not self._undone:
+            raise NothingToRedo("there is no taken-back move to play again")
+        index = self._undone[-1]
+        self._placement.check(self.board, index)  # undo restored the board it was played on
+        self._undone.pop()
+        return self._place(index, len(self._placed) % self.rules.players + 1)
 
     # -- endings decided outside the board (the room calls these; core.off_board) ---------
 
@@ -310,6 +347,7 @@ class Game(OffBoardEndings):
         state["_wins"] = self._wins.copy()
         state["_live"] = self._live.copy() if self._live is not None else None
         state["_placed"] = self._placed.copy()
+        state["_undone"] = self._undone.copy()
         state["_listeners"] = []
         twin = object.__new__(type(self))
         twin.__dict__ = state  # one dict copied, not filled key by key: a copy per command

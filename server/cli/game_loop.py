@@ -12,7 +12,7 @@ from typing import TextIO
 from core import Game, GameError
 
 from .board_view import describe_cell, render_board, result_line
-from .move_input import Help, PlayMove, Quit, Undo, help_text, move_fields
+from .move_input import Help, PlayMove, Quit, Redo, Undo, help_text, move_fields
 from .seats import MoveSource
 
 __all__ = ["play_game"]
@@ -27,11 +27,15 @@ def _intro(game: Game) -> str:
     )
 
 
-def _apply(game: Game, mark: str, command: PlayMove | Undo) -> str:
-    """Play or take back a move; says what happened, or raises the engine's GameError."""
+def _apply(game: Game, mark: str, command: PlayMove | Undo | Redo) -> str:
+    """Play, take back or replay a move; says what happened, or raises the engine's
+    GameError."""
     if isinstance(command, Undo):
         taken = game.undo()
         return f"Took back {game.turn}'s move at {describe_cell(game.rules, taken)}."
+    if isinstance(command, Redo):
+        replayed = game.redo()
+        return f"{mark} plays {describe_cell(game.rules, replayed)} again."
     played = game.play(command.request)
     return f"{mark} plays {describe_cell(game.rules, played)}."
 

@@ -3,7 +3,7 @@
 A move is whole numbers separated by spaces or commas, 0-based as the board's labels:
 ``row col`` on a flat board, ``col`` with gravity, ``row col layer`` in 3D, and ``row col``
 in 3D with gravity (the piece settles on the lowest free layer). The words ``undo``,
-``help`` and ``quit`` are commands. A line that is neither gets a MalformedMove naming
+``redo``, ``help`` and ``quit`` are commands. A line that is neither gets a MalformedMove naming
 what was expected, like any other bad move.
 """
 
@@ -19,6 +19,7 @@ __all__ = [
     "Help",
     "PlayMove",
     "Quit",
+    "Redo",
     "Undo",
     "help_text",
     "move_fields",
@@ -38,6 +39,11 @@ class Undo:
 
 
 @dataclass(frozen=True, slots=True)
+class Redo:
+    """Play again the move undo took back last."""
+
+
+@dataclass(frozen=True, slots=True)
 class Help:
     """Show how to type moves."""
 
@@ -47,11 +53,13 @@ class Quit:
     """Stop playing; the game is left unfinished."""
 
 
-Command = PlayMove | Undo | Help | Quit
+Command = PlayMove | Undo | Redo | Help | Quit
 
 _WORDS: dict[str, Command] = {
     "undo": Undo(),
     "u": Undo(),
+    "redo": Redo(),
+    "r": Redo(),
     "help": Help(),
     "h": Help(),
     "?": Help(),
@@ -91,7 +99,7 @@ def parse_command(line: str, rules: Rules) -> Command | None:
     if tokens[0][:1].isalpha():
         raise MalformedMove(
             f"unknown command {line.strip()!r}: type a move as {_expected(rules)}, "
-            "or undo, help, quit"
+            "or undo, redo, help, quit"
         )
     if len(tokens) != len(fields):
         raise MalformedMove(f"a move here is {_expected(rules)}, got {line.strip()!r}")
@@ -127,7 +135,8 @@ def help_text(rules: Rules) -> str:
     goal = f"Complete {rules.k} in a row ({ways})"
     lines.append(f"{goal} and you lose." if rules.misere else f"{goal} to win.")
     lines.append(
-        "Commands: undo or u (take back the last move), help, h or ? (this text), "
+        "Commands: undo or u (take back the last move), redo or r (play a taken-back move "
+        "again, until a new move is played), help, h or ? (this text), "
         "quit, q or exit (stop without a result)."
     )
     return "\n".join(lines)

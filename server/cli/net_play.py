@@ -15,7 +15,7 @@ from typing import TextIO
 from core import Game, MalformedMove, MoveRequest, Rules
 
 from .game_loop import play_game
-from .move_input import Command, PlayMove, Undo
+from .move_input import Command, PlayMove, Redo, Undo
 from .net_client import Disconnected, NetError, RoomClient, RoomLink, create_room
 from .rules_flags import rules_from_args
 from .seats import MoveSource, TerminalSeat
@@ -57,8 +57,9 @@ class NetworkSeat:
 
     def next_command(self, game: Game) -> Command | None:
         command = self._terminal.next_command(game)
-        if isinstance(command, Undo):
-            raise MalformedMove("undo is not available in a game over the network")
+        if isinstance(command, Undo | Redo):
+            word = "undo" if isinstance(command, Undo) else "redo"
+            raise MalformedMove(f"{word} is not available in a game over the network")
         if not isinstance(command, PlayMove):
             return command
         index = len(game.history)

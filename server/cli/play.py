@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
         "play",
         help="play at the terminal, hot-seat, any variant",
         description="Play at the terminal, hot-seat: the players take turns typing moves "
-        "(row col; a column with --gravity; row col layer in 3D), or undo, help, quit. "
+        "(row col; a column with --gravity; row col layer in 3D), or undo, redo, help, quit. "
         "Reads stdin a line at a time, so a game can be scripted. Exits 0 when the game "
         "ends, 1 when the input ends first.",
     )

@@ -19,6 +19,7 @@ def test_codes_are_stable() -> None:
             errors.NotYourTurn,
             errors.GameOver,
             errors.NothingToUndo,
+            errors.NothingToRedo,
         )
     } == {
         "GameError": "game_error",
@@ -30,6 +31,7 @@ def test_codes_are_stable() -> None:
         "NotYourTurn": "not_your_turn",
         "GameOver": "game_over",
         "NothingToUndo": "nothing_to_undo",
+        "NothingToRedo": "nothing_to_redo",
     }
 
 

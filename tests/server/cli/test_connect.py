@@ -58,7 +58,7 @@ async def test_cli_player_against_a_websocket_player(
     await x.join(name="Web")
     cli = await start_cli("--connect", f"{server.url}/r/{room_id}", "--name", "Terminal")
     assert cli.stdin is not None
-    cli.stdin.write(b"0 0\nundo\n1 1\n2 2\n")  # read only when it is O's turn
+    cli.stdin.write(b"0 0\nundo\nredo\n1 1\n2 2\n")  # read only when it is O's turn
     await players_in(server, room_id, 2)
     await x.seen((await server.snapshot(room_id))["version"])
     for row, col in [(0, 0), (0, 1), (0, 2)]:
@@ -72,6 +72,7 @@ async def test_cli_player_against_a_websocket_player(
     assert "You are O in room" in out and "Web joined as X" not in out
     assert "error: (row 0, col 0) is already taken" in out
     assert "error: undo is not available in a game over the network" in out
+    assert "error: redo is not available in a game over the network" in out
     assert "O plays (row 1, col 1)." in out and "X plays (row 0, col 2)." in out
     assert out.rstrip().endswith(
         "Result: X wins with 3 in a row at (row 0, col 0) (row 0, col 1) (row 0, col 2)."

@@ -11,6 +11,7 @@ from server.cli.move_input import (
     Help,
     PlayMove,
     Quit,
+    Redo,
     Undo,
     help_text,
     move_fields,
@@ -55,6 +56,8 @@ def test_negative_numbers_reach_the_engine_which_names_them() -> None:
     [
         ("undo", Undo()),
         ("U", Undo()),
+        ("redo", Redo()),
+        ("R", Redo()),
         ("help", Help()),
         ("?", Help()),
         ("H", Help()),

@@ -189,11 +189,36 @@ def test_undo_with_nothing_played(play: Play) -> None:
     assert s.code == 0
 
 
+def test_redo_plays_the_taken_back_moves_again(play: Play) -> None:
+    s = play("1 1", "0 0", "undo", "undo", "redo", "redo", "quit")
+    assert "Took back O's move at (row 0, col 0).\n" in s.out
+    assert "Took back X's move at (row 1, col 1).\n" in s.out
+    after = s.out.split("X to move (row col): redo\n")[1]
+    assert after.startswith("X plays (row 1, col 1) again.\n")
+    assert "O to move (row col): redo\nO plays (row 0, col 0) again.\n" in after
+    final_board = after.split("O plays (row 0, col 0) again.\n")[1].splitlines()[1:6]
+    assert final_board == [
+        " 0 [O]| . | .",
+        "   ---+---+---",
+        " 1  . | X | .",
+        "   ---+---+---",
+        " 2  . | . | .",
+    ]
+    assert s.last_line == "X quit; the game is left unfinished."
+
+
+def test_a_new_move_clears_redo(play: Play) -> None:
+    s = play("1 1", "undo", "0 0", "r", "redo", "q")
+    assert s.out.count("error: there is no taken-back move to play again") == 2
+    assert "X plays (row 0, col 0).\n" in s.out and "again." not in s.out
+    assert s.code == 0
+
+
 def test_help(play: Play) -> None:
     s = play("help", "quit", flags=("--gravity", "--rows", "6", "--cols", "7", "--k", "4"))
     assert "Rules: 6×7 k=4 gravity." in s.out
     assert "Gravity: name a column; the piece drops to the lowest free row." in s.out
-    assert "Commands: undo or u" in s.out
+    assert "Commands: undo or u" in s.out and "redo or r" in s.out
 
 
 def test_quit_ends_without_a_result(play: Play) -> None:
@@ -226,7 +251,7 @@ def test_end_of_input_before_the_end_exits_1(play: Play) -> None:
         (
             "resign",
             "unknown command 'resign': "
-            "type a move as two whole numbers (row col), or undo, help, quit",
+            "type a move as two whole numbers (row col), or undo, redo, help, quit",
         ),
     ],
 )
