@@ -8,9 +8,6 @@ real server, so the test can drop a message or cut the line exactly when it want
 
 from __future__ import annotations
 
-import json
-import re
-from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -26,74 +23,9 @@ from tests.e2e.browser_helpers import (
     role_badge,
     watchers,
 )
-from tests.support.waiting import eventually_sync
+from tests.e2e.socket_line import Line
 
 pytestmark = pytest.mark.e2e
-
-WAIT = 10.0  # seconds: a bound against hangs, not a measurement
-
-
-class Line:
-    """A page's room socket, through the test: records both directions; can drop server
-    messages, cut the connection and refuse new ones."""
-
-    def __init__(self, page: Any) -> None:
-        self.sent: list[dict[str, Any]] = []  # page → server
-        self.received: list[dict[str, Any]] = []  # server → page (forwarded or not)
-        self.drop: Callable[[dict[str, Any]], bool] | None = None
-        self.cut_after: Callable[[dict[str, Any]], bool] | None = None
-        self.refuse = False
-        self.connections = 0
-        self._page_side: Any = None
-        self._server_side: Any = None
-        page.route_web_socket(re.compile(r"/ws/"), self._route)
-
-    def _route(self, ws: Any) -> None:
-        self.connections += 1
-        self._page_side = ws
-        if self.refuse:  # the handshake "works", then the line drops at once
-            ws.close(code=1011, reason="test: refused")
-            return
-        server = self._server_side = ws.connect_to_server()
-
-        def from_page(text: str | bytes) -> None:
-            self.sent.append(json.loads(text))
-            server.send(text)
-
-        def from_server(text: str | bytes) -> None:
-            message = json.loads(text)
-            self.received.append(message)
-            if self.cut_after is not None and self.cut_after(message):
-                self.cut_after = None
-                self.cut()
-                return
-            if self.drop is not None and self.drop(message):
-                self.drop = None  # drop one message only
-                return
-            ws.send(text)
-
-        ws.on_message(from_page)
-        server.on_message(from_server)
-
-    def cut(self) -> None:
-        """Close both sides, as a restarting server would (the page sees 1012)."""
-        if self._server_side is not None:
-            self._server_side.close(code=1000, reason="test: cut")
-        self._page_side.close(code=1012, reason="test: cut")
-
-    def sent_of(self, type_: str) -> list[dict[str, Any]]:
-        return [m for m in self.sent if m["type"] == type_]
-
-    def wait_for(self, page: Any, what: str, predicate: Callable[[], bool]) -> None:
-        """Let the page run until `predicate` holds (the socket's messages are handled while
-        Playwright waits), bounded by a deadline."""
-        eventually_sync(
-            predicate,
-            what,
-            timeout=WAIT,
-            interval=0.025,
-            pause=lambda seconds: page.wait_for_timeout(seconds * 1000),
-        )
 
 
 def two_players(new_page: Any, room: str) -> tuple[Any, Line, Any]:
@@ -129,8 +61,8 @@ def test_lost_events_are_repaired_with_sync(new_page: Any, create_room: Any) -> 
     line.drop = lambda m: m["type"] == "moved" and m["mark"] == "X"
     cell(x, 3, 3).click()
     expect_cell(o, 3, 3, "X")
-    expect_cell(x, 3, 3, "X")
-    assert len(line.sent_of("sync")) == 2
+    expect_cell(x, 3, 3, "X")  # drawn on the click; the server's word comes by sync
+    line.wait_for(x, "the client to sync", lambda: len(line.sent_of("sync")) == 2)
     expect(moves(x)).to_have_count(3)
     cell(o, 1, 3).click()
     expect_cell(x, 1, 3, "O")
