@@ -43,9 +43,12 @@ async function request(method, path, body, signal) {
 export const createRoom = (rules, isPublic, options = {}) =>
   request("POST", "/api/rooms", { rules, public: isPublic, ...options });
 
-/** POST /api/quickplay → {room_id, mark, token, matched, rules, time_control, links}. */
-export const quickPlay = (rules, timeControl, name) =>
-  request("POST", "/api/quickplay", { rules, time_control: timeControl || null, ...(name ? { name } : {}) });
+/** POST /api/quickplay → {room_id, mark, token, matched, rules, time_control, links}.
+ *  `joinKey`: the same for every retry of one request (a lost answer: the same seat again). */
+export const quickPlay = (rules, timeControl, name, joinKey) =>
+  request("POST", "/api/quickplay", {
+    rules, time_control: timeControl || null, ...(name ? { name } : {}), ...(joinKey ? { join_key: joinKey } : {}),
+  });
 
 /** POST /api/analysis → {board, turn, over, proven, cells: [{row, col, layer, value, moves_to_end, score}]}. */
 export const analyse = (rules, board, signal) => request("POST", "/api/analysis", { rules, board }, signal);

@@ -2,17 +2,24 @@
 // the session, renders every state change, and turns clicks and keys into intentions.
 
 import { createAnalysis } from "./analysis.js";
-import { createRoom } from "./api.js";
+import { createRoom, getRoom } from "./api.js";
 import { announce } from "./announce.js";
 import { cellKey, landing } from "./board-model.js";
 import { copyText } from "./clipboard.js";
 import { nextCell } from "./keyboard.js";
+import { judgeClick } from "./move-check.js";
+import { guestName } from "./names.js";
 import { clearPreview, showPreview } from "./render/board.js";
 import { renderConn } from "./render/conn.js";
 import { gameLayout, renderGame } from "./render/game.js";
+import { renderNameForm } from "./render/name-form.js";
+import { cellName, variantName } from "./rules.js";
 import { createSession, initialGameState } from "./session.js";
+import { loadName, loadSeat, saveName } from "./storage.js";
 import { createStore } from "./store.js";
-import { gameView } from "./view.js";
+import { gameView, lineDown } from "./view.js";
+
+const BACK_MS = 2000; // how long "Back" stays on the board after the line returns
 
 export function startGame(app, roomId, want) {
   const store = createStore({ ...initialGameState(roomId, want), focus: null, flash: null });
@@ -129,12 +136,41 @@ export function startGame(app, roomId, want) {
     else clearPreview(el.board);
   }
 
+  // A click is judged here, with the rules the page has: a move is drawn at once and sent,
+  // a click out of turn queues a premove, a blocked cell is answered at once; only a move
+  // ever reaches the server.
   el.board.addEventListener("click", (event) => {
     const cell = cellOf(event.target);
     if (!cell) return;
     store.update({ focus: cell });
     if (!view.interactive) return;
-    session.play(cell, previewTarget(cell) || cell);
+    const s = store.get();
+    const verdict = judgeClick({
+      room: s.room, me: view.me, live: view.live, position: s.room.position,
+      pending: s.pending, premove: s.premove,
+    }, cell);
+    if (verdict.kind === "move") {
+      clearPreview(el.board);
+      session.play(verdict.cell, verdict.target);
+    } else if (verdict.kind === "premove") {
+      session.premove(verdict.cell);
+      announce(`Premove ${cellName(verdict.target, view.rules)}: played when it is your turn.`);
+    } else if (verdict.kind === "cancel") {
+      session.premove(null);
+      announce("Premove cancelled.");
+    } else if (verdict.kind === "refuse") {
+      const { code, title, message, tone } = verdict;
+      session.premove(null);
+      store.update({ moveError: { code, title, message, tone } });
+      announce(`${title}. ${message}`);
+    }
+  });
+  // A click anywhere off the board's cells, or Escape, cancels a premove (as on lichess).
+  document.addEventListener("click", (event) => {
+    if (store.get().premove && !cellOf(event.target)) session.premove(null);
+  });
+  document.addEventListener("keydown", (event) => {
+    if (event.key === "Escape" && store.get().premove) session.premove(null);
   });
   el.board.addEventListener("pointerover", (event) => {
     hovered = cellOf(event.target);
@@ -182,6 +218,20 @@ export function startGame(app, roomId, want) {
   });
 
   store.subscribe(render);
+  // "Reconnecting…" covers the board while the line is down; "Back" for a moment after.
+  let wasDown = false;
+  let backTimer = null;
+  store.subscribe((state) => {
+    const down = lineDown(state);
+    if (wasDown && !down && state.joined) {
+      store.update({ lineBack: true });
+      clearTimeout(backTimer);
+      backTimer = setTimeout(() => store.update({ lineBack: false }), BACK_MS);
+    } else if (down && state.lineBack) {
+      store.update({ lineBack: false });
+    }
+    wasDown = down;
+  });
   // Clocks and grace countdowns: between events the display counts down from the server's
   // deadlines (the server alone decides when time is up).
   // Four renders a second (lag under a quarter second); ten in a clock's last ten seconds.
@@ -200,6 +250,38 @@ export function startGame(app, roomId, want) {
     if (conn.state === "waiting") renderConn(el.conn, conn, { onRetry: handlers.retry });
   }, 500);
   render(store.get());
-  session.start();
+  if (want === "player" && !loadSeat(roomId) && !loadName()) askName();
+  else session.start();
   return { store, session };
+
+  /** An invite opened in a browser that has no name yet: ask for one (prefilled with a
+   *  neutral guest name) before taking the seat, so the others see who they play. A room
+   *  that is missing or full is left to the session to explain (no seat to name). */
+  async function askName() {
+    let room;
+    try {
+      room = await getRoom(roomId);
+    } catch {
+      session.start();
+      return;
+    }
+    const players = Array.isArray(room.players) ? room.players : [];
+    if (players.length >= (room.seats || 2)) {
+      session.start();
+      return;
+    }
+    const waiting = players.filter((p) => !p.bot).map((p) => p.name);
+    store.update({ askName: true });
+    renderNameForm(el.nameCard, {
+      title: `You are invited to play ${room.rules ? variantName(room.rules) : "Tic-Tac-Toe"}`,
+      detail: waiting.length ? `${waiting.join(" and ")} ${waiting.length === 1 ? "is" : "are"} waiting.` : null,
+      value: guestName(),
+      onName(name) {
+        saveName(name);
+        el.nameCard.hidden = true;
+        store.update({ askName: false });
+        session.start();
+      },
+    });
+  }
 }

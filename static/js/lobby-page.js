@@ -8,7 +8,8 @@ import { fill, h } from "./dom.js";
 import { renderRoomList } from "./render/lobby.js";
 import { clockFieldset, OPTION_FIELDS, opponentFieldset, readOptions, readTimeControl, syncOptions } from "./lobby-options.js";
 import { MAX_LAYERS, MAX_SIDE, PRESETS } from "./rules.js";
-import { loadName, saveName, saveSeat } from "./storage.js";
+import { cleanName, guestName } from "./names.js";
+import { loadName, newJoinKey, saveName, saveSeat } from "./storage.js";
 
 const POLL_MS = 1500;
 
@@ -84,7 +85,7 @@ function createForm() {
   const form = h("form", { class: "create-form", novalidate: true },
     h("label", { class: "field name-field" },
       h("span", { class: "field-label" }, "Your name"),
-      h("input", { name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "Anonymous", value: loadName() })),
+      h("input", { name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "Guest", value: loadName() })),
     h("fieldset", { class: "presets" }, h("legend", {}, "Game"), h("div", { class: "chips" }, presetChips)),
     h("fieldset", { class: "rules-fields" }, h("legend", {}, "Rules"),
       h("div", { class: "field-row" },
@@ -148,16 +149,18 @@ function createForm() {
     if (name === "preset") {
       applyPreset(event.target.value);
       showRules();
-    } else if (name === "name") saveName(event.target.value.trim());
+    } else if (name === "name") saveName(event.target.value);
     else syncLayers();
     syncOptions(form);
     clearError(form, error);
   });
 
+  let quickKey = null; // the join key of the quick play being tried, until it seats us
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearError(form, error);
-    const name = el.name.value.trim();
+    // the game page then has a name and does not ask again; none given: a neutral guest
+    const name = cleanName(el.name.value) || loadName() || guestName();
     saveName(name);
     const quick = Boolean(event.submitter && event.submitter.value === "quick");
     const submit = event.submitter || form.querySelector("button[type=submit]");
@@ -167,7 +170,10 @@ function createForm() {
     try {
       let roomId;
       if (quick) {
-        const seat = await quickPlay(readRules(el), readTimeControl(el), name);
+        // one key for this request and its retries: an answer lost on the way gives no second seat
+        quickKey = quickKey || newJoinKey();
+        const seat = await quickPlay(readRules(el), readTimeControl(el), name, quickKey);
+        quickKey = null;
         saveSeat(seat.room_id, { token: seat.token, mark: seat.mark }); // the seat taken for us
         roomId = seat.room_id;
       } else {
@@ -175,6 +181,7 @@ function createForm() {
       }
       location.assign(`/r/${encodeURIComponent(roomId)}`);
     } catch (err) {
+      if (err.status >= 400 && err.status < 500) quickKey = null; // refused: nothing was seated
       showError(form, error, err);
       for (const b of form.querySelectorAll("button[type=submit]")) b.disabled = false;
       submit.textContent = label;

@@ -1,6 +1,8 @@
 // One WebSocket to one room that comes back by itself: reconnects with exponential
-// backoff and jitter, notices a dead server with application pings, and reports its
-// state plainly. It knows nothing of rooms or moves (see session.js).
+// backoff and jitter, notices a dead server with application pings, drops the line as
+// soon as the browser says it went offline (and, rather than knocking on a closed door,
+// waits for it to come back online), and reports its state plainly. It knows nothing of rooms or moves (see
+// session.js).
 
 import { FATAL_CLOSE_CODES } from "./protocol.js";
 
@@ -24,6 +26,8 @@ export function roomSocketUrl(roomId, loc = window.location) {
  *   {state: "connecting", attempt}
  *   {state: "open"}
  *   {state: "waiting", attempt, retryAt, code, reason}   – dropped, retrying at retryAt
+ *   {state: "waiting", attempt, offline: true, code, reason} – dropped, the browser is
+ *                                                          offline: retrying once online
  *   {state: "stopped", code, reason}                     – gave up (fatal close or stop())
  */
 export class Connection {
@@ -43,13 +47,23 @@ export class Connection {
     this.lastRx = 0;
     this.pingSentAt = 0;
     this._online = () => this.reconnectNow();
-    window.addEventListener("online", this._online);
+    // Offline, a socket can look open for many seconds before a ping times out: say so now.
+    this._offline = () => {
+      if (!this.stopped && this.ws) this._dropped(1006, "the browser is offline");
+    };
+    this._listen(true);
+  }
+
+  _listen(on) {
+    const method = on ? "addEventListener" : "removeEventListener";
+    window[method]("online", this._online);
+    window[method]("offline", this._offline);
   }
 
   start() {
     this.stopped = false;
-    window.removeEventListener("online", this._online);
-    window.addEventListener("online", this._online);
+    this._listen(false);
+    this._listen(true);
     this._open();
   }
 
@@ -79,11 +93,15 @@ export class Connection {
     this.stopped = true;
     clearTimeout(this.timer);
     this._detach(1000);
-    window.removeEventListener("online", this._online);
+    this._listen(false);
     this.onStatus({ state: "stopped", code: 1000, reason });
   }
 
   _open() {
+    if (navigator.onLine === false) {
+      this._dropped(1006, "the browser is offline");
+      return;
+    }
     this.onStatus({ state: "connecting", attempt: this.attempt });
     let ws;
     try {
@@ -124,6 +142,11 @@ export class Connection {
     if (FATAL_CLOSE_CODES.has(code)) {
       this.stopped = true;
       this.onStatus({ state: "stopped", code, reason });
+      return;
+    }
+    clearTimeout(this.timer);
+    if (navigator.onLine === false) { // the "online" event reconnects
+      this.onStatus({ state: "waiting", attempt: this.attempt, offline: true, code, reason });
       return;
     }
     const delay = backoffDelay(this.attempt);

@@ -2,16 +2,22 @@
 // the seat with the stored token and the last version seen, keeps the room up to date
 // from events, re-syncs on a version gap, and sends moves with version and move_id
 // (retried with the same move_id after a reconnect, so a move lands at most once).
+// A move is drawn at once as a prediction (`pending`) and rolled back if the server
+// refuses it; a move made while the line is down waits in `pending` and goes out after
+// the next welcome; a premove waits in `premove` and is played when the turn comes.
 // All page state lives in the store; rendering happens elsewhere.
 
 import { Connection, roomSocketUrl } from "./net.js";
 import {
   commandMessage, errorTitle, joinMessage, moveMessage, newId, pingMessage, syncMessage,
 } from "./protocol.js";
+import { landing } from "./board-model.js";
 import { afterEvent } from "./page-memo.js";
 import { applyEvent, fromSnapshot } from "./room-state.js";
 import { serverTime } from "./clock.js";
-import { forgetSeat, loadName, loadSeat, saveSeat } from "./storage.js";
+import { forgetSeat, joinKeyFor, loadName, loadSeat, saveSeat } from "./storage.js";
+import { refusedMove } from "./error-text.js";
+import { cellName } from "./rules.js";
 import { eventText } from "./text.js";
 
 const MOVE_RETRY_MS = 8000;
@@ -34,7 +40,8 @@ export function initialGameState(roomId, want) {
     everConnected: false,
     room: null,
     syncing: false,
-    pending: null,        // {message, cell, ackVersion}
+    pending: null,        // {message, cell, shown, ackVersion}: own move, drawn until confirmed
+    premove: null,        // {cell}: a move queued during someone else's turn
     moveError: null,      // {code, title, message}
     notice: null,         // {code, title, message, tone}
     offerWatch: false,
@@ -83,6 +90,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       as: s.want,
       name: seat ? undefined : loadName() || undefined, // a resumed seat keeps its name
       token: seat?.token,
+      joinKey: asPlayer && !seat ? joinKeyFor(roomId) : undefined, // kept until a token is
       lastVersion: s.room ? s.room.version : undefined,
     }));
   }
@@ -114,6 +122,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
     if (wasJoined) announce("Reconnected.");
     const pending = store.get().pending;
     if (pending) conn.send(pending.message); // same move_id: applied at most once
+    playPremove();
   }
 
   function onState(msg) {
@@ -121,6 +130,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       if (s.room && msg.version < s.room.version) return { ...s, syncing: false };
       return settle({ ...s, room: fromSnapshot(msg.state), syncing: false, offset: offsetOf(msg.state, s.offset) });
     });
+    playPremove();
   }
 
   function onEvent(ev) {
@@ -140,9 +150,12 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       const seat = loadSeat(roomId);
       if (seat) saveSeat(roomId, { ...seat, mark: change.mark });
     }
-    store.update(settle({ ...s, room, moveError, ...change }));
+    // a takeback or a new game changes what the queued premove was meant for
+    const premove = ev.type === "undone" || ev.type === "new_game" ? null : s.premove;
+    store.update(settle({ ...s, room, moveError, premove, ...change }));
     const sentence = eventText(ev, s.room, room, s.role === "player" ? s.mark : null);
     if (sentence) announce(sentence);
+    playPremove();
   }
 
   function offsetOf(snapshot, previous) {
@@ -174,6 +187,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       if (!s.pending || s.pending.message.move_id !== msg.move_id) return s;
       return settle({ ...s, pending: { ...s.pending, ackVersion: msg.version } });
     });
+    playPremove();
     // move_ok names the version the move landed at; if its `moved` event does not follow
     // soon, the room is behind that version: a gap like any other, repaired with sync.
     setTimeout(() => {
@@ -208,8 +222,11 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       return;
     }
     if (s.pending && msg.ref && msg.ref === s.pending.message.move_id) {
-      store.update({ pending: null, moveError: error });
-      announce(`${error.title}: ${msg.message}`);
+      // the prediction is rolled back; a premove queued behind it is dropped with it
+      const where = s.room ? cellName(s.pending.shown || s.pending.cell, s.room.rules) : "Your move";
+      const refused = { ...error, ...refusedMove(msg.code, where, msg.message) };
+      store.update({ pending: null, premove: null, moveError: refused });
+      announce(`${refused.title}. ${refused.message}`);
       if (msg.code === "stale_version") conn.send(syncMessage(newId("s")));
       return;
     }
@@ -245,6 +262,30 @@ export function createSession(store, { announce = () => {}, url } = {}) {
     }, delay);
   }
 
+  /** The queued premove, played once it is this seat's turn and nothing is in flight;
+   *  dropped with a note when the game ended or its cell was taken meanwhile. */
+  function playPremove() {
+    const s = store.get();
+    const queued = s.premove;
+    if (!queued) return;
+    const room = s.room;
+    if (!room || room.status !== "playing") {
+      store.update({ premove: null });
+      return;
+    }
+    if (room.turn !== s.mark || s.pending) return;
+    const target = landing(room.position, room.rules, queued.cell);
+    store.update({ premove: null });
+    if (!target) {
+      const where = cellName(queued.cell, room.rules);
+      const note = { code: "premove_cancelled", tone: "hint", title: "Premove cancelled", message: `${where} was taken.` };
+      store.update({ moveError: note });
+      announce(`${note.title}: ${note.message}`);
+      return;
+    }
+    api.play(queued.cell, target);
+  }
+
   /** A pending move is done once it was acknowledged and its event is on the board. */
   function settle(s) {
     const p = s.pending;
@@ -254,21 +295,28 @@ export function createSession(store, { announce = () => {}, url } = {}) {
     return s;
   }
 
-  return {
+  const api = {
     start: () => conn.start(),
     stop: () => conn.stop(),
     reconnectNow: () => conn.reconnectNow(),
 
-    /** Ask the server to play `cell` (`shown`: where the preview put it, for the pending
-     *  hint only); only the server's answer changes the board. */
+    /** Ask the server to play `cell`; `shown` (where the rules put the piece, from
+     *  move-check.js) is drawn at once as a prediction until the server confirms the move
+     *  or refuses it (then the board rolls back). Offline, the move waits for the line. */
     play(cell, shown) {
       const s = store.get();
       if (s.role !== "player" || !s.room || s.pending) return false;
       const message = moveMessage(cell, s.room.rules, s.room.version, newId("m"));
-      store.update({ pending: { message, cell, shown }, moveError: null, notice: null });
-      conn.send(message); // when closed, it goes out again after the next welcome
+      store.update({ pending: { message, cell, shown: shown || cell }, premove: null, moveError: null, notice: null });
+      if (s.joined) conn.send(message); // otherwise it goes out after the next welcome
       retryUnanswered(message.move_id);
       return true;
+    },
+
+    /** Queue `cell` to be played when this seat's turn comes (null: forget it). */
+    premove(cell) {
+      store.update({ premove: cell ? { cell } : null, moveError: null });
+      playPremove(); // the turn may already be here (the click raced an event)
     },
 
     /** After `room_full`: watch instead, on the same connection. */
@@ -307,4 +355,5 @@ export function createSession(store, { announce = () => {}, url } = {}) {
 
     dismissNotice: () => store.update({ notice: null, moveError: null }),
   };
+  return api;
 }

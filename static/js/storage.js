@@ -1,9 +1,14 @@
 // What the browser keeps between visits: the seat token of each room (so a reload or a
-// reconnect resumes the seat) and the player's display name. localStorage only; a token
-// never goes into a URL.
+// reconnect resumes the seat), the join key of a room until a token is held there (so a
+// seat-taking join whose answer was lost takes the same seat again), and the player's
+// display name. localStorage only; a token or a key never goes into a URL.
+
+import { cleanName } from "./names.js";
 
 const SEAT = (roomId) => `ttt.seat.${roomId}`;
+const JOIN_KEY = (roomId) => `ttt.joinkey.${roomId}`;
 const NAME = "ttt.name";
+const KEY_SHAPE = /^[A-Za-z0-9_-]{22,128}$/; // protocol.md: a join_key
 
 function read(key) {
   try {
@@ -28,12 +33,33 @@ export function loadSeat(roomId) {
   return seat && typeof seat.token === "string" ? seat : null;
 }
 
-export const saveSeat = (roomId, seat) => write(SEAT(roomId), { ...seat, saved: Date.now() });
-export const forgetSeat = (roomId) => write(SEAT(roomId), null);
-
-export function loadName() {
-  const name = read(NAME);
-  return typeof name === "string" ? name : "";
+/** Keep the seat of `roomId`; holding its token, the room's join key has served. */
+export function saveSeat(roomId, seat) {
+  write(SEAT(roomId), { ...seat, saved: Date.now() });
+  write(JOIN_KEY(roomId), null);
 }
 
-export const saveName = (name) => write(NAME, name ? name.slice(0, 32) : null);
+export const forgetSeat = (roomId) => write(SEAT(roomId), null);
+
+/** A new join key: 128 random bits, URL-safe base64 (22 characters). */
+export function newJoinKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+/** The join key for taking a seat in `roomId`: the one kept, else a new one, kept. */
+export function joinKeyFor(roomId) {
+  const kept = read(JOIN_KEY(roomId));
+  if (typeof kept === "string" && KEY_SHAPE.test(kept)) return kept;
+  const key = newJoinKey();
+  write(JOIN_KEY(roomId), key);
+  return key;
+}
+
+/** The stored name, cleaned as the server would take it (names.js): a name stored by an
+ *  older page, or edited by hand, never breaks a join. "" when none is usable. */
+export function loadName() {
+  return cleanName(read(NAME));
+}
+
+export const saveName = (name) => write(NAME, cleanName(name) || null);

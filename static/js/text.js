@@ -1,7 +1,7 @@
 // Human sentences for what the server reports: results, whose turn, what just happened.
 // Pure functions of server data (they never decide anything themselves).
 
-import { cellSpoken } from "./rules.js";
+import { cellName } from "./rules.js";
 
 export function playerName(players, mark) {
   const p = (players || []).find((x) => x.mark === mark);
@@ -57,7 +57,7 @@ export function eventText(ev, before, after, me) {
   switch (ev.type) {
     case "moved": {
       const who = ev.mark === me ? "You" : nameWithMark(after.players, ev.mark);
-      let sentence = `${who} played ${cellSpoken(ev, after.rules)}.`;
+      let sentence = `${who} played ${cellName(ev, after.rules)}.`; // as the board labels it
       const result = outcomeText(ev.outcome, after, me);
       if (result) sentence += ` ${result.title}. ${result.detail}.`;
       else if (me && ev.turn === me) sentence += " Your move.";

@@ -1,12 +1,15 @@
 // The game page's view model: everything the renderers show, derived from the page
-// state in one pure function. The live board is the server's; a replayed position is
-// rebuilt from the server's move history; what a player may do comes from lifecycle.js,
-// clocks from clock.js (counted down from the server's deadline, between events only).
+// state in one pure function. The live board is the server's, with the player's own
+// move drawn on it while the server has not yet answered (a prediction); a replayed
+// position is rebuilt from the server's move history; what a player may do comes from
+// lifecycle.js, clocks from clock.js (counted down from the server's deadline, between
+// events only).
 
-import { boardText, cellKey, positionAt } from "./board-model.js";
+import { boardText, cellKey, landing, positionAt } from "./board-model.js";
 import { clockView, serverTime, timeControlText } from "./clock.js";
 import { analysisAllowed, evalMap, summary } from "./evaluation.js";
 import { absence, opponents, possible } from "./lifecycle.js";
+import { nextMark, predictedPosition } from "./move-check.js";
 import { cellName, cellSpoken, describe, is3d, variantName } from "./rules.js";
 import { nameWithMark, outcomeText, playerName, statusLine } from "./text.js";
 
@@ -25,15 +28,23 @@ export function gameView(s) {
   const total = room.moves.length;
   const ply = s.replay === null || s.replay === undefined ? total : Math.max(0, Math.min(total, s.replay));
   const live = ply === total;
-  const position = live ? room.position : positionAt(room.moves, rules, ply);
+  const predicted = me && live ? predictedPosition({ position: room.position, pending: s.pending, me }) : room.position;
+  const predicting = predicted !== room.position; // own move drawn, not yet confirmed
+  const position = live ? predicted : positionAt(room.moves, rules, ply);
   const last = ply > 0 ? room.moves[ply - 1] : null;
   const lastKey = last ? cellKey(last) : null;
   const line = live && room.outcome && Array.isArray(room.outcome.line) ? room.outcome.line : [];
   const winKeys = new Set(line.map(cellKey));
-  const pendingKey = s.pending ? cellKey(pendingCell(s.pending)) : null;
+  const pendingKey = predicting ? cellKey(pendingCell(s.pending)) : null;
+  const turnShown = predicting ? nextMark(me, room.seats) : room.turn; // after the own move
   const playing = room.status === "playing";
-  const interactive = Boolean(me && live && playing && s.joined && !s.pending);
-  const myTurn = interactive && room.turn === me;
+  // Moves are taken offline too (they wait for the line); premoves while others move.
+  const seatedLive = Boolean(me && live && playing);
+  const myTurn = seatedLive && room.turn === me && !s.pending;
+  const interactive = seatedLive;
+  const premove = seatedLive && s.premove ? s.premove.cell : null;
+  const premoveAt = premove ? landing(position, rules, premove) || premove : null;
+  const premoveKey = premoveAt ? cellKey(premoveAt) : null;
   const can = possible(room, me, now, s.memo);
   const clocks = clockView(room, now);
   const gone = absence(room, me, now);
@@ -50,11 +61,17 @@ export function gameView(s) {
       const isLast = key === lastKey;
       const isWin = winKeys.has(key);
       const evaluation = !mark && analysis.cells ? analysis.cells.get(key) || null : null;
+      const playable = myTurn && landing(position, rules, where) !== null;
+      const queued = key === premoveKey && !mark;
       let label = `${cellSpoken(where, rules)}, ${mark || "empty"}`;
       if (isLast) label += ", last move";
       if (isWin) label += ", winning line";
+      if (queued) label += ", premove";
       if (evaluation) label += `, analysis: ${evaluation.spoken}`;
-      return { key, row, col, layer, mark, last: isLast, win: isWin, pending: key === pendingKey, label, evaluation };
+      return {
+        key, row, col, layer, mark, last: isLast, win: isWin, pending: key === pendingKey,
+        playable, premove: queued, label, evaluation,
+      };
     })),
   }));
 
@@ -72,7 +89,7 @@ export function gameView(s) {
       bot: p ? p.bot || null : null,
       left: Boolean(p && p.left),
       you: mark === me,
-      toMove: room.status === "playing" && room.turn === mark,
+      toMove: room.status === "playing" && turnShown === mark,
       winner: room.outcome && room.outcome.winner === mark,
       clock: clock && { text: clock.text, running: clock.running, low: clock.low, out: clock.out },
       firstMove: first ? Math.ceil(first.seconds) : null,
@@ -94,7 +111,7 @@ export function gameView(s) {
     rulesText: describe(rules),
     timeControl: room.clock ? timeControlText(room.clock) : null,
     bots: room.players.filter((p) => p.bot).map((p) => (p.name.includes(p.bot) ? p.name : `${p.name} (${p.bot})`)),
-    statusText: statusLine(room, me),
+    statusText: statusLine({ ...room, turn: turnShown }, me),
     result: room.status === "finished" ? outcomeText(room.outcome, room, me) : null,
     rematchNote: rematchNote(room, me, rematchFrom, names),
     rematchFrom: rematchFrom.length > 0,
@@ -105,6 +122,12 @@ export function gameView(s) {
     fastTick: Boolean(playing && clocks && clocks.clocks.some((c) => c.running && c.seconds < 10)),
     prompts: prompts(room, me, can, gone, clocks, names, now),
     chat: chatView(s, me, opponents(room, me).some((p) => p.bot)),
+    line: {
+      down: lineDown(s),
+      back: Boolean(s.lineBack),
+      queued: predicting && !s.joined ? cellName(pendingCell(s.pending), rules) : null,
+      offline: typeof navigator !== "undefined" && navigator.onLine === false,
+    },
     analysis,
     moves: room.moves.map((m, i) => ({
       ply: i + 1, mark: m.mark, name: cellName(m, rules),
@@ -116,6 +139,7 @@ export function gameView(s) {
       rules, layers,
       interactive,
       myTurn,
+      me,
       finished: room.status === "finished" && live,
       hasLine: winKeys.size > 0,
       animate: live,
@@ -149,7 +173,7 @@ function rematchNote(room, me, from, names) {
 /** The strip above the board: offers to answer, waits, absences, first-move limits. */
 function prompts(room, me, can, gone, clocks, names, now) {
   const out = [];
-  const who = (mark) => nameWithMark(room.players, mark);
+  const who = names; // the person, by name: the cards beside the board show the marks
   const offers = room.offers || {};
   if (room.status === "playing" && offers.draw) {
     if (offers.draw === me) out.push({ id: "draw", tone: "info", text: "You offered a draw. Waiting for an answer…" });
@@ -214,6 +238,12 @@ function analysisView(s, room, position, names) {
     proven: ready ? state.result.proven : null,
     cells: ready ? evalMap(state.result) : null,
   };
+}
+
+/** The line to the server is down: the page had the room, and has not got the seat (or
+ *  chair) back yet; not when the page gave up on purpose (stopped). */
+export function lineDown(s) {
+  return Boolean(s.room) && !s.joined && s.conn.state !== "stopped";
 }
 
 /** Where the pending move is shown: the previewed landing cell, else the clicked one. */

@@ -223,7 +223,7 @@ def js(new_page: Callable[..., Any]) -> Any:
             """async () => {
                 const names = ["net", "room-state", "board-model", "protocol", "keyboard",
                                "lobby-page", "rules", "text", "view", "lifecycle", "clock",
-                               "evaluation", "page-memo"];
+                               "evaluation", "page-memo", "move-check"];
                 const m = {};
                 for (const n of names) m[n.replace("-", "_")] = await import(`/js/${n}.js`);
                 return await (async () => { BODY })();

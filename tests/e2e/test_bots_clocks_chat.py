@@ -111,7 +111,7 @@ def test_a_timed_game_shows_clocks_counting_down_and_the_players_chat(
     expect(prompt(ada, "first-move")).to_contain_text(
         re.compile(r"Make your first move within \d+ s")
     )
-    expect(prompt(bob, "first-move")).to_contain_text("Ada (X) must make a first move")
+    expect(prompt(bob, "first-move")).to_contain_text("Ada must make a first move")
     cell(ada, 2, 2).click()
     expect_cell(bob, 2, 2, "X")
     expect(prompt(bob, "first-move")).to_contain_text("Make your first move")

@@ -88,6 +88,61 @@ def test_boards_parse_replay_and_preview_gravity_landing(js: Any) -> None:
     assert out["full"] is None
 
 
+def test_clicks_are_judged_in_the_page_with_the_rules_it_has(js: Any) -> None:
+    out = js("""
+        const rules = {rows: 3, cols: 3, k: 3, gravity: false, layers: 1, players: 2};
+        const position = m.board_model.parseBoard("X../.../...", rules);
+        const players = [{mark: "X", name: "Ada"}, {mark: "O", name: "Bo"}];
+        const room = {rules, position, players, status: "playing", turn: "O", seats: 2};
+        const judge = (ctx, row, col) => m.move_check.judgeClick(
+            {room, me: "O", live: true, position, pending: null, premove: null, ...ctx},
+            {row, col, layer: 0});
+        const c4 = {rows: 3, cols: 2, k: 2, gravity: true, layers: 1, players: 2};
+        const c4pos = m.board_model.parseBoard("X./O./X.", c4);
+        const c4room = {rules: c4, position: c4pos, players, status: "playing", turn: "O"};
+        const sent = {shown: {row: 1, col: 1, layer: 0}};
+        return {
+            move: judge({}, 1, 1),
+            taken: judge({}, 0, 0),
+            premove: judge({me: "X"}, 1, 1),
+            takenOutOfTurn: judge({me: "X"}, 0, 0),
+            cancel: judge({me: "X", premove: {cell: {row: 1, col: 1, layer: 0}}}, 1, 1),
+            afterOwnMove: judge({pending: sent}, 2, 2),
+            onOwnPrediction: judge({pending: sent}, 1, 1),
+            spectator: judge({me: null}, 1, 1),
+            replay: judge({live: false}, 1, 1),
+            over: judge({room: {...room, status: "finished"}}, 1, 1),
+            columnFull: m.move_check.judgeClick(
+                {room: c4room, me: "O", live: true, position: c4pos}, {row: 2, col: 0, layer: 0}),
+            drops: m.move_check.judgeClick(
+                {room: c4room, me: "O", live: true, position: c4pos}, {row: 0, col: 1, layer: 0}),
+            predicted: m.move_check.predictedPosition({position, pending: sent, me: "O"}),
+            next: [m.move_check.nextMark("X", 2), m.move_check.nextMark("O", 2),
+                   m.move_check.nextMark("O", 3), m.move_check.nextMark("A", 3)],
+        };
+    """)
+    cell = {"row": 1, "col": 1, "layer": 0}
+    assert out["move"] == {"kind": "move", "cell": cell, "target": cell}
+    assert out["taken"] == {
+        "kind": "refuse",
+        "code": "occupied",
+        "title": "a1 is taken",
+        "message": "Choose an empty cell.",
+        "tone": "hint",
+    }
+    assert out["premove"] == {"kind": "premove", "cell": cell, "target": cell}
+    assert out["takenOutOfTurn"]["message"] == "It is Bo's move."
+    assert out["cancel"] == {"kind": "cancel"}
+    assert out["afterOwnMove"]["kind"] == "premove"  # own move in flight: the next is queued
+    assert out["onOwnPrediction"]["title"] == "b2 is taken"
+    for kind in ("spectator", "replay", "over"):
+        assert out[kind] == {"kind": "ignore"}, kind
+    assert out["columnFull"]["title"] == "Column a is full"
+    assert out["drops"]["target"] == {"row": 2, "col": 1, "layer": 0}
+    assert out["predicted"] == [[["X", None, None], [None, "O", None], [None, None, None]]]
+    assert out["next"] == ["O", "X", "A", "X"]
+
+
 def test_move_messages_carry_what_each_variant_needs(js: Any) -> None:
     out = js("""
         const mm = m.protocol.moveMessage;

@@ -116,7 +116,7 @@ def test_a_declined_then_accepted_draw_and_an_accepted_takeback(
     button(ada, "Ask to take back").click()
     expect(prompt(ada, "takeback")).to_contain_text("Waiting for an answer")
     expect(button(ada, "Ask to take back")).to_have_count(0)
-    expect(prompt(bob, "takeback")).to_contain_text("Ada (X) asks to take back a move.")
+    expect(prompt(bob, "takeback")).to_contain_text("Ada asks to take back a move.")
     bob.get_by_role("button", name="Allow takeback").click()
     for page in (ada, bob):
         expect_cell(page, 3, 3, "empty")
@@ -127,7 +127,7 @@ def test_a_declined_then_accepted_draw_and_an_accepted_takeback(
     # Ada offers a draw; Bob declines; Ada may not offer again before she moves.
     button(ada, "Offer a draw").click()
     expect(prompt(ada, "draw")).to_contain_text("You offered a draw")
-    expect(prompt(bob, "draw")).to_contain_text("Ada (X) offers a draw.")
+    expect(prompt(bob, "draw")).to_contain_text("Ada offers a draw.")
     bob.get_by_role("button", name="Decline the draw").click()
     expect(prompt(ada, "draw")).to_have_count(0)
     expect(prompt(bob, "draw")).to_have_count(0)
@@ -147,7 +147,7 @@ def test_a_declined_then_accepted_draw_and_an_accepted_takeback(
     cell(ada, 1, 3).click()
     expect_cell(bob, 1, 3, "X")
     button(bob, "Offer a draw").click()
-    expect(prompt(ada, "draw")).to_contain_text("Bob (O) offers a draw.")
+    expect(prompt(ada, "draw")).to_contain_text("Bob offers a draw.")
     ada.get_by_role("button", name="Accept draw").click()
     for page in (ada, bob):
         expect(banner(page)).to_contain_text("Draw")

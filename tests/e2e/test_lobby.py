@@ -83,7 +83,7 @@ def test_creating_a_room_with_impossible_rules_shows_the_server_error_on_the_fie
 
 def test_join_by_code_or_link(new_page: Any, create_room: Any) -> None:
     room = create_room()
-    page = new_page()
+    page = new_page(name="Jo")
     page.goto("/")
     code = page.get_by_label("Room code or link")
     code.fill("nosuchroom")

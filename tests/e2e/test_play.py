@@ -70,7 +70,7 @@ def test_two_players_and_a_spectator_play_a_full_game(new_page: Any, screenshot:
     for page in (ada, grace, watcher):
         expect_cell(page, 1, 2, "X")
     expect(moves(watcher)).to_have_count(3)
-    expect(ada.locator("#announcer")).to_contain_text("You played row 1, column 2.")
+    expect(ada.locator("#announcer")).to_contain_text("You played b1.")
     screenshot(ada, "game")
     screenshot(watcher, "spectator")
 
@@ -144,7 +144,7 @@ def test_a_reload_keeps_the_seat_and_the_opponent_sees_the_drop(
 
 def test_the_invite_and_spectator_links_are_copied(new_page: Any, create_room: Any) -> None:
     room = create_room()
-    page = new_page(permissions=["clipboard-read", "clipboard-write"])
+    page = new_page(name="Cleo", permissions=["clipboard-read", "clipboard-write"])
     page.goto(f"/r/{room}")
     expect(role_badge(page)).to_have_text("You play X")
     page.get_by_role("button", name="Copy invite link").click()

@@ -3,8 +3,10 @@
 // board's shape changes; each render then sets every cell from the view.
 //
 // view = {shapeKey, rules, layers: [{layer, label, rows: [[cell]]}], interactive, myTurn,
-//         finished, hasLine, animate, busy, focusKey}
-// cell = {key, row, col, layer, mark, last, win, pending, label}
+//         me, finished, hasLine, animate, busy, focusKey}
+// cell = {key, row, col, layer, mark, last, win, pending, playable, premove, label}
+// A cell that cannot be played now says so (aria-disabled, no pointer cursor); clicks on
+// it are still heard, so the page can answer them (a premove, "that cell is taken").
 
 import { attr, cls, h } from "../dom.js";
 import { colLetter } from "../rules.js";
@@ -67,26 +69,41 @@ function updateCell(root, cell, view) {
   const el = root.querySelector(`[data-key="${cell.key}"]`);
   if (!el) return;
   attr(el, "aria-label", cell.label);
-  attr(el, "aria-disabled", view.interactive ? null : "true");
+  attr(el, "aria-disabled", cell.playable ? null : "true");
+  cls(el, "playable", cell.playable);
   attr(el, "tabindex", cell.key === view.focusKey ? "0" : "-1");
   cls(el, "last", cell.last);
   cls(el, "win", cell.win);
   cls(el, "pending", cell.pending);
   cls(el, "filled", Boolean(cell.mark));
   if (cell.mark) cls(el, "preview", false);
-  const current = el.querySelector(".piece:not(.ghost)");
+  const current = el.querySelector(".piece:not(.ghost):not(.queued)");
   const currentMark = current ? current.dataset.mark : null;
   if ((cell.mark || null) !== currentMark) {
     el.replaceChildren();
     if (cell.mark) {
-      const animate = cell.last && view.animate;
+      // a move drawn on the click (pending) pops in at once; its confirmation redraws nothing
+      const animate = (cell.last || cell.pending) && view.animate;
       const p = piece(cell.mark, animate ? (view.rules.gravity ? "drop" : "pop") : "");
       p.dataset.mark = cell.mark;
       if (animate && view.rules.gravity) p.style.setProperty("--fall", view.rules.layers > 1 ? 1 : cell.row + 1);
       el.append(p);
     }
   }
+  setPremove(el, cell.premove ? view.me : null);
   setEval(el, cell.evaluation);
+}
+
+/** The faint, outlined piece of a queued premove (a ghost that previews do not clear). */
+function setPremove(el, mark) {
+  cls(el, "premove", Boolean(mark));
+  const ghost = el.querySelector(".piece.queued");
+  if (ghost && ghost.dataset.mark === (mark || "")) return;
+  if (ghost) ghost.remove();
+  if (!mark) return;
+  const p = piece(mark, "queued");
+  p.dataset.mark = mark;
+  el.append(p);
 }
 
 /** The analysis value of an empty cell ("W3", "D", "L5", "+4"), or none. */

@@ -7,6 +7,7 @@ export function connText(conn, now = Date.now()) {
     case "open": return { tone: "ok", text: "Connected" };
     case "connecting": return { tone: "busy", text: conn.attempt ? "Reconnecting…" : "Connecting…" };
     case "waiting": {
+      if (conn.offline) return { tone: "bad", text: "No network", retry: true };
       const secs = Math.max(0, Math.ceil((conn.retryAt - now) / 1000));
       return { tone: "bad", text: secs > 0 ? `Offline · retrying in ${secs}s` : "Offline · retrying…", retry: true };
     }

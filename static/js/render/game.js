@@ -12,6 +12,7 @@ import { buildChat, renderChat } from "./chat.js";
 import { renderConn } from "./conn.js";
 import { icon } from "./icons.js";
 import { renderInfo } from "./info.js";
+import { renderLine } from "./line.js";
 import { renderMoves } from "./moves.js";
 import { renderNotice } from "./notice.js";
 import { renderOffers } from "./offers.js";
@@ -33,6 +34,7 @@ const playersKey = (view) => JSON.stringify(view.players.map((p) => ({ ...p, clo
  *        dismissMoveError, dismissActionError, toggleAnalysis, sendChat} */
 export function renderGame(el, state, view, on) {
   renderConn(el.conn, state.conn, { onRetry: on.retry });
+  el.conn.hidden = Boolean(state.askName); // nothing is connecting before the name is given
   const gameNotice = state.notice;
   const noticeActions = [];
   if (state.offerWatch) {
@@ -50,7 +52,7 @@ export function renderGame(el, state, view, on) {
   el.page.dataset.ready = view.ready ? "true" : "false";
   el.page.dataset.role = state.role || state.want;
   if (!view.ready) {
-    el.loading.hidden = Boolean(gameNotice);
+    el.loading.hidden = Boolean(gameNotice) || Boolean(state.askName);
     return;
   }
   el.loading.hidden = true;
@@ -100,6 +102,7 @@ export function renderGame(el, state, view, on) {
     });
   });
   renderBoard(el.board, view.board);
+  memo(el.lineOverlay, JSON.stringify(view.line), () => renderLine(el.boardFrame, el.lineOverlay, view.line));
   memo(el.moveError, state.moveError, () =>
     renderNotice(el.moveError, state.moveError, { onDismiss: on.dismissMoveError }));
   renderReplay(el.replay, view, { onGo: on.goReplay });
@@ -135,16 +138,23 @@ export function gameLayout(app) {
           part("role", "span", { class: "role-badge" }),
           part("watchers", "span", { class: "watchers", role: "status" }))),
       part("notice", "div", { class: "notice", hidden: true, role: "alert" }),
+      part("nameCard", "section", { class: "name-card card", hidden: true, "aria-label": "Your name" }),
       part("loading", "div", { class: "loading" },
         h("span", { class: "spinner", "aria-hidden": "true" }), "Joining the game…"),
-      part("invite", "section", { class: "invite-card card", hidden: true }),
       part("players", "ul", { class: "players", "aria-label": "Players" }),
       part("banner", "div", { class: "banner", hidden: true, role: "status" }),
       part("bannerError", "div", { class: "notice", hidden: true, role: "alert" }),
       part("offers", "div", { class: "offers", hidden: true, role: "region", "aria-label": "Offers", "aria-live": "polite" }),
-      part("status", "p", { class: "status-line" }),
-      part("board", "div", { class: "board" }),
-      part("moveError", "div", { class: "notice move-error", hidden: true, role: "alert" }),
+      // One slot for the status and the page's answers to clicks: a message moves nothing.
+      h("div", { class: "status-slot" },
+        part("status", "p", { class: "status-line" }),
+        part("moveError", "div", { class: "notice move-error", hidden: true, role: "alert" })),
+      // The board keeps its box from the first paint: the invite and the line's state are
+      // drawn over it, not beside it.
+      part("boardFrame", "div", { class: "board-frame" },
+        part("board", "div", { class: "board" }),
+        part("invite", "section", { class: "invite-card card", hidden: true }),
+        part("lineOverlay", "div", { class: "line-overlay", role: "status", hidden: true })),
       part("replay", "div", { class: "replay", role: "group", "aria-label": "Replay" })),
     h("aside", { class: "side-col", "aria-label": "Game details and moves" },
       h("section", { class: "info-card card", "aria-labelledby": "info-title" },

@@ -1,4 +1,5 @@
-// The "Game" card: room code, who can join, the rules, the clock, bots, how many watch.
+// The "Game" card: room code, who can join, the clock, bots. The rules, the spectator count
+// and the game number are shown once, in the page's head.
 
 import { fill, h } from "../dom.js";
 
@@ -7,9 +8,6 @@ export function renderInfo(root, view) {
   fill(root,
     row("Room", h("code", {}, view.roomId)),
     row("Visibility", view.room.public ? "Public · listed in the lobby" : "Private · link only"),
-    row("Rules", view.rulesText),
     row("Clock", view.timeControl || "No clock"),
-    view.bots.length ? row("Bot", view.bots.join(", ")) : null,
-    view.gameNumber > 1 ? row("Game", `${view.gameNumber} in this room`) : null,
-    row("Spectators", String(view.spectators)));
+    view.bots.length ? row("Bot", view.bots.join(", ")) : null);
 }

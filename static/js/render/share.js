@@ -1,4 +1,5 @@
-// The invite card shown while seats are free: the link to send and the room code.
+// The invite card shown over the board while seats are free: the link to send and the room
+// code.
 
 import { fill, h } from "../dom.js";
 
@@ -12,9 +13,7 @@ export function renderInvite(root, view, link, buttons) {
   const mine = Boolean(view.me);
   fill(root,
     h("h2", {}, mine ? "Invite someone to play" : "A seat is free"),
-    h("p", { class: "hint" }, mine
-      ? "Send this link to your opponent. The game starts as soon as they open it."
-      : "Whoever opens this link takes the free seat."),
+    h("p", { class: "hint" }, mine ? "The game starts when they open it." : "Whoever opens it takes the seat."),
     h("div", { class: "share-row" },
       h("input", {
         readonly: true, value: link, "aria-label": "Invite link",

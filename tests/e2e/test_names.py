@@ -1,0 +1,89 @@
+"""Names: the invite page asks for one (prefilled: the stored name, else a neutral guest
+name), every text names the person and not a mark (marks change hands at a rematch), and a
+stored name the server would refuse is cleaned on load instead of breaking the game link."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.browser_helpers import (
+    cell,
+    expect_cell,
+    player,
+    prompt,
+    role_badge,
+    seat,
+    status_line,
+)
+
+pytestmark = pytest.mark.e2e
+
+
+def button(page: Any, name: str) -> Any:
+    return page.get_by_role("button", name=name, exact=True)
+
+
+def test_the_invite_asks_for_a_name_and_every_text_uses_it(
+    new_page: Any, create_room: Any, screenshot: Any
+) -> None:
+    room = create_room()
+    ada = seat(new_page(name="Ada"), room)
+    grace = new_page()  # a browser that never gave a name
+    grace.goto(f"/r/{room}")
+    expect(grace.get_by_role("heading", name="You are invited to play Classic")).to_be_visible()
+    expect(grace.locator(".name-card")).to_contain_text("Ada is waiting.")
+    field = grace.get_by_role("textbox", name="Your name")
+    expect(field).to_be_focused()
+    expect(field).to_have_value(re.compile(r"^Guest [0-9]{4}$"))
+    expect(role_badge(grace)).to_have_text("")  # not seated before answering
+    expect(status_line(ada)).to_have_text("Waiting for an opponent to join")
+    screenshot(grace, "invite-name")
+
+    field.fill("   ")
+    button(grace, "Join the game").click()
+    expect(grace.get_by_role("alert").filter(has_text="Type a name")).to_be_visible()
+    expect(field).to_have_attribute("aria-invalid", "true")
+    field.fill("  Grace  ")
+    button(grace, "Join the game").click()
+    expect(role_badge(grace)).to_have_text("You play O")
+    expect(player(ada, "O")).to_contain_text("Grace")
+    stored = grace.evaluate("localStorage.getItem('ttt.name')")
+    assert json.loads(stored) == "Grace"
+
+    cell(ada, 2, 2).click()
+    expect_cell(grace, 2, 2, "X")
+    cell(grace, 1, 1).click()
+    expect_cell(ada, 1, 1, "O")
+    button(grace, "Resign").click()
+    button(grace, "Yes, resign").click()
+    button(ada, "Rematch").click()
+    button(grace, "Accept rematch").click()
+    expect(role_badge(grace)).to_have_text("You play X")
+
+    # Grace plays X now; what Ada reads names Grace, never a mark.
+    cell(grace, 1, 1).click()
+    expect_cell(ada, 1, 1, "X")
+    expect(status_line(grace)).to_have_text("Ada (O) to move")
+    button(grace, "Ask to take back").click()
+    expect(prompt(ada, "takeback")).to_contain_text("Grace asks to take back a move.")
+    for page in (ada, grace):
+        expect(page.locator("body")).not_to_contain_text(re.compile(r"Player [XO]"))
+
+
+def test_a_stored_name_the_server_would_refuse_is_cleaned_on_load(
+    new_page: Any, create_room: Any
+) -> None:
+    room = create_room()
+    seat(new_page(name="Ada"), room)
+    long_name = "\u0007  " + "Bartholomew-" * 4 + "\u200b  "  # 48 letters, control characters
+    bart = new_page(name=long_name)
+    bart.goto(f"/r/{room}")  # a stored name: no question, and the join must not fail
+    expect(role_badge(bart)).to_have_text("You play O")
+    shown = ("Bartholomew-" * 4)[:32]
+    expect(player(bart, "O")).to_contain_text(shown)
+    expect(bart.get_by_role("alert").filter(has_text="name")).to_have_count(0)
