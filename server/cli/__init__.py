@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 __all__ = ["main"]
 
-COMMANDS = ("perft", "play", "serve", "solve", "analyze", "tournament", "bench")
+COMMANDS = ("perft", "play", "serve", "solve", "analyze", "tournament", "bench", "soak")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,30 @@
+"""The soak (``tictactoe soak``): real games across real server processes on one Redis,
+while servers and Redis are killed, stopped and frozen; every acknowledged move must be in
+the final record exactly once and every game must finish (docs/operations.md, "Soak").
+
+``run_soak`` runs it and returns the report; ``run_storm`` is the reconnect storm (many
+clients on one server, that server killed, every client resuming on another);
+``judge`` is the per-game check, pure.
+"""
+
+from __future__ import annotations
+
+from .check import Ack, Verdict, judge
+from .processes import SoakError
+from .report import build_report, render_table
+from .run import SoakOptions, run_soak
+from .storm import StormOptions, render_storm, run_storm
+
+__all__ = [
+    "Ack",
+    "SoakError",
+    "SoakOptions",
+    "StormOptions",
+    "Verdict",
+    "build_report",
+    "judge",
+    "render_storm",
+    "render_table",
+    "run_soak",
+    "run_storm",
+]

@@ -1,0 +1,118 @@
+"""The faults a soak injects, each one blocking until the system it hit is whole again.
+
+``SERVER_KILL`` (``kill -9`` of a server, then a restart on the same port), ``SERVER_TERM``
+(SIGTERM: the graceful shutdown, clients get 1012; then a restart), ``REDIS_KILL``
+(``kill -9`` of Redis, restarted from its AOF) and ``REDIS_STOP`` (SIGSTOP for S seconds,
+then SIGCONT) need the processes the soak started. Against servers it did not start
+(``--target``) the only fault is ``REDIS_PAUSE``: ``CLIENT PAUSE`` for S seconds over the
+given ``--redis-url``, Redis's own freeze of every client. The victim server is the next
+live one in turn. After each fault every server must answer ``/readyz`` 200 (bounded)
+before the next one.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import urllib.request
+from collections.abc import Sequence
+
+import redis
+
+from .processes import RedisNode, ServerNode, StartFailed
+
+__all__ = [
+    "KINDS",
+    "REDIS_KILL",
+    "REDIS_PAUSE",
+    "REDIS_STOP",
+    "SERVER_KILL",
+    "SERVER_TERM",
+    "Injector",
+    "wait_all_ready",
+]
+
+SERVER_KILL = "server_kill"
+SERVER_TERM = "server_term"
+REDIS_KILL = "redis_kill"
+REDIS_STOP = "redis_stop"
+REDIS_PAUSE = "redis_pause"
+KINDS = (SERVER_KILL, SERVER_TERM, REDIS_KILL, REDIS_STOP, REDIS_PAUSE)
+READY_TIMEOUT = 60.0
+
+
+def _ready(url: str) -> bool:
+    with (
+        contextlib.suppress(OSError),
+        urllib.request.urlopen(f"{url}/readyz", timeout=2) as answer,
+    ):
+        return bool(answer.status == 200)
+    return False
+
+
+def wait_all_ready(urls: Sequence[str], timeout: float = READY_TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
+    waiting = list(urls)
+    while waiting:
+        waiting = [url for url in waiting if not _ready(url)]
+        if waiting and time.monotonic() > deadline:
+            raise StartFailed(f"/readyz not 200 within {timeout:g} s: {', '.join(waiting)}")
+        if waiting:
+            time.sleep(0.1)
+
+
+class Injector:
+    """Injects one fault at a time (blocking: run it in a thread)."""
+
+    def __init__(
+        self,
+        servers: Sequence[ServerNode],
+        redis_node: RedisNode | None,
+        *,
+        stop_seconds: float,
+        urls: Sequence[str] = (),
+        redis_url: str | None = None,
+    ) -> None:
+        self.servers = list(servers)
+        self.redis_node = redis_node
+        self.stop_seconds = stop_seconds
+        self.urls = [server.url for server in servers] or list(urls)
+        self.redis_url = redis_url
+        self._turn = 0
+
+    def _victim(self) -> ServerNode:
+        victim = self.servers[self._turn % len(self.servers)]
+        self._turn += 1
+        return victim
+
+    def inject(self, kind: str) -> None:
+        if kind == SERVER_KILL:
+            victim = self._victim()
+            victim.kill()
+            victim.start()
+        elif kind == SERVER_TERM:
+            victim = self._victim()
+            victim.terminate()
+            victim.start()
+        elif kind == REDIS_KILL:
+            assert self.redis_node is not None
+            self.redis_node.kill()
+            self.redis_node.start()
+        elif kind == REDIS_STOP:
+            assert self.redis_node is not None
+            self.redis_node.freeze()
+            try:
+                time.sleep(self.stop_seconds)
+            finally:
+                self.redis_node.thaw()
+        elif kind == REDIS_PAUSE:
+            assert self.redis_url is not None
+            admin = redis.Redis.from_url(self.redis_url, socket_timeout=10)
+            try:
+                admin.client_pause(int(self.stop_seconds * 1000), all=True)
+            finally:
+                admin.close()
+            time.sleep(self.stop_seconds)
+        else:
+            raise ValueError(f"unknown fault kind {kind!r}")
+        wait_all_ready(self.urls)

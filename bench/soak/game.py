@@ -1,0 +1,150 @@
+"""One soak game: a room, its spectators and two players on random servers, a fixed script.
+
+The room is created over HTTP (retried until some server answers), the spectators join,
+then X and O take their seats with a plain ``join`` and play ``SCRIPT`` to its end: each
+mover waits until it has seen the opponent's last move, then plays against the version it
+knows, retrying through every fault (``Client.move``). The game ends ``finished``,
+``stuck`` (not finished within the bound, or refused for good, with the reason) or
+``orphaned`` (a seat-taking ``join`` lost its ``welcome``: the seat went to nobody who can
+play it, a gap of the protocol without an idempotent join, counted apart and not as stuck).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench.load.http import HttpError, HttpPool
+
+from .check import Ack, Cell
+from .client import Client, Orphaned, Refused
+from .tally import Tally, Targets
+
+__all__ = ["RULES", "SCRIPT", "GameLog", "fetch_record", "play_game"]
+
+RULES: dict[str, Any] = {"rows": 5, "cols": 5, "k": 5}
+SCRIPT = [(row, (row * 2 + step) % 5) for row in range(5) for step in range(5)]
+"""25 moves on 5×5 with k=5 that fill the board with no five in a line: every move is
+played and the game ends, drawn, at the last one (each row shifts the columns by two)."""
+WATCH_WAIT = 15.0
+"""Seconds the spectators get, after the last move, to see it (else they are "behind")."""
+
+
+@dataclass(eq=False, slots=True)
+class GameLog:
+    number: int
+    room_id: str | None = None
+    outcome: str = "running"
+    """``running``, ``finished``, ``stuck`` or ``orphaned``."""
+    reason: str | None = None
+    faults: set[str] = field(default_factory=set)
+    """Every fault kind injected while this game was in play."""
+    stage: str = "creating the room"
+    """Where the game is: creating the room, seating, at move N, watching the end."""
+    played: int = 0
+    acks: list[Ack] = field(default_factory=list)
+    refused: dict[str, Cell] = field(default_factory=dict)
+    behind: int = 0
+    """Spectators that never saw the last move."""
+    record: list[Cell] | None = None
+
+
+async def http_call(
+    targets: Targets, method: str, path: str, body: dict[str, Any] | None, want: int
+) -> Any:
+    """One request to a random live server, retried (another server, backoff) until one
+    answers ``want``; the caller bounds the time."""
+    pause = 0.05
+    rng = random.Random()
+    while True:
+        url = targets.pick()
+        if url is not None:
+            pool = HttpPool(url, size=1, timeout=5.0)
+            try:
+                status, data = await pool.request(method, path, body)
+                if status == want:
+                    return data
+            except (HttpError, OSError, TimeoutError, ValueError):
+                pass
+            finally:
+                await pool.close()
+        await asyncio.sleep(pause * (0.5 + rng.random()))
+        pause = min(pause * 2, 1.0)
+
+
+async def fetch_record(targets: Targets, room_id: str) -> list[Cell]:
+    """The room's moves as the store holds them (``GET /api/rooms/{id}``)."""
+    snapshot = await http_call(targets, "GET", f"/api/rooms/{room_id}", None, 200)
+    return [(str(m["mark"]), int(m["row"]), int(m["col"])) for m in snapshot["moves"]]
+
+
+async def play_game(
+    log: GameLog,
+    targets: Targets,
+    tally: Tally,
+    *,
+    spectators: int,
+    think: float,
+    timeout: float,
+) -> None:
+    """Play one game into ``log`` (never raises on a fault; bounded by ``timeout``)."""
+    clients: list[Client] = []
+    rng = random.Random(log.number)
+
+    async def play() -> None:
+        created = await http_call(targets, "POST", "/api/rooms", {"rules": RULES}, 201)
+        log.room_id = room_id = str(created["room_id"])
+        log.stage = "seating"
+        watchers = [
+            Client(room_id, "spectator", f"watcher{i}", targets, tally) for i in range(spectators)
+        ]
+        clients.extend(watchers)
+        await asyncio.gather(*(watcher.join() for watcher in watchers))
+        x = Client(room_id, "player", "Xena", targets, tally)
+        o = Client(room_id, "player", "Otto", targets, tally)
+        clients.extend((x, o))
+        await x.join(expect_mark="X")
+        welcome = await o.join(expect_mark="O")
+        last = int(welcome["version"])
+        for index, (row, col) in enumerate(SCRIPT):
+            log.stage = f"move {index}"
+            mover = x if index % 2 == 0 else o
+            await mover.seen(last)
+            if think:
+                await asyncio.sleep(rng.uniform(0, 2 * think))
+            reply = await mover.move(row, col, f"{mover.mark}{index:02d}")
+            last = int(reply["version"])
+            log.played = index + 1
+        log.stage = "watching the end"
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(*(watcher.seen(last) for watcher in watchers)), WATCH_WAIT
+            )
+        except TimeoutError:
+            log.behind = sum(1 for w in watchers if w.version is None or w.version < last)
+
+    try:
+        await asyncio.wait_for(play(), timeout)
+        log.outcome = "finished"
+    except Orphaned as exc:
+        log.outcome, log.reason = "orphaned", f"orphaned at join: {exc}"
+    except Refused as exc:
+        log.outcome = "stuck"
+        log.reason = (
+            f"{exc.code} {exc.message.get('message')!r} during {log.stage}; "
+            f"the client's last messages: {' | '.join(exc.trail)}"
+        )
+    except TimeoutError:
+        failures = [c.failure for c in clients if c.failure]
+        log.outcome = "stuck"
+        log.reason = f"not finished within {timeout:g} s, stopped during {log.stage}" + (
+            f" ({'; '.join(failures)})" if failures else ""
+        )
+    finally:
+        for client in clients:
+            if client.role == "player":
+                log.acks.extend(client.acks)
+                log.refused.update(client.refused)
+        await asyncio.gather(*(client.close() for client in clients), return_exceptions=True)

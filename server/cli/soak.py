@@ -1,0 +1,252 @@
+"""``tictactoe soak``: play real games while servers and Redis fail; prove nothing is lost.
+
+Starts a Redis with an AOF and two or more ``tictactoe serve`` processes on it (or, with
+``--target``, uses running servers), keeps G games in play (two players and spectators
+each, every client on its own WebSocket to a random server) and injects faults one at a
+time: ``kill -9`` of a server and its restart, SIGTERM and restart, ``kill -9`` of Redis and
+its restart from the AOF, Redis frozen with SIGSTOP for S seconds. Clients reconnect,
+resume with their token and last_version and retry unanswered moves with the same move_id.
+Then every acknowledged move must be in the room's stored record exactly once and every
+game must have finished. Prints a table per fault kind (``--json FILE`` writes the report)
+and exits 1 on any lost or doubled move or stuck game. ``--storm N`` instead puts N
+clients on one of two servers, kills it, and times every client's resume on the other.
+The code is in ``bench/soak``; docs/operations.md, "Soak", shows how to read the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+__all__ = ["register"]
+
+LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
+
+
+def _count(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = float(text)
+    if not 0 < value <= 86400:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 86400, got {text}")
+    return value
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "soak",
+        help="play games while servers and Redis are killed; check nothing is lost",
+        description=__doc__.split("\n\n")[1].replace("\n", " ").replace("``", "")
+        if __doc__
+        else None,
+    )
+    play = parser.add_argument_group("play")
+    play.add_argument("--servers", type=int, default=2, help="servers to start (default 2)")
+    play.add_argument(
+        "--games", "-G", type=int, default=20, help="games in play at once (default 20)"
+    )
+    play.add_argument(
+        "--spectators", "-S", type=_count, default=2, help="spectators per game (default 2)"
+    )
+    play.add_argument(
+        "--think",
+        type=float,
+        default=0.02,
+        help="seconds a player waits before a move, on average (default 0.02)",
+    )
+    play.add_argument("--seed", type=int, default=1, help="seed of the fault order (default 1)")
+    faults = parser.add_argument_group("faults (one at a time, in a seeded random order)")
+    faults.add_argument(
+        "--kills", type=_count, default=4, help="kill -9 and restart of a server (default 4)"
+    )
+    faults.add_argument(
+        "--terms", type=_count, default=1, help="SIGTERM and restart of a server (default 1)"
+    )
+    faults.add_argument(
+        "--redis-restarts",
+        type=_count,
+        default=1,
+        help="kill -9 of Redis and its restart from the AOF (default 1)",
+    )
+    faults.add_argument(
+        "--redis-stops",
+        type=_count,
+        default=1,
+        help="Redis frozen (SIGSTOP, then SIGCONT; CLIENT PAUSE with --target) (default 1)",
+    )
+    faults.add_argument(
+        "--stop-seconds",
+        type=_seconds,
+        default=3.0,
+        metavar="S",
+        help="how long each Redis freeze lasts (default 3)",
+    )
+    faults.add_argument(
+        "--interval",
+        type=float,
+        default=2.0,
+        help="seconds of play between one fault's recovery and the next (default 2)",
+    )
+    bounds = parser.add_argument_group("bounds")
+    bounds.add_argument(
+        "--duration",
+        type=_seconds,
+        default=600.0,
+        help="at most this many seconds of faults; faults not injected by then are "
+        "reported (default 600); with no fault to inject, the soak plays this long",
+    )
+    bounds.add_argument(
+        "--game-timeout",
+        type=_seconds,
+        default=90.0,
+        help="a game not finished this many seconds after it started is stuck (default 90)",
+    )
+    target = parser.add_argument_group("running servers")
+    target.add_argument(
+        "--target",
+        action="append",
+        default=[],
+        metavar="URL",
+        help="a running server to use instead of starting any (http://127.0.0.1:PORT; "
+        "repeat for each); only Redis freezes (CLIENT PAUSE, needs --redis-url) can be "
+        "injected then",
+    )
+    target.add_argument(
+        "--redis-url", default=None, help="with --target: the servers' Redis, to freeze it"
+    )
+    storm = parser.add_argument_group("reconnect storm")
+    storm.add_argument(
+        "--storm",
+        type=int,
+        default=0,
+        metavar="CLIENTS",
+        help="instead of the soak: CLIENTS connected clients (players and spectators) on one "
+        "of two servers, that server killed with kill -9, every client timed resuming on "
+        "the other",
+    )
+    storm.add_argument(
+        "--procs",
+        type=int,
+        default=None,
+        help="client processes of the storm (default: one per 500 clients)",
+    )
+    out = parser.add_argument_group("output")
+    out.add_argument(
+        "--json", type=Path, default=None, metavar="FILE", help="also write the report as JSON"
+    )
+    out.add_argument(
+        "--keep", action="store_true", help="keep the logs and the AOF even when all went well"
+    )
+    out.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
+    parser.set_defaults(func=run)
+
+
+def _problems(args: argparse.Namespace) -> list[str]:
+    problems = []
+    if args.servers < 2:
+        problems.append(f"--servers must be at least 2, got {args.servers}")
+    if args.games < 1:
+        problems.append(f"--games must be at least 1, got {args.games}")
+    if not 0 <= args.think <= 10:
+        problems.append(f"--think must be from 0 to 10 seconds, got {args.think}")
+    if not 0 <= args.interval <= 3600:
+        problems.append(f"--interval must be from 0 to 3600 seconds, got {args.interval}")
+    if args.storm < 0:
+        problems.append(f"--storm must be 0 or more, got {args.storm}")
+    if args.procs is not None and args.procs < 1:
+        problems.append(f"--procs must be at least 1, got {args.procs}")
+    if args.procs is not None and not args.storm:
+        problems.append("--procs goes with --storm (the soak's clients share one process)")
+    for url in args.target:
+        parts = urlsplit(url)
+        if parts.scheme != "http" or parts.port is None or parts.hostname not in LOOPBACK:
+            problems.append(f"--target must be http://127.0.0.1:PORT (loopback), got {url!r}")
+    if args.redis_url is not None:
+        host = urlsplit(args.redis_url).hostname
+        if not args.target:
+            problems.append("--redis-url goes with --target (else the soak starts its own)")
+        elif host not in LOOPBACK:
+            problems.append(f"--redis-url must be on loopback, got {args.redis_url!r}")
+    if args.target:
+        for flag, value in (
+            ("--kills", args.kills),
+            ("--terms", args.terms),
+            ("--redis-restarts", args.redis_restarts),
+        ):
+            if value:
+                problems.append(
+                    f"{flag} needs servers the soak starts; with --target pass {flag} 0"
+                )
+        if args.redis_stops and args.redis_url is None:
+            problems.append("--redis-stops with --target needs --redis-url (or --redis-stops 0)")
+        if args.storm:
+            problems.append("--storm starts its own servers; it does not take --target")
+    return problems
+
+
+def run(args: argparse.Namespace) -> int:
+    problems = _problems(args)
+    if problems:
+        for problem in problems:
+            print(f"tictactoe soak: error: {problem}", file=sys.stderr)
+        return 2
+    from bench.soak import SoakError
+
+    try:
+        report = _run(args)
+    except (SoakError, OSError) as exc:  # a process that did not start, a missing binary
+        print(f"tictactoe soak: error: {exc}", file=sys.stderr)
+        return 1
+    if args.json is not None:
+        args.json.write_text(json.dumps(report, indent=2) + "\n")
+    if report.get("logs"):
+        print(f"tictactoe soak: logs kept in {report['logs']}", file=sys.stderr)
+    return 0 if report["ok"] else 1
+
+
+def _run(args: argparse.Namespace) -> dict[str, Any]:
+    from bench.soak import (
+        SoakOptions,
+        StormOptions,
+        render_storm,
+        render_table,
+        run_soak,
+        run_storm,
+    )
+
+    if args.storm:
+        report = run_storm(StormOptions(clients=args.storm, procs=args.procs, quiet=args.quiet))
+        print(render_storm(report))
+    else:
+        report = run_soak(
+            SoakOptions(
+                servers=args.servers,
+                games=args.games,
+                spectators=args.spectators,
+                kills=args.kills,
+                terms=args.terms,
+                redis_restarts=args.redis_restarts,
+                redis_stops=args.redis_stops,
+                stop_seconds=args.stop_seconds,
+                interval=args.interval,
+                duration=args.duration,
+                game_timeout=args.game_timeout,
+                think=args.think,
+                seed=args.seed,
+                targets=tuple(args.target),
+                redis_url=args.redis_url,
+                keep=args.keep,
+                quiet=args.quiet,
+            )
+        )
+        print(render_table(report))
+    return report
