@@ -65,6 +65,19 @@ _UVICORN_REFUSALS: dict[int, str] = {
 
 log = logging.getLogger("tictactoe.server")
 
+_REFUSED_FOR_SURE = frozenset(
+    {
+        ErrorCode.ROOM_FULL,
+        ErrorCode.BAD_TOKEN,
+        ErrorCode.BAD_MESSAGE,
+        ErrorCode.ROOM_NOT_FOUND,
+    }
+)
+"""A join the room refused: nothing was written. Any other failure of a join's commit (the
+store failed mid-way, a retried commit found it landed) may have joined this connection;
+its departure is then recorded, maybe later (rooms.presence), so this connection id is
+spent: the session closes with 1012 and the client joins again on a new connection."""
+
 
 @dataclass(slots=True)
 class _Joined:
@@ -106,6 +119,7 @@ class Session:
         self._joined: _Joined | None = None
         self._chat = TokenBucket(settings.chat_rate, settings.chat_burst, self._clock())
         self._deliberate = False  # a leave was received: the departure is a leave
+        self._spent = False  # a join that may have landed failed: this id is done
         self._task: asyncio.Task[object] | None = None
         self._stopped = False  # ended from outside: the cancel of the read is ours
         self._oversize = 0  # messages refused as too large (the first one is logged)
@@ -279,7 +293,9 @@ class Session:
                 await self._act(message)
         except RoomError as exc:
             self._error(exc, ref)
-            if exc.code is ErrorCode.TOO_LARGE:
+            if self._spent:
+                self._rejoin_afresh()
+            elif exc.code is ErrorCode.TOO_LARGE:
                 self._oversize += 1
                 if self._oversize == 1:  # the rate limit bounds the rest; not a log flood
                     self._refused("message_too_large", None)
@@ -290,6 +306,13 @@ class Session:
         except Exception:
             log.exception("room %s: internal error while handling a message", self.room_id)
             self._error(RoomError(ErrorCode.INTERNAL_ERROR, "internal error; nothing changed"), ref)
+            if self._spent:
+                self._rejoin_afresh()
+
+    def _rejoin_afresh(self) -> None:
+        """A join that may have landed failed (``_REFUSED_FOR_SURE``): close, so that the
+        client joins again on a new connection, with its token or join key."""
+        self.conn.end(CloseCode.SERVICE_RESTART, "the join may have landed; join again")
 
     async def _join(self, message: JoinMessage) -> None:
         if self._joined is not None:
@@ -307,7 +330,10 @@ class Session:
                 self.conn.id, message.role, message.name, message.token, message.join_key
             )
             executed = await self.presence.join(self.room_id, command, self._lease_lost)
-        except BaseException:
+        except BaseException as exc:
+            if not isinstance(exc, LeaseLost):  # a lost lease closes with 1012 by itself
+                refused = isinstance(exc, RoomError) and exc.code in _REFUSED_FOR_SURE
+                self._spent = not refused and isinstance(exc, Exception)
             feed.close()
             await self.hub.detach(self.room_id, feed)
             raise

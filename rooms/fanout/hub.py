@@ -30,6 +30,7 @@ from rooms.backends.store import FRAME, unframe
 from rooms.cache import RoomCache
 from rooms.common import metrics
 from rooms.common.jsontext import loads
+from rooms.errors import ErrorCode, RoomError
 
 __all__ = ["ChatListener", "Hub", "Listener", "due_of", "event_due"]
 
@@ -104,8 +105,10 @@ class Hub:
             return
         channel.listeners.add(listener)
         await channel.ready.wait()
-        if self._channels.get(room_id) is not channel:
-            raise ConnectionError(f"could not subscribe to room {room_id!r}")
+        if self._channels.get(room_id) is not channel:  # the first attach's subscribe failed
+            raise RoomError(
+                ErrorCode.UNAVAILABLE, f"could not subscribe to room {room_id!r}; try again"
+            )
 
     async def detach(self, room_id: str, listener: Listener) -> None:
         channel = self._channels.get(room_id)
