@@ -5,9 +5,11 @@ when its connection drops and joins again on a random live server, with its seat
 ``last_version`` (docs/protocol.md, Resume), and times the way back. A player's ``move``
 is retried through drops, reply timeouts and retryable errors with the **same** ``move_id``
 and the version it was made against, until the server answers ``move_ok`` or refuses it for
-good. Clients never raise on a fault; they raise ``Orphaned`` when a seat-taking ``join``
-lost its ``welcome`` (the seat went to nobody who holds its token) and ``Refused`` on an
-error no retry can cure.
+good. A player sends a ``join_key`` with every join until it holds a token, so a seat-taking
+``join`` whose ``welcome`` was lost gets its seat again. Clients never raise on a fault; they
+raise ``Orphaned`` when a seat-taking ``join`` ends without its seat all the same (a server
+bug: the seat went to nobody who holds its token) and ``Refused`` on an error no retry can
+cure.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import asyncio
 import contextlib
 import json
 import random
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable
@@ -34,6 +37,9 @@ __all__ = ["RETRYABLE", "Client", "Orphaned", "Refused"]
 EVENT_TYPES = frozenset(kind.value for kind in EventType)
 RETRYABLE = frozenset({"unavailable", "busy"})
 """Error codes that mean "not now": the same message goes again after a pause."""
+JOIN_RETRYABLE = RETRYABLE | {"already_joined", "internal_error"}
+"""A join's too: after a join that may have landed, the server closes with 1012 and the
+client joins again on a new connection (docs/protocol.md, close codes)."""
 REPLY_WAIT = 10.0
 """Seconds without an answer after which a connection counts as dead (closed, rejoined)."""
 OPEN_TIMEOUT = 5.0
@@ -129,6 +135,8 @@ class Client:
         self.room_id, self.role, self.name = room_id, role, name
         self.targets, self.tally = targets, tally
         self.token: str | None = None
+        self.join_key = secrets.token_urlsafe(16) if role == "player" else None
+        """Sent with every join until a token arrives: a lost welcome loses no seat."""
         self.mark: str | None = None
         self.version: int | None = None
         self.line: _Line | None = None
@@ -202,6 +210,8 @@ class Client:
             message: Message = {"type": "join", "as": self.role, "name": self.name}
             if self.token is not None:
                 message["token"] = self.token
+            elif self.join_key is not None:
+                message["join_key"] = self.join_key
             if self.version is not None:
                 message["last_version"] = self.version
             while await line.send(message):
@@ -223,7 +233,7 @@ class Client:
                 if code == "room_full" and expect_mark is not None:
                     await line.close()
                     raise Orphaned(f"{self.name}: room_full")
-                if code not in RETRYABLE:
+                if code not in JOIN_RETRYABLE:
                     await line.close()
                     raise Refused(code, answer, list(self.trail))
                 await asyncio.sleep(0.1 + 0.2 * self._rng.random())

@@ -122,7 +122,7 @@ def build_report(
     short = {kind: asked[kind] - injected.get(kind, 0) for kind in kinds}
     fault_errors = list(fault_errors)
     return {
-        "ok": not failures and not fault_errors,
+        "ok": not failures and not fault_errors and not orphans,
         "fault_errors": fault_errors,
         "seconds": round(seconds, 1),
         "options": dict(options),
@@ -167,5 +167,9 @@ def render_table(report: Mapping[str, Any]) -> str:
         lines.append(f"FAILED to recover from a fault: {error}")
     for failure in report["failures"]:
         lines.append(f"FAILED game {failure['game']} room {failure['room_id']}: {failure}")
-    lines.append("OK" if report["ok"] else "FAILED: moves lost, doubled or games stuck")
+    for orphan in report["orphaned"]:
+        lines.append(f"FAILED game {orphan['game']} room {orphan['room_id']}: {orphan['reason']}")
+    lines.append(
+        "OK" if report["ok"] else "FAILED: moves lost or doubled, games stuck or seats orphaned"
+    )
     return "\n".join(lines)

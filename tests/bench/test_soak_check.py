@@ -109,6 +109,15 @@ def test_stuck_and_behind_games_fail_orphans_are_counted_apart() -> None:
     assert report["orphaned"][0]["room_id"] == "room3"
 
 
+def test_an_orphaned_seat_alone_fails_the_soak() -> None:
+    # Players send a join_key: a seat lost with its welcome is taken again, so an orphan is
+    # a server bug, not a fault's expected cost.
+    orphan = GameLog(1, room_id="room1", outcome="orphaned", reason="orphaned at join: room_full")
+    report = _report(orphan, _game(2, *_played(25)))
+    assert not report["ok"] and report["failures"] == []
+    assert "FAILED game 1 room room1: orphaned at join" in render_table(report)
+
+
 def test_percentiles_are_nearest_rank() -> None:
     samples = [float(n) for n in range(1, 101)]
     assert percentile(samples, 0.5) == 50.0
