@@ -45,6 +45,11 @@ class Disconnected(Exception):
     """The server cannot be reached or closed the connection for good: the game stops."""
 
 
+_JOIN_AGAIN = frozenset({"unavailable", "busy", "already_joined", "internal_error"})
+"""A join refused with these is sent again on a new connection (with the same join key or
+token): the store was away, or the join may have landed (docs/protocol.md, 1012)."""
+
+
 class _AnswerLost(Disconnected):
     """The join went out and the connection ended before its answer: worth sending again."""
 
@@ -177,6 +182,8 @@ class RoomClient:
                 raise _AnswerLost(f"the server did not welcome us: {exc}") from None
             if message["type"] == "error":
                 ws.close()
+                if message["code"] in _JOIN_AGAIN:  # not now, or it may have landed
+                    raise _AnswerLost(f"the join was not taken: {message['message']}")
                 raise NetError(message["code"], message["message"])
             if message["type"] == "welcome":
                 break

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
+from rooms import ErrorCode, RoomError
+from rooms.room import Join
 from server.cli.net_client import RoomClient, RoomLink
+from server.state import app_state
 from tests.support.live_server import LiveServer
 
 
@@ -85,3 +88,34 @@ async def test_a_lost_first_welcome_is_recovered_with_the_same_key(
     players = (await server.snapshot(room_id))["players"]
     assert [p["mark"] for p in players] == ["X"], "the retry took a second seat"
     assert client._join_key is None, "the key is kept only until a token is held"
+
+
+async def test_a_join_that_may_have_landed_is_sent_again(
+    make_server: Callable[..., LiveServer], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = make_server()
+    service = app_state(server.app).service
+    execute = service.execute
+    failed: list[Join] = []
+
+    async def landed_then_lost(room_id: str, command: Any, **options: Any) -> Any:
+        executed = await execute(room_id, command, **options)
+        if isinstance(command, Join) and command.join_key is not None and not failed:
+            failed.append(command)  # the seat is taken; the answer says unavailable
+            raise RoomError(ErrorCode.UNAVAILABLE, "the store did not answer")
+        return executed
+
+    monkeypatch.setattr(service, "execute", landed_then_lost)
+    room_id = await server.create_room()
+    notes: list[str] = []
+    link = RoomLink.parse(f"{server.url}/r/{room_id}")
+    client = RoomClient(link, role="player", name="Kay", notify=notes.append)
+    try:
+        welcome = await asyncio.to_thread(client.connect)
+    finally:
+        await asyncio.to_thread(client.close)
+    assert len(failed) == 1
+    assert welcome["mark"] == "X" and welcome["token"]
+    assert any("trying again" in note for note in notes)
+    players = (await server.snapshot(room_id))["players"]
+    assert [p["mark"] for p in players] == ["X"]
