@@ -8,7 +8,10 @@ with the event loop stopped. The two cycles:
 
 - ``HttpToolsProtocol`` gives its parser the protocol itself for callbacks; a connection
   upgraded to a WebSocket hands its transport over and never drops it.
-  ``UpgradeReleasingHttpTools`` drops the parser once the upgrade is done.
+  ``UpgradeReleasingHttpTools`` drops the parser once the upgrade is done. It also answers a
+  request that does not parse (a bad request line or header, such as ``Content-Length:
+  99999999999999999999``) with the typed ``{"code", "message"}`` body of every other error,
+  where uvicorn sends plain text.
 - websockets' sans-I/O ``ServerProtocol`` keeps its parser, a generator whose frame holds
   the protocol, suspended forever (uvicorn never feeds it the end of the stream).
   ``ReleasingWebSockets`` closes it once the connection is lost.
@@ -33,11 +36,41 @@ from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.frames import CloseCode as WsCloseCode
 
+from rooms import ErrorCode
+from rooms.common.jsontext import dumps
+
+from ..metrics import edge as metrics
+
 __all__ = ["ReleasingWebSockets", "UpgradeReleasingHttpTools"]
 
 
 class UpgradeReleasingHttpTools(HttpToolsProtocol):
-    """uvicorn's httptools protocol, without its parser once the connection is upgraded."""
+    """uvicorn's httptools protocol, without its parser once the connection is upgraded,
+    and with a typed body for a request that does not parse."""
+
+    def send_400_response(self, msg: str) -> None:
+        body = dumps(
+            {
+                "code": ErrorCode.BAD_MESSAGE.value,
+                "message": "the HTTP request could not be parsed (its request line or a header)",
+            }
+        ).encode()
+        content = [b"HTTP/1.1 400 Bad Request\r\n"]
+        for name, value in self.server_state.default_headers:
+            content.extend([name, b": ", value, b"\r\n"])
+        content.extend(
+            [
+                b"content-type: application/json\r\n",
+                b"x-content-type-options: nosniff\r\n",
+                b"content-length: " + str(len(body)).encode("ascii") + b"\r\n",
+                b"connection: close\r\n",
+                b"\r\n",
+                body,
+            ]
+        )
+        metrics.error(ErrorCode.BAD_MESSAGE, "http")
+        self.transport.write(b"".join(content))
+        self.transport.close()
 
     def handle_websocket_upgrade(self) -> None:
         super().handle_websocket_upgrade()
