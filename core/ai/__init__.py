@@ -1,11 +1,14 @@
 """Bots, a perfect-play solver and move analysis for the whole family (pure, stdlib only).
 
 - ``make_bot(level, seed=..., budget=...)``: a ``Bot`` of level ``random``, ``easy``,
-  ``medium``, ``hard`` (Monte Carlo tree search) or ``perfect`` (the solver); each answers
-  ``choose(game) -> Move`` within its budget (default one second).
+  ``medium``, ``hard`` (Monte Carlo tree search) or ``perfect`` (the solver, which says
+  when a move is not proven); each answers ``choose(game) -> Move`` within its budget
+  (default one second).
 - ``solve(game, budget)``: the value of a position (win/draw/loss for the side to move,
-  who wins from the start, best moves), proven or not within the budget.
-- ``analyze(game, budget)``: every legal move with its value or a heuristic score.
+  who wins from the start, the distance to the end, best moves), proven or not within the
+  budget. The solver searches bitboards (``core.ai.bitboard``) with a bounded
+  transposition table (``core.ai.table``).
+- ``analyze(game, budget)``: every legal move with its value (proven) or a heuristic score.
 - ``BotJob`` / ``run_bot_job``: a bot move as a picklable job, to run off an event loop.
 - ``run_league``: bots against bots through ``core.tournament``'s round robin.
 """

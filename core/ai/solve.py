@@ -1,8 +1,11 @@
 """Solve a position: its value for the side to move, who wins from the start, best moves.
 
-``solve(game, budget)`` deepens the solver's search until the value is proven or the
-budget is spent. With ``all_best`` it then names every move that keeps the value (one
-null-window proof per class of symmetric moves), so a bot can vary its play perfectly.
+``solve(game, budget)`` proves the win/draw/loss value first (``Solver.best``), then
+measures the distance to the end of best play (the fewest plies to a win, the most to a
+loss) with yes/no probes one ply deeper at a time. Both share the budget: a value proven
+but not measured in time is still proven (``moves_to_end`` None). With ``all_best`` it then
+names every move that keeps the value and the distance (one proof per class of symmetric
+moves), so a bot can vary its play perfectly.
 """
 
 from __future__ import annotations
@@ -15,10 +18,19 @@ from ..game import Game
 from ..move import Move
 from ..rules import MARKS
 from .budget import UNLIMITED, Budget, OutOfBudget
-from .solver import SearchProgress, Solver
-from .values import INFINITY, Verdict, verdict_of
+from .solver import Position, SearchProgress, Solver
+from .values import MATE, MATE_BOUND, Verdict
 
-__all__ = ["SolveResult", "result_from_start", "solve"]
+__all__ = [
+    "SolveResult",
+    "distance_of_move",
+    "move_classes",
+    "result_from_start",
+    "root_distance",
+    "solve",
+]
+
+_VERDICTS = {1: Verdict.WIN, 0: Verdict.DRAW, -1: Verdict.LOSS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,12 +39,11 @@ class SolveResult:
 
     value: Verdict
     result: str  # "first", "second", "draw" or "unknown": who wins with best play
-    moves_to_end: int | None  # plies to the end under best play (wins and losses only)
-    best_move: Move | None
-    best_moves: tuple[Move, ...]
-    proven: bool
-    score: int
-    depth: int  # the deepest finished iteration
+    moves_to_end: int | None  # plies to the end under best play (wins and losses, if measured)
+    best_move: Move | None  # keeps the value (and the distance, when best_moves has it)
+    best_moves: tuple[Move, ...]  # every move keeping value and distance, as far as proven
+    proven: bool  # the value is proven (the distance may still be unmeasured)
+    score: int  # MATE - end ply for a win (MATE_BOUND unmeasured), negated for a loss; else 0
     nodes: int
     seconds: float
 
@@ -43,7 +54,6 @@ class SolveResult:
             "moves_to_end": self.moves_to_end,
             "best_moves": [move.to_dict() for move in self.best_moves],
             "proven": self.proven,
-            "depth": self.depth,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
         }
@@ -69,7 +79,40 @@ def _finished(game: Game) -> SolveResult:
         value = Verdict.WIN
     else:
         value = Verdict.LOSS
-    return SolveResult(value, result_from_start(value, mover), 0, None, (), True, 0, 0, 0, 0.0)
+    return SolveResult(value, result_from_start(value, mover), 0, None, (), True, 0, 0, 0.0)
+
+
+def score_of(value: int, end_ply: int | None) -> int:
+    """The solver's score of a proven value ending at ``end_ply`` (unknown: the nearest
+    score to zero that still says win or loss)."""
+    if value == 0:
+        return 0
+    magnitude = MATE_BOUND if end_ply is None else MATE - end_ply
+    return magnitude if value > 0 else -magnitude
+
+
+def move_classes(solver: Solver, position: Position, moves: list[int]) -> list[list[int]]:
+    """``moves`` grouped by symmetry (equal canonical keys after the move), order kept."""
+    classes: dict[int, list[int]] = {}
+    for move in moves:
+        classes.setdefault(solver.canonical_key(solver.child(position, move)), []).append(move)
+    return list(classes.values())
+
+
+def distance_of_move(
+    solver: Solver, position: Position, move: int, value: int, start: int
+) -> int | None:
+    """Plies to the end after playing ``move`` worth ``value`` (1 or -1) to its player,
+    with best play; every distance below ``start`` is known not to hold. OutOfBudget when
+    the budget runs out first."""
+    if solver.ending(position, move) is not None:
+        return 1
+    child = solver.child(position, move)
+    probe = solver.loses_within if value > 0 else solver.wins_within
+    for plies in range(max(start - 1, 1), solver.empty_cells(child) + 1):
+        if probe(child, plies):
+            return plies + 1
+    return None  # unreachable for a proven value: the game ends once the board is full
 
 
 def solve(
@@ -84,72 +127,100 @@ def solve(
     if game.is_over:
         return _finished(game)
     solver = solver if solver is not None else Solver(game.rules, on_progress=on_progress)
-    board = solver.start(game, budget)
-    root_ply = board.ply
-    moves = solver.ordered_moves()
-    best: tuple[int, int] | None = None  # (score, move) of the deepest finished iteration
-    proven = False
-    depth_done = 0
-    for depth in range(1, board.empty + 1):
-        solver.depth = depth
-        current: tuple[int, int] | None = None
-        complete = True
-        try:
-            for move in moves:
-                alpha = -INFINITY if current is None else current[0]
-                score, exact = solver.child_score(move, depth, alpha, INFINITY)
-                complete = complete and exact
-                if current is None or score > current[0]:
-                    current = (score, move)
-        except OutOfBudget:
-            # a partial iteration counts only once it has beaten the previous best move
-            if current is not None and (best is None or current[1] != moves[0]):
-                best = current
-            break
-        assert current is not None
-        best, depth_done = current, depth
-        moves.remove(current[1])
-        moves.insert(0, current[1])
-        if complete:
-            proven = True
-            break
-    if best is None:  # not even one move searched: fall back on the static order
-        best = (0, moves[0])
-    score, move = best
-    best_indices = [move]
-    if proven and all_best:
-        best_indices = _all_best(solver, moves, score, move, board.empty + 1)
-    value, distance = verdict_of(score, root_ply, proven)
+    position = solver.start(game, budget)
+    coords, layout = game.rules.coords, solver.layout
     mover = game.turn
-    coords = game.rules.coords
+
+    def move_of(bit: int) -> Move:
+        return Move(*coords(layout.index(bit)))
+
+    try:
+        value, found = solver.best(position)
+    except OutOfBudget:
+        guess = solver.best_move_hint(position) or solver.moves(position)[0]
+        return SolveResult(
+            Verdict.UNKNOWN,
+            "unknown",
+            None,
+            move_of(guess),
+            (move_of(guess),),
+            False,
+            0,
+            solver.nodes,
+            solver.elapsed(),
+        )
+    distance: int | None = None
+    best: list[int] = []
+    try:
+        if value != 0:
+            distance = root_distance(solver, position, value)
+        if all_best:
+            _all_best(solver, position, found, value=value, distance=distance, best=best)
+    except OutOfBudget:
+        pass  # the moves proven best so far stand (found keeps the value in any case)
+    best = best or [found]
+    verdict = _VERDICTS[value]
     return SolveResult(
-        value=value,
-        result=result_from_start(value, mover),
+        value=verdict,
+        result=result_from_start(verdict, mover),
         moves_to_end=distance,
-        best_move=Move(*coords(move)),
-        best_moves=tuple(sorted(Move(*coords(i)) for i in best_indices)),
-        proven=proven,
-        score=score,
-        depth=depth_done,
+        best_move=move_of(found if found in best else best[0]),
+        best_moves=tuple(sorted(move_of(m) for m in best)),
+        proven=True,
+        score=score_of(value, None if distance is None else game.ply + distance),
         nodes=solver.nodes,
         seconds=solver.elapsed(),
     )
 
 
-def _all_best(solver: Solver, moves: list[int], score: int, found: int, full: int) -> list[int]:
-    """Every move whose proven score equals ``score`` (as far as the budget allows)."""
-    classes: dict[int, list[int]] = {}
-    for move in moves:
-        classes.setdefault(solver.key_of_child(move), []).append(move)
-    best: list[int] = []
-    for members in classes.values():
-        if found in members:
-            best.extend(members)
+def root_distance(solver: Solver, position: Position, value: int) -> int | None:
+    """Plies to the end of best play from a position of proven ``value`` (1 or -1)."""
+    probe = solver.wins_within if value > 0 else solver.loses_within
+    for plies in range(1, solver.empty_cells(position) + 1):
+        if probe(position, plies):
+            return plies
+    return None  # unreachable for a proven value: the game ends once the board is full
+
+
+def _all_best(
+    solver: Solver,
+    position: Position,
+    found: int,
+    *,
+    value: int,
+    distance: int | None,
+    best: list[int],
+) -> None:
+    """Add to ``best`` every move that keeps ``value`` (and ``distance``, when measured);
+    OutOfBudget may cut it short."""
+    classes = move_classes(solver, position, solver.moves(position))
+    classes.sort(key=lambda members: found not in members)  # the proof's own move first
+    for members in classes:
+        move = members[0]
+        if found not in members and not solver.move_at_least(position, move, value):
             continue
-        try:  # searched deeper (``full``) than the game can last: a complete proof
-            value, _ = solver.child_score(members[0], full, score - 1, score)
-        except OutOfBudget:
-            break
-        if value >= score:
-            best.extend(members)
-    return best
+        if (
+            distance is not None
+            and value != 0
+            and _move_distance(solver, position, move, value, distance) != distance
+        ):
+            continue
+        best.extend(members)
+
+
+def _move_distance(
+    solver: Solver, position: Position, move: int, value: int, distance: int
+) -> int | None:
+    """``distance`` when ``move`` reaches the end in exactly that many plies, else None."""
+    ending = solver.ending(position, move)
+    if ending is not None:
+        return 1 if distance == 1 else None
+    if distance == 1:
+        return None
+    child = solver.child(position, move)
+    if value > 0:  # a win this fast: the opponent loses within the rest
+        return distance if solver.loses_within(child, distance - 1) else None
+    # a loss this slow: the opponent needs every one of the remaining plies
+    if distance - 2 >= 1 and solver.wins_within(child, distance - 2):
+        return None
+    return distance

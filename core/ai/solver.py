@@ -1,13 +1,23 @@
-"""The perfect-play solver: negamax with alpha-beta, within a node/time budget.
+"""The perfect-play solver: win/draw/loss proved by alpha-beta on bitboards, then the distance.
 
-It adds a symmetric transposition table, move ordering and iterative deepening. Scores follow
-``core.ai.values`` (win sooner, lose later). Each iteration searches ``depth`` plies and scores
-what lies beyond heuristically. A result is *proven* when it rests on no such horizon guess:
-each node counts the guesses its value depends on (on a cutoff only the refuting child's), the
-table stores that fact, and deepening stops at the first proven root; when the budget runs out
-first, the deepest finished iteration's best move is returned as unproven. Sound shortcuts:
-mate-distance bounds, and in normal play a side that can complete a line wins, facing two
-winning cells loses, facing one must block; a board whose windows are all dead is a draw.
+Two searches over ``core.ai.bitboard`` positions, both complete (no horizon, no guess), so
+every result they return is a proof and every table entry stays true for good:
+
+- ``value``: the win/draw/loss value for the side to move, by negamax with alpha-beta on the
+  three values -1, 0, 1 (every window is a null window or (-1, 1)). A bounded transposition
+  table (``core.ai.table``) keeps lower and upper bounds per position and its best move,
+  packed in one int (``move << 4 | (upper + 1) << 2 | (lower + 1)``), keyed canonically over
+  the board's symmetries in the opening, where transpositions through a symmetry are common.
+- ``wins_within`` / ``loses_within``: whether the side to move wins (loses) with the game
+  ending within n plies; the smallest such n is the distance to the end of best play, found
+  by deepening n one ply at a time (each probe is a yes/no proof with its own table).
+
+Sound shortcuts, in normal play: a side with a winning cell wins; facing two winning cells it
+loses; facing one it must block it, and under gravity never plays right under an opponent's
+winning cell (that hands it the cell); a side that can no longer complete any line cannot
+win, and when neither side can the game is a draw. Under misère a side never completes its
+own line while another move exists. Moves: the table's best move first, then
+``core.ai.ordering``'s order.
 """
 
 from __future__ import annotations
@@ -18,24 +28,28 @@ from dataclasses import dataclass
 
 from ..game import Game
 from ..rules import Rules
-from .budget import UNLIMITED, Budget, Clock, Deadline
+from .bitboard import BitLayout, bit_layout
+from .budget import UNLIMITED, Budget, Clock, OutOfBudget
 from .errors import UnsupportedGame
-from .searchboard import SearchBoard
+from .ordering import EVALUATE_MAX_MOVES, move_evaluator, static_order
 from .symmetry import symmetries
-from .threats import evaluate, move_gains
-from .values import INFINITY, MATE
+from .table import DEFAULT_BUCKETS, TranspositionTable
 
-__all__ = ["SearchProgress", "Solver", "check_two_players"]
+__all__ = ["Position", "SearchProgress", "Solver", "check_two_players"]
 
-EXACT, LOWER, UPPER = 0, 1, 2
-TableEntry = tuple[int, int, int, int, bool]  # depth, flag, score, canonical best move, complete
+CHECK_EVERY = 8192  # cells times nodes between looks at the clock (a node costs ~ cells)
+SYMMETRY_PLIES = 8  # positions this close to the start are stored under their canonical key
+SYMMETRY_BITS = 512  # larger bitboards (huge 3D boards) are keyed without symmetry
+ORDER_EMPTY = 8  # nodes with at least this many empty cells order their moves by evaluation
+
+Position = tuple[int, int]  # (the side to move's marks, every mark), as bitboards
 
 
 @dataclass(frozen=True, slots=True)
 class SearchProgress:
-    """A progress report: reached while a long search runs (e.g. once a second)."""
+    """A progress report, made while a long search runs (e.g. once a second)."""
 
-    depth: int
+    phase: str  # "value" (proving win/draw/loss) or "distance" (plies to the end)
     nodes: int
     table_size: int
     seconds: float
@@ -49,211 +63,462 @@ def check_two_players(rules: Rules) -> None:
 
 
 class Solver:
-    """One solver per rules; its transposition table outlives a search (a bot reuses it)."""
+    """One solver per rules; its tables outlive a search (a bot reuses them move to move).
+
+    Every entry is proven, so a search cut short by its budget leaves the tables true.
+    """
 
     def __init__(
         self,
         rules: Rules,
         *,
-        table_limit: int = 500_000,
+        table_buckets: int = DEFAULT_BUCKETS,
         on_progress: Callable[[SearchProgress], None] | None = None,
         progress_every: float = 1.0,
         clock: Clock = time.perf_counter,
     ) -> None:
         check_two_players(rules)
         self.rules = rules
-        self._misere = rules.misere
-        self._early_draw = rules.early_draw
-        self._table: dict[int, TableEntry] = {}
-        self._table_limit = table_limit
-        self._history = [0] * rules.cells
-        perms = symmetries(rules)
-        self._to_canonical = perms
-        self._from_canonical = tuple(_inverse(p) for p in perms)
+        self.layout: BitLayout = bit_layout(rules)
+        self.table = TranspositionTable(table_buckets)
+        self.distance_table = TranspositionTable(max(1, table_buckets // 4))
         self._on_progress = on_progress
         self._progress_every = progress_every
         self._clock = clock
-        self._last_report = 0.0
-        self._incomplete = 0  # horizon leaves (and entries built on them) seen so far
-        self._deadline = Deadline(UNLIMITED, clock=clock)
-        self._board = SearchBoard(rules, with_keys=True)
-        self.depth = 0  # the iteration running now, for progress reports
+        self.phase = "value"
+        self._started = clock()
+        self._end: float | None = None
+        self._cap: int | None = None  # the node limit now in force (budget or local)
+        self._budget_cap: int | None = None
+        self._last_report = self._started
+        self._base = 0  # nodes counted before the current countdown
+        self._every = max(16, min(1024, CHECK_EVERY // self.layout.cells))
+        self._countdown = self._counted = self._every
+        self._order = static_order(self.layout)
+        # the symmetry tables grow with the board; past SYMMETRY_BITS the opening's
+        # transpositions through a symmetry are not worth them
+        self._sym_tables = (
+            self.layout.symmetry_tables() if self.layout.bits <= SYMMETRY_BITS else ()
+        )
+        self._inverse = _inverse_symmetries(rules)
+        self._value = self._make_value_search()
+        self._wins, self._loses = self._make_distance_search()
 
-    # -- the public surface (used by solve.py and analysis.py) ----------------------------
+    # -- budget ---------------------------------------------------------------------------
 
     @property
     def table_size(self) -> int:
-        return len(self._table)
+        return len(self.table)
 
-    @property
-    def nodes(self) -> int:
-        return self._deadline.nodes
-
-    def start(self, game: Game, budget: Budget) -> SearchBoard:
-        """Begin a search of ``game``'s position: a fresh board and deadline."""
+    def start(self, game: Game, budget: Budget = UNLIMITED) -> Position:
+        """Begin a budget for searches of ``game``'s position; returns that position."""
         if game.rules != self.rules:
             raise UnsupportedGame(
                 f"this solver is for {self.rules.describe()}, not {game.rules.describe()}"
             )
-        self._board = SearchBoard.from_game(game, with_keys=True)
-        self._deadline = Deadline(budget, clock=self._clock, on_check=self._report)
-        self._last_report = self._deadline.started
-        return self._board
+        self._started = self._last_report = self._clock()
+        self._end = None if budget.seconds is None else self._started + budget.seconds
+        self._budget_cap = self._cap = budget.nodes
+        self._base = self._countdown = self._counted = 0
+        self._rearm()
+        return self.layout.bits_of_cells(game.board.cells)
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched within the current budget."""
+        return self._base + self._counted - self._countdown
 
     def elapsed(self) -> float:
-        return self._deadline.elapsed()
+        return self._clock() - self._started
 
-    def ordered_moves(self) -> list[int]:
-        """The legal moves at the root, most promising first."""
-        return self._order(self._board.legal_moves(), self._board.to_move)
+    def spent(self) -> bool:
+        """Whether the budget is used up (checked now, without raising)."""
+        if self._budget_cap is not None and self.nodes >= self._budget_cap:
+            return True
+        return self._end is not None and self._clock() >= self._end
 
-    def child_score(self, move: int, depth: int, alpha: int, beta: int) -> tuple[int, bool]:
-        """(score for the mover, proven) of playing ``move``, searching ``depth`` plies.
+    def limit_nodes(self, extra: int | None) -> None:
+        """Allow at most ``extra`` more nodes (None: only the budget's limit) from now."""
+        cap = self._budget_cap
+        if extra is not None:
+            cap = self.nodes + extra if cap is None else min(cap, self.nodes + extra)
+        self._cap = cap
+        self._rearm()
 
-        Raises OutOfBudget when the budget is spent; every search frame takes its move
-        back on the way out, so the board is at the root again.
-        """
-        before = self._incomplete
-        score = self._after(move, depth, alpha, beta)
-        return score, self._incomplete == before
+    def _rearm(self) -> None:
+        """Fold the nodes counted so far and count down to the next look (or the cap)."""
+        self._base = self.nodes
+        every = self._every
+        if self._cap is not None:
+            every = max(1, min(every, self._cap - self._base))
+        self._countdown = self._counted = every
 
-    def static_score(self, move: int) -> int:
-        """A heuristic score of ``move`` when nothing better is known (no search)."""
-        board = self._board
-        attack, defence = move_gains(board, move, board.to_move)
-        return attack + defence
-
-    def key_of_child(self, move: int) -> int:
-        """The canonical key after ``move`` (moves with equal keys are equivalent)."""
-        board = self._board
-        board.place(move)
-        key = board.canonical_key()
-        board.undo()
-        return key
-
-    # -- the search ------------------------------------------------------------------------
-
-    def _after(self, move: int, depth: int, alpha: int, beta: int) -> int:
-        """Score of ``move`` for the side playing it (board restored on return)."""
-        board = self._board
-        board.place(move)
-        try:
-            if board.won:
-                score = -(MATE - board.ply) if self._misere else MATE - board.ply
-            elif board.empty == 0 or (self._early_draw and board.all_dead):
-                score = 0
-            else:
-                score = -self._negamax(depth - 1, -beta, -alpha)
-        finally:
-            board.undo()
-        return score
-
-    def _negamax(self, depth: int, alpha: int, beta: int) -> int:
-        self._deadline.tick()
-        board = self._board
-        ply = board.ply
-        me = ply % 2 + 1
-        if alpha >= MATE - (ply + 1):  # nobody wins sooner than with the next move
-            return alpha
-        # nor loses sooner than by the opponent's next move (by one's own, under misère)
-        if beta <= -(MATE - (ply + 1 if self._misere else ply + 2)):
-            return beta
-        forced: list[int] | None = None
-        if not self._misere:
-            if (board.near[me] or board.k == 1) and board.winning_cells(me):
-                return MATE - (ply + 1)
-            threats = board.winning_cells(3 - me) if board.near[3 - me] else []
-            if len(threats) >= 2:
-                return -(MATE - (ply + 2))
-            if threats:
-                forced = threats
-        if board.all_dead:
-            return 0
-        if depth <= 0:
-            self._incomplete += 1
-            return evaluate(board, me)
-
-        keys = board.keys
-        assert keys is not None
-        key = min(keys)
-        symmetry = keys.index(key)
-        entry = self._table.get(key)
-        hint = -1
-        if entry is not None:
-            e_depth, flag, score, canonical_move, complete = entry
-            if complete or e_depth >= depth:
-                cutoff = (
-                    flag == EXACT
-                    or (flag == LOWER and score >= beta)
-                    or (flag == UPPER and score <= alpha)
-                )
-                if cutoff:
-                    if not complete:
-                        self._incomplete += 1
-                    return score
-            if canonical_move >= 0:
-                hint = self._from_canonical[symmetry][canonical_move]
-
-        moves = forced if forced is not None else self._order(board.legal_moves(), me)
-        if hint >= 0 and hint in moves and moves[0] != hint:
-            moves.remove(hint)
-            moves.insert(0, hint)
-        before = self._incomplete
-        original_alpha = alpha
-        best, best_move = -INFINITY, -1
-        for move in moves:
-            child_before = self._incomplete
-            score = self._after(move, depth, alpha, beta)
-            if score > best:
-                best, best_move = score, move
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        self._history[move] += depth * depth
-                        # a lower bound rests on the refuting child alone
-                        self._incomplete = before + (self._incomplete != child_before)
-                        break
-        flag = UPPER if best <= original_alpha else LOWER if best >= beta else EXACT
-        complete = self._incomplete == before
-        if entry is not None and entry[4] and not complete:
-            return best  # a proof outlives any guess: keep the proven entry
-        if len(self._table) >= self._table_limit:
-            self._table.clear()  # simple and safe: a cleared table only costs time
-        self._table[key] = (
-            depth,
-            flag,
-            best,
-            self._to_canonical[symmetry][best_move],
-            complete,
-        )
-        return best
-
-    def _order(self, moves: list[int], me: int) -> list[int]:
-        """Cells that raised cutoffs before first, then by attack + defence on the board."""
-        board, history = self._board, self._history
-
-        def promise(move: int) -> int:
-            attack, defence = move_gains(board, move, me)
-            return history[move] * 64 + attack + defence
-
-        if self._misere:  # completing one's own line loses: try those cells last
-            own = set(board.winning_cells(me))
-            return sorted(moves, key=lambda m: (m in own, -promise(m)))
-        return sorted(moves, key=promise, reverse=True)
-
-    def _report(self, deadline: Deadline) -> None:
-        if self._on_progress is None:
-            return
+    def _check(self) -> None:
+        """Every few nodes: count them, report progress, stop when the budget is spent."""
+        self._base += self._counted - self._countdown
+        self._countdown = self._counted = 1  # until rearmed below: the next node looks again
+        if self._cap is not None and self._base >= self._cap:
+            raise OutOfBudget
         now = self._clock()
-        if now - self._last_report >= self._progress_every:
+        if self._end is not None and now >= self._end:
+            raise OutOfBudget
+        if self._on_progress is not None and now - self._last_report >= self._progress_every:
             self._last_report = now
             self._on_progress(
-                SearchProgress(self.depth, deadline.nodes, len(self._table), now - deadline.started)
+                SearchProgress(self.phase, self.nodes, len(self.table), now - self._started)
             )
+        self._rearm()
+
+    # -- questions ------------------------------------------------------------------------
+
+    def value(self, position: Position) -> int:
+        """The value for the side to move: 1 a win, 0 a draw, -1 a loss (OutOfBudget when
+        the budget runs out first). ``position`` must not be finished."""
+        self.phase = "value"
+        me, mask = position
+        return self._value(me, mask, -1, 1)
+
+    def best(self, position: Position) -> tuple[int, int]:
+        """(value for the side to move, a move that keeps it): the root of a proof.
+        ``position`` must not be finished; OutOfBudget when the budget runs out first."""
+        self.phase = "value"
+        moves = self.moves(position)
+        hint = self.best_move_hint(position)
+        if hint in moves:
+            moves.remove(hint)
+            moves.insert(0, hint)
+        me, mask = position
+        alpha, found, best_move = -1, -2, moves[0]
+        for move in moves:
+            ending = self.ending(position, move)
+            if ending is not None:
+                score = ending
+            else:
+                score = -self._value(me ^ mask, mask | move, -1, -alpha)
+            if score > found:
+                found, best_move = score, move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= 1:
+                        break
+        return found, best_move
+
+    def move_value(self, position: Position, move: int) -> int:
+        """The value of playing ``move`` (a one-bit move) for the side playing it."""
+        me, mask = position
+        ending = self.ending(position, move)
+        if ending is not None:
+            return ending
+        self.phase = "value"
+        return -self._value(me ^ mask, mask | move, -1, 1)
+
+    def move_at_least(self, position: Position, move: int, bound: int) -> bool:
+        """Whether playing ``move`` is worth at least ``bound`` to its player (a null
+        window: cheaper than the exact value)."""
+        me, mask = position
+        ending = self.ending(position, move)
+        if ending is not None:
+            return ending >= bound
+        self.phase = "value"
+        return -self._value(me ^ mask, mask | move, -bound, -bound + 1) >= bound
+
+    def ending(self, position: Position, move: int) -> int | None:
+        """The value of ``move`` for its player when it ends the game, else None."""
+        layout = self.layout
+        me, mask = position
+        if layout.won(me | move):
+            return -1 if layout.misere else 1
+        if (mask | move) == layout.board:
+            return 0
+        return None
+
+    def wins_within(self, position: Position, plies: int) -> bool:
+        """Whether the side to move can force a win with the game over within ``plies``."""
+        self.phase = "distance"
+        me, mask = position
+        return self._wins(me, mask, plies)
+
+    def loses_within(self, position: Position, plies: int) -> bool:
+        """Whether the side to move loses, whatever it plays, within ``plies``."""
+        self.phase = "distance"
+        me, mask = position
+        return self._loses(me, mask, plies)
+
+    def empty_cells(self, position: Position) -> int:
+        return self.layout.cells - position[1].bit_count()
+
+    def child(self, position: Position, move: int) -> Position:
+        me, mask = position
+        return me ^ mask, mask | move
+
+    def moves(self, position: Position) -> list[int]:
+        """The legal moves (one-bit), most promising first."""
+        playable = self.layout.playable(position[1])
+        return [m for m in self._order if m & playable]
+
+    def canonical_key(self, position: Position) -> int:
+        """The same int for two positions exactly when a symmetry maps one onto the other."""
+        me, mask = position
+        layout, bits = self.layout, self.layout.bits
+        if not self._sym_tables:
+            return (mask << bits) | me
+        return min((layout.image(t, mask) << bits) | layout.image(t, me) for t in self._sym_tables)
+
+    def best_move_hint(self, position: Position) -> int | None:
+        """The table's best move at ``position``, if it has one."""
+        me, mask = position
+        key, sym = self._key(me, mask)
+        entry = self.table.get(key)
+        if entry is None or not entry >> 4:
+            return None
+        return self._unmap(entry >> 4, sym)
+
+    # -- keys -----------------------------------------------------------------------------
+
+    def _key(self, me: int, mask: int) -> tuple[int, int]:
+        """(table key, the symmetry that maps the position onto its keyed image)."""
+        layout = self.layout
+        bits = layout.bits
+        if mask.bit_count() > SYMMETRY_PLIES or len(self._sym_tables) <= 1:
+            return (mask << bits) | me, 0
+        best, best_sym = -1, 0
+        for sym, tables in enumerate(self._sym_tables):
+            key = (layout.image(tables, mask) << bits) | layout.image(tables, me)
+            if best < 0 or key < best:
+                best, best_sym = key, sym
+        return best, best_sym
+
+    def _map(self, move: int, sym: int) -> int:
+        return move if sym == 0 else self.layout.image(self._sym_tables[sym], move)
+
+    def _unmap(self, move: int, sym: int) -> int:
+        if sym == 0:
+            return move
+        return self.layout.image(self._sym_tables[self._inverse[sym]], move)
+
+    # -- the value search -----------------------------------------------------------------
+
+    def _make_value_search(self) -> Callable[[int, int, int, int], int]:
+        layout = self.layout
+        board, bottom, gravity, misere = layout.board, layout.bottom, layout.gravity, layout.misere
+        winning, has_line = layout.winning_cells, layout.has_line
+        order, table = self._order, self.table
+        get, put = table.get, table.put
+        key_of, map_move, unmap_move = self._key, self._map, self._unmap
+        solver = self
+        symmetric = len(self._sym_tables) > 1
+        bits, cells = layout.bits, layout.cells
+        evaluate = move_evaluator(layout)
+
+        def search(me: int, mask: int, alpha: int, beta: int) -> int:
+            solver._countdown -= 1
+            if solver._countdown <= 0:
+                solver._check()
+            opp = me ^ mask
+            empty = board & ~mask
+            if not empty:
+                return 0
+            playable = (mask + bottom) & board if gravity else empty
+            if misere:
+                moves = playable & ~winning(me, playable)
+                if not moves:
+                    return -1  # every move completes one's own line
+                high = 1 if has_line(board & ~me) else 0
+                low = -1 if has_line(board & ~opp) else 0
+            else:
+                if winning(me, playable):
+                    return 1
+                threats = winning(opp, empty)
+                now = threats & playable
+                if now:
+                    if now & (now - 1):
+                        return -1  # two cells to block
+                    if gravity and (now << 1) & threats:
+                        return -1  # the block lifts the opponent onto its other cell
+                    moves = now
+                else:
+                    moves = playable & ~(threats >> 1) if gravity else playable
+                    if not moves:
+                        return -1  # every move hands the opponent a winning cell
+                high = 1 if has_line(board & ~opp) else 0
+                low = -1 if has_line(board & ~me) else 0
+            if high == low:
+                return high
+            if symmetric and mask.bit_count() <= SYMMETRY_PLIES:
+                key, sym = key_of(me, mask)
+            else:
+                key, sym = (mask << bits) | me, 0
+            entry = get(key)
+            hint = 0
+            if entry is not None:  # (hot path: a comparison costs less than max() or min())
+                if (entry & 3) - 1 > low:  # noqa: PLR1730
+                    low = (entry & 3) - 1
+                if (entry >> 2 & 3) - 1 < high:  # noqa: PLR1730
+                    high = (entry >> 2 & 3) - 1
+                hint = entry >> 4
+                if sym and hint:
+                    hint = unmap_move(hint, sym)
+            if low >= beta or low == high:
+                return low
+            if high <= alpha:
+                return high
+            if low > alpha:  # noqa: PLR1730
+                alpha = low
+            if high < beta:  # noqa: PLR1730
+                beta = high
+            if moves & (moves - 1):
+                if empty.bit_count() >= ORDER_EMPTY and moves.bit_count() <= EVALUATE_MAX_MOVES:
+                    ordered = evaluate(me, mask, moves)
+                else:
+                    ordered = [m for m in order if m & moves]
+                if hint & moves and ordered[0] != hint:
+                    ordered.remove(hint)
+                    ordered.insert(0, hint)
+            else:
+                ordered = [moves]
+            best, best_move = -2, 0
+            start_alpha = alpha
+            for move in ordered:
+                child_mask = mask | move
+                score = 0 if child_mask == board else -search(opp, child_mask, -beta, -alpha)
+                if score > best:
+                    best, best_move = score, move
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
+            if best >= beta:
+                low = best  # a lower bound: a refutation was enough
+            elif best <= start_alpha:
+                high = best  # an upper bound: nothing reached the window
+            else:
+                low = high = best
+            if sym:
+                best_move = map_move(best_move, sym)
+            put(key, cells - mask.bit_count(), best_move << 4 | (high + 1) << 2 | (low + 1))
+            return best
+
+        return search
+
+    # -- the distance search --------------------------------------------------------------
+
+    def _make_distance_search(
+        self,
+    ) -> tuple[Callable[[int, int, int], bool], Callable[[int, int, int], bool]]:
+        layout = self.layout
+        board, bottom, gravity, misere = layout.board, layout.bottom, layout.gravity, layout.misere
+        winning, has_line = layout.winning_cells, layout.has_line
+        order, table = self._order, self.distance_table
+        get, put = table.get, table.put
+        bits, cells = layout.bits, layout.cells
+        solver = self
+
+        def moves_of(mask: int) -> int:
+            empty = board & ~mask
+            return (mask + bottom) & board if gravity else empty
+
+        def remember(me: int, mask: int, plies: int, kind: int, result: bool) -> bool:
+            key = (((mask << bits) | me) << 1) | kind
+            entry = get(key) or (-1, 1 << 30)  # (most plies proved false, fewest proved true)
+            entry = (entry[0], min(entry[1], plies)) if result else (max(entry[0], plies), entry[1])
+            put(key, cells - mask.bit_count(), entry)
+            return result
+
+        def recall(me: int, mask: int, plies: int, kind: int) -> bool | None:
+            entry = get((((mask << bits) | me) << 1) | kind)
+            if entry is None:
+                return None
+            if plies >= entry[1]:
+                return True
+            if plies <= entry[0]:
+                return False
+            return None
+
+        def wins(me: int, mask: int, plies: int) -> bool:
+            """The side to move forces a win, the game over within ``plies``."""
+            solver._countdown -= 1
+            if solver._countdown <= 0:
+                solver._check()
+            opp = me ^ mask
+            empty = board & ~mask
+            playable = moves_of(mask)
+            if plies < 1 or not empty:
+                return False
+            if misere:
+                if plies < 2 or not has_line(board & ~me):
+                    return False
+                moves = playable & ~winning(me, playable)
+            else:
+                if winning(me, playable):
+                    return True
+                if plies < 3 or not has_line(board & ~opp):
+                    return False
+                threats = winning(opp, empty)
+                now = threats & playable
+                if now & (now - 1):
+                    return False
+                moves = now or (playable & ~(threats >> 1) if gravity else playable)
+            if not moves:
+                return False
+            known = recall(me, mask, plies, 0)
+            if known is not None:
+                return known
+            for move in order:
+                if move & moves:
+                    child_mask = mask | move
+                    if child_mask != board and loses(opp, child_mask, plies - 1):
+                        return remember(me, mask, plies, 0, True)
+            return remember(me, mask, plies, 0, False)
+
+        def loses(me: int, mask: int, plies: int) -> bool:
+            """Every move of the side to move loses, the game over within ``plies``."""
+            solver._countdown -= 1
+            if solver._countdown <= 0:
+                solver._check()
+            opp = me ^ mask
+            empty = board & ~mask
+            if plies < 1 or not empty:
+                return False
+            playable = moves_of(mask)
+            if misere:
+                moves = playable & ~winning(me, playable)
+                if not moves:
+                    return True  # every move completes one's own line
+                if plies < 3 or not has_line(board & ~opp):
+                    return False
+            else:
+                if plies < 2 or winning(me, playable):
+                    return False
+                threats = winning(opp, empty)
+                now = threats & playable
+                if now & (now - 1):
+                    return True
+                moves = now or (playable & ~(threats >> 1) if gravity else playable)
+                if not has_line(board & ~me):
+                    return False  # the opponent can no longer complete a line
+                if not moves:
+                    return True  # every move lets the opponent win at once
+            known = recall(me, mask, plies, 1)
+            if known is not None:
+                return known
+            for move in order:
+                if move & moves:
+                    child_mask = mask | move
+                    if child_mask == board or not wins(opp, child_mask, plies - 1):
+                        return remember(me, mask, plies, 1, False)
+            return remember(me, mask, plies, 1, True)
+
+        return wins, loses
 
 
-def _inverse(perm: tuple[int, ...]) -> tuple[int, ...]:
-    inverse = [0] * len(perm)
-    for source, image in enumerate(perm):
-        inverse[image] = source
+def _inverse_symmetries(rules: Rules) -> tuple[int, ...]:
+    """For each symmetry, the index of its inverse."""
+    perms = symmetries(rules)
+    where = {perm: i for i, perm in enumerate(perms)}
+    inverse = []
+    for perm in perms:
+        back = [0] * len(perm)
+        for source, image in enumerate(perm):
+            back[image] = source
+        inverse.append(where[tuple(back)])
     return tuple(inverse)

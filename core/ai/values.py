@@ -19,6 +19,7 @@ __all__ = [
     "EVAL_LIMIT",
     "INFINITY",
     "MATE",
+    "MATE_BOUND",
     "Verdict",
     "clamp_eval",
     "is_mate",

@@ -4,6 +4,7 @@ and distance to the end) with plain minimax over the real engine."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, reject
 
 from core import Game, Move, Rules
 from core.ai import UNLIMITED, Budget, SearchProgress, Solver, Verdict, solve
@@ -16,6 +17,7 @@ from tests.core.ai.ai_reference import (
     reachable_positions,
     sampled_positions,
 )
+from tests.core.engine_helpers import PROPERTY_SETTINGS, choice_lists, play_choices, small_rules
 
 # -- published values ------------------------------------------------------------------
 
@@ -103,7 +105,14 @@ def test_every_reachable_position_matches_brute_force(rules: Rules) -> None:
 
 @pytest.mark.parametrize(
     "rules",
-    [Rules(3, 3, 3), Rules(3, 3, 3, misere=True), Rules(3, 4, 3), Rules(2, 2, 2, layers=2)],
+    [
+        Rules(3, 3, 3),
+        Rules(3, 3, 3, misere=True),
+        Rules(3, 4, 3),
+        Rules(2, 2, 2, layers=2),
+        Rules(4, 4, 3, gravity=True),
+        Rules(3, 4, 3, gravity=True, misere=True),
+    ],
     ids=lambda r: r.describe(),
 )
 def test_best_moves_are_exactly_the_moves_brute_force_prefers(rules: Rules) -> None:
@@ -117,6 +126,7 @@ def test_best_moves_are_exactly_the_moves_brute_force_prefers(rules: Rules) -> N
         top = max(values.values())
         result = solve(game, solver=solver)
         assert set(result.best_moves) == {m for m, v in values.items() if v == top}, text
+        assert (result.value, result.moves_to_end) == as_verdict(top, game.ply), text
 
 
 def test_small_connect_three_matches_plain_minimax_without_memory() -> None:
@@ -180,14 +190,29 @@ def test_a_spent_budget_returns_a_legal_move_and_says_unproven() -> None:
     assert result.nodes <= 2_001
 
 
+def test_a_value_proven_before_its_distance_says_so() -> None:
+    """4×4 k=3: 26 nodes prove the win; the fastest one (5 plies) needs more."""
+    result = solve(Game(Rules(4, 4, 3)), Budget(seconds=None, nodes=26), all_best=False)
+    assert (result.value, result.result, result.proven) == (Verdict.WIN, "first", True)
+    assert result.moves_to_end is None and result.best_move is not None
+    assert result.to_dict()["moves_to_end"] is None
+
+
 def test_an_interrupted_solver_is_still_right_afterwards() -> None:
     """Running out of budget unwinds the search mid-tree; the solver (and its table,
     with the guesses of the cut search in it) must still give exact answers."""
+    rules = Rules(4, 4, 4)
+    solver = Solver(rules)
+    for nodes in (5, 500, 3_000):
+        assert not solve(Game(rules), Budget(seconds=None, nodes=nodes), solver=solver).proven
+    again = solve(Game(rules), UNLIMITED, solver=solver, all_best=False)
+    assert (again.value, again.moves_to_end, again.proven) == (Verdict.DRAW, None, True)
     rules = Rules(3, 4, 3)
     solver = Solver(rules)
-    for nodes in (5, 50, 300):
-        assert not solve(Game(rules), Budget(seconds=None, nodes=nodes), solver=solver).proven
-    again = solve(Game(rules), UNLIMITED, solver=solver)
+    game = Game.from_position(rules, "X.../.O../....")
+    for nodes in (3, 30, 100):  # cut short in the value, then in the distance search
+        solve(game, Budget(seconds=None, nodes=nodes), solver=solver)
+    again = solve(game, UNLIMITED, solver=solver)
     assert (again.value, again.moves_to_end, again.proven) == (Verdict.WIN, 7, True)
 
 
@@ -198,10 +223,31 @@ def test_progress_is_reported_while_searching() -> None:
         Rules(4, 4, 4), on_progress=reports.append, progress_every=5, clock=lambda: next(ticks)
     )
     solve(Game(Rules(4, 4, 4)), Budget(seconds=None, nodes=20_000), solver=solver)
-    assert reports and all(r.nodes > 0 and r.depth >= 1 for r in reports)
+    assert reports and all(r.nodes > 0 and r.phase in ("value", "distance") for r in reports)
     assert [r.nodes for r in reports] == sorted(r.nodes for r in reports)
 
 
 def test_the_solver_refuses_more_than_two_players() -> None:
     with pytest.raises(UnsupportedGame, match="two-player"):
         solve(Game(Rules(4, 4, 3, players=3)), UNLIMITED)
+
+
+# -- any small rules, any position ------------------------------------------------------
+
+
+@PROPERTY_SETTINGS
+@given(small_rules().filter(lambda r: r.players == 2 and r.cells <= 10), choice_lists(10))
+def test_value_distance_and_best_moves_match_brute_force_on_any_rules(
+    rules: Rules, picks: list[int]
+) -> None:
+    """Every variant (gravity, misère, 3D, early draw, k from 1 up), from random positions."""
+    game = Game(rules)
+    play_choices(game, picks)
+    if game.is_over:
+        reject()
+    memo: dict[tuple[int, ...], int] = {}
+    result = solve(game)
+    assert (result.value, result.moves_to_end) == as_verdict(memo_minimax(game, memo), game.ply)
+    values = move_values(game, memo)
+    top = max(values.values())
+    assert set(result.best_moves) == {m for m, v in values.items() if v == top}
