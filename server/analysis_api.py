@@ -2,8 +2,9 @@
 
 The browser's analysis toggle (spectators, and players once their game ended) sends the
 rules and the position it shows; the answer gives each playable cell its value for the
-side to move: ``win``/``loss`` with the plies to the end, ``draw``, or ``unknown`` with a
-heuristic ``score`` when the search could not prove it within its budget.
+side to move: ``win``/``loss`` with the plies to the end (null when proven but not measured
+in time), ``draw``, or ``unknown`` with a heuristic ``score`` when the search could not
+prove it within its budget; ``proven`` says which, per cell.
 
 The search is ``core.ai.analysis.analyze``: pure, CPU-bound Python. It runs in a worker
 thread (never on the event loop) with a small time budget, at most ``concurrency`` at a
@@ -114,6 +115,7 @@ def analyse_position(rules: Rules, board: str, seconds: float) -> dict[str, Any]
                 "value": move.value.value,
                 "moves_to_end": move.moves_to_end,
                 "score": move.score,
+                "proven": move.proven,
             }
             for move in result.moves
         ],

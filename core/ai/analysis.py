@@ -1,9 +1,13 @@
 """Move analysis: every legal move with its value for the mover, proven or estimated.
 
-The solver scores every class of symmetric moves once, deepening until each is proven or
-the budget is spent; a move it could not prove keeps the heuristic score of its deepest
-search. Games the solver cannot play (three or four players) get static threat scores.
-The result is plain dataclasses with ``to_dict()`` for the spectator view and replays.
+The solver proves each class of symmetric moves' win/draw/loss value, then measures the
+distance to the end of the wins and losses. Both passes go round the classes with a node
+allowance that grows four times a round, so the easy moves are proven before a hard one
+takes the whole budget. A move whose value is not proven in time is ``unknown`` with a
+heuristic score (attack plus defence over the k-windows); a proven win or loss whose
+distance was not measured in time has ``moves_to_end`` None. Games the solver cannot play
+(three or four players) get heuristic scores only. The result is plain dataclasses with
+``to_dict()`` for the spectator view and replays.
 """
 
 from __future__ import annotations
@@ -15,17 +19,24 @@ from ..game import Game
 from ..move import Move
 from .budget import DEFAULT_BUDGET, Budget, OutOfBudget
 from .searchboard import SearchBoard
-from .solver import Solver
+from .solve import distance_of_move, move_classes, score_of
+from .solver import Position, Solver
 from .threats import move_gains
-from .values import INFINITY, Verdict, verdict_of
+from .values import Verdict
 
 __all__ = ["Analysis", "MoveAnalysis", "analyze"]
+
+FIRST_ALLOWANCE = 2_000  # nodes a class of moves may take in the first round
+GROWTH = 4
+
+_VERDICTS = {1: Verdict.WIN, 0: Verdict.DRAW, -1: Verdict.LOSS}
+_TIER = {Verdict.WIN: 0, Verdict.DRAW: 1, Verdict.UNKNOWN: 2, Verdict.LOSS: 3}
 
 
 @dataclass(frozen=True, slots=True)
 class MoveAnalysis:
     """One legal move. ``value`` is for the player making it; UNKNOWN when not proven,
-    and then ``score`` (a heuristic, larger is better) is what the search estimated."""
+    and then ``score`` (a heuristic, larger is better) is what is known of it."""
 
     move: Move
     value: Verdict
@@ -42,6 +53,7 @@ class MoveAnalysis:
             "value": self.value.value,
             "moves_to_end": self.moves_to_end,
             "score": self.score,
+            "proven": self.proven,
         }
 
 
@@ -72,6 +84,11 @@ class Analysis:
         }
 
 
+def rank(entry: MoveAnalysis) -> tuple[int, int, Move]:
+    """Best first: wins (sooner first), draws, unproven moves by score, losses (later first)."""
+    return (_TIER[entry.value], -entry.score, entry.move)
+
+
 def analyze(
     game: Game, budget: Budget = DEFAULT_BUDGET, *, solver: Solver | None = None
 ) -> Analysis:
@@ -81,49 +98,95 @@ def analyze(
     if game.rules.players != 2:
         return _static(game)
     solver = solver if solver is not None else Solver(game.rules)
-    board = solver.start(game, budget)
-    ply = board.ply
-    classes: dict[int, list[int]] = {}
-    for move in solver.ordered_moves():
-        classes.setdefault(solver.key_of_child(move), []).append(move)
-    # per class representative: (score, proven); the static score until searched
-    known = {members[0]: (solver.static_score(members[0]), False) for members in classes.values()}
+    position = solver.start(game, budget)
+    classes = move_classes(solver, position, solver.moves(position))
+    heuristic = _heuristic_scores(game)
+    values: dict[int, int] = {}  # class representative -> proven value
+    distances: dict[int, int] = {}
     try:
-        for depth in range(1, board.empty + 1):
-            solver.depth = depth
-            pending = [m for m, (_, proven) in known.items() if not proven]
-            if not pending:
-                break
-            pending.sort(key=lambda m: known[m][0], reverse=True)
-            # heuristic scores are only comparable within one depth: a deeper iteration
-            # replaces them all at once; proofs count at once
-            deeper: dict[int, tuple[int, bool]] = {}
-            try:
-                for move in pending:
-                    deeper[move] = solver.child_score(move, depth, -INFINITY, INFINITY)
-            finally:
-                finished = len(deeper) == len(pending)
-                known.update((m, r) for m, r in deeper.items() if finished or r[1])
+        _prove_values(solver, position, classes, values)
+        _measure_distances(solver, position, classes, values, distances)
     except OutOfBudget:
         pass
-    coords = game.rules.coords
+    solver.limit_nodes(None)
+    coords, layout, ply = game.rules.coords, solver.layout, game.ply
     analysed = []
-    for members in classes.values():
-        score, proven = known[members[0]]
-        value, distance = verdict_of(score, ply, proven)
-        for move in members:
-            analysed.append(MoveAnalysis(Move(*coords(move)), value, distance, score))
-    analysed.sort(key=lambda a: (-a.score, a.move))
+    for members in classes:
+        head = members[0]
+        value = values.get(head)
+        distance = distances.get(head)
+        for bit in members:
+            move = Move(*coords(layout.index(bit)))
+            if value is None:
+                analysed.append(MoveAnalysis(move, Verdict.UNKNOWN, None, heuristic[move]))
+            else:
+                end = None if distance is None else ply + distance
+                analysed.append(
+                    MoveAnalysis(move, _VERDICTS[value], distance, score_of(value, end))
+                )
+    analysed.sort(key=rank)
     return Analysis(game.board.text, game.turn, tuple(analysed), solver.nodes, solver.elapsed())
 
 
-def _static(game: Game) -> Analysis:
+def _prove_values(
+    solver: Solver, position: Position, classes: list[list[int]], values: dict[int, int]
+) -> None:
+    """Every class's value, round by round with a growing node allowance."""
+    allowance = FIRST_ALLOWANCE
+    while len(values) < len(classes):
+        for members in classes:
+            head = members[0]
+            if head in values:
+                continue
+            solver.limit_nodes(allowance)
+            try:
+                values[head] = solver.move_value(position, head)
+            except OutOfBudget:
+                if solver.spent():
+                    raise
+        allowance *= GROWTH
+
+
+def _measure_distances(
+    solver: Solver,
+    position: Position,
+    classes: list[list[int]],
+    values: dict[int, int],
+    distances: dict[int, int],
+) -> None:
+    """Every win's and loss's plies to the end, round by round like the values."""
+    allowance = FIRST_ALLOWANCE
+    done: set[int] = set()
+    pending = [m[0] for m in classes if values.get(m[0], 0) != 0]
+    while pending:
+        for head in pending:
+            solver.limit_nodes(allowance)
+            try:  # a probe cut short keeps its proofs in the table for the next round
+                distance = distance_of_move(solver, position, head, values[head], 1)
+            except OutOfBudget:
+                if solver.spent():
+                    raise
+                continue
+            done.add(head)
+            if distance is not None:
+                distances[head] = distance
+        pending = [head for head in pending if head not in done]
+        allowance *= GROWTH
+
+
+def _heuristic_scores(game: Game) -> dict[Move, int]:
     board = SearchBoard.from_game(game)
     me = board.to_move
     coords = game.rules.coords
-    analysed = []
-    for move in board.legal_moves():
-        attack, defence = move_gains(board, move, me)
-        analysed.append(MoveAnalysis(Move(*coords(move)), Verdict.UNKNOWN, None, attack + defence))
-    analysed.sort(key=lambda a: (-a.score, a.move))
+    scores = {}
+    for index in board.legal_moves():
+        attack, defence = move_gains(board, index, me)
+        scores[Move(*coords(index))] = attack + defence
+    return scores
+
+
+def _static(game: Game) -> Analysis:
+    scores = _heuristic_scores(game)
+    analysed = [MoveAnalysis(move, Verdict.UNKNOWN, None, score) for move, score in scores.items()]
+    analysed.sort(key=rank)
     return Analysis(game.board.text, game.turn, tuple(analysed), 0, 0.0)

@@ -1,8 +1,9 @@
 """``tictactoe analyze``: every legal move of a position with its value for the mover.
 
 Prints the board with each empty cell marked (W3: wins, the game ends 3 plies from now;
-D: draws; L4: loses; a signed number: a heuristic score when not proven in time), then
-the analysis as one JSON line (only the JSON with --json).
+D: draws; L4: loses; W or L alone: proven, distance not measured in time; a signed number:
+a heuristic score when not proven in time), then the analysis as one JSON line (only the
+JSON with --json), each move with ``proven``.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ __all__ = ["register", "render_analysis", "run"]
 
 LEGEND = (
     "W<n>: the mover wins, the game ending n plies from now; D: a draw; L<n>: the mover "
-    "loses; +n/-n: a heuristic score (not proven in time); . not playable now"
+    "loses (W/L alone: distance not measured in time); +n/-n: a heuristic score (unproven); "
+    ". not playable now"
 )
 
 
@@ -56,10 +58,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _label(entry: MoveAnalysis) -> str:
+    distance = "" if entry.moves_to_end is None else str(entry.moves_to_end)
     if entry.value is Verdict.WIN:
-        return f"W{entry.moves_to_end}"
+        return f"W{distance}"
     if entry.value is Verdict.LOSS:
-        return f"L{entry.moves_to_end}"
+        return f"L{distance}"
     if entry.value is Verdict.DRAW:
         return "D"
     return f"{entry.score:+d}"

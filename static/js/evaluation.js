@@ -1,5 +1,6 @@
 // The analysis overlay as data (pure): the server's per-cell values (POST /api/analysis)
-// turned into short labels for the board, "W3" / "D" / "L5" or a heuristic "+12", and
+// turned into short labels for the board, "W3" / "D" / "L5" (a bare "W"/"L" when proven but
+// the distance was not measured in time) or an unproven heuristic "+12", and
 // who may see them. Values are for the side to move if it plays that cell.
 
 import { cellKey } from "./board-model.js";
@@ -18,11 +19,13 @@ function signed(score) {
 /** {text, tone, spoken} for one analysed move. */
 export function cellEval(cell) {
   const n = cell.moves_to_end;
+  // a proven win or loss whose distance was not measured in time has no number
+  const far = n == null ? ", distance not measured" : `, ${n} ${n === 1 ? "move" : "moves"} to the end`;
   switch (cell.value) {
-    case "win": return { text: `W${n}`, tone: "win", spoken: `wins, ${n} ${n === 1 ? "move" : "moves"} to the end` };
-    case "loss": return { text: `L${n}`, tone: "loss", spoken: `loses, ${n} ${n === 1 ? "move" : "moves"} to the end` };
+    case "win": return { text: `W${n ?? ""}`, tone: "win", spoken: `wins${far}` };
+    case "loss": return { text: `L${n ?? ""}`, tone: "loss", spoken: `loses${far}` };
     case "draw": return { text: "D", tone: "draw", spoken: "draw" };
-    default: return { text: signed(cell.score), tone: "unknown", spoken: `not proven, estimate ${signed(cell.score)}` };
+    default: return { text: signed(cell.score), tone: "unknown", spoken: `unproven, estimate ${signed(cell.score)}` };
   }
 }
 

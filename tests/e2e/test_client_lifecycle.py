@@ -190,6 +190,22 @@ def test_analysis_labels_and_who_may_see_them(js: Any) -> None:
     assert out["over"].startswith("The game is over in this position")
 
 
+def test_a_proven_value_without_its_distance_and_an_unproven_one(js: Any) -> None:
+    out = js("""
+        const E = m.evaluation;
+        const cells = [
+            {value: "win", moves_to_end: null, score: 500000, proven: true},
+            {value: "loss", moves_to_end: null, score: -500000, proven: true},
+            {value: "unknown", moves_to_end: null, score: 7, proven: false}];
+        return cells.map((c) => { const e = E.cellEval(c); return [e.text, e.tone, e.spoken]; });
+    """)
+    assert out == [
+        ["W", "win", "wins, distance not measured"],
+        ["L", "loss", "loses, distance not measured"],
+        ["+7", "unknown", "unproven, estimate +7"],
+    ]
+
+
 def test_page_memory_after_events(js: Any) -> None:
     out = js(
         SNAP

@@ -27,7 +27,7 @@ export function renderAnalysis(root, a, { onToggle }) {
       h("span", { class: "eval-chip tone-win" }, "W3"), " wins, the game ends 3 moves from now · ",
       h("span", { class: "eval-chip tone-draw" }, "D"), " draw · ",
       h("span", { class: "eval-chip tone-loss" }, "L5"), " loses · ",
-      h("span", { class: "eval-chip tone-unknown" }, "+4"), " estimate, not proven. For the side to move.") : 
+      h("span", { class: "eval-chip tone-unknown" }, "+4"), " unproven estimate. For the side to move.") : 
       h("p", { class: "hint" }, "Shows what each empty cell is worth with perfect play from here."),
     a.on && a.loading ? h("p", { class: "analysis-status", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Analysing…") : null,
     a.on && a.summary ? h("p", { class: "analysis-status", role: "status" }, a.summary) : null,

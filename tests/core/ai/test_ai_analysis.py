@@ -45,6 +45,7 @@ def test_moves_come_best_first_and_serialise() -> None:
         "value": "win",
         "moves_to_end": 1,
         "score": analysis.moves[0].score,
+        "proven": True,
     }
 
 
@@ -68,3 +69,14 @@ def test_finished_games_and_more_than_two_players() -> None:
     assert analyze(Game.from_position(Rules(3, 3, 3), "XXX/OO./...")).moves == ()
     three = analyze(Game(Rules(4, 4, 3, players=3)))
     assert len(three.moves) == 16 and all(a.value is Verdict.UNKNOWN for a in three.moves)
+
+
+def test_values_are_proven_before_distances_and_say_which() -> None:
+    """4×4 k=3 with 300 nodes: every move proven a win, only some distances measured;
+    the measured (fastest) wins come first."""
+    analysis = analyze(Game(Rules(4, 4, 3)), Budget(seconds=None, nodes=300))
+    assert analysis.proven and {a.value for a in analysis.moves} == {Verdict.WIN}
+    measured = [a.moves_to_end for a in analysis.moves if a.moves_to_end is not None]
+    assert measured and len(measured) < len(analysis.moves)
+    assert analysis.moves[0].moves_to_end == 5
+    assert all(a.to_dict()["proven"] for a in analysis.moves)
