@@ -19,9 +19,10 @@ from ..rules import Rules
 from ..tournament import Points, Tournament
 from .budget import Budget
 from .factory import make_bot
+from .perfect import PerfectBot
 from .selfplay import play_game
 
-__all__ = ["BotStanding", "League", "Match", "run_league"]
+__all__ = ["BotStanding", "League", "Match", "ProofCount", "run_league"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,9 +68,22 @@ class Match:
 
 
 @dataclass(frozen=True, slots=True)
+class ProofCount:
+    """How many of a solving bot's moves rested on a proof (the perfect bot says so)."""
+
+    level: str
+    moves: int
+    unproven: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bot": self.level, "moves": self.moves, "unproven": self.unproven}
+
+
+@dataclass(frozen=True, slots=True)
 class League:
     standings: tuple[BotStanding, ...]  # best first
     matches: tuple[Match, ...]  # one per pair, in the order of ``levels``
+    proofs: tuple[ProofCount, ...] = ()  # one per level whose bot proves its moves
 
     def match(self, level: str, opponent: str) -> Match:
         """The score of ``level`` against ``opponent`` (either order)."""
@@ -84,6 +98,7 @@ class League:
         return {
             "standings": [s.to_dict() for s in self.standings],
             "matches": [m.to_dict() for m in self.matches],
+            "proofs": [p.to_dict() for p in self.proofs],
         }
 
 
@@ -136,4 +151,10 @@ def run_league(
     standings = tuple(
         BotStanding(rank, level, *totals[level]) for rank, level in enumerate(order, start=1)
     )
-    return League(standings, tuple(Match(a, b, *score) for (a, b), score in pairs.items()))
+    proofs = tuple(
+        ProofCount(level, bot.proven_moves + bot.unproven_moves, bot.unproven_moves)
+        for level, bot in bots.items()
+        if isinstance(bot, PerfectBot)
+    )
+    matches = tuple(Match(a, b, *score) for (a, b), score in pairs.items())
+    return League(standings, matches, proofs)

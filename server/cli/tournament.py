@@ -2,7 +2,8 @@
 
 Every pair of the listed levels plays --games games, first moves alternating, through
 ``core.tournament``'s round robin (3 points a win, 1 a draw); the table lists wins, draws,
-losses and points, then each pair's score.
+losses and points, then each pair's score, then how many of the perfect bot's moves were
+proven (a move not proven within the budget is a best guess, and says so).
 """
 
 from __future__ import annotations
@@ -86,4 +87,11 @@ def render_league(league: League) -> str:
         f"{m.level} v {m.opponent}: {m.wins} won, {m.draws} drawn, {m.losses} lost"
         for m in league.matches
     ]
+    for proof in league.proofs:
+        lines.append(
+            f"{proof.level}: every one of its {proof.moves} moves proven"
+            if not proof.unproven
+            else f"{proof.level}: {proof.unproven} of its {proof.moves} moves unproven "
+            "(the budget ran out before the proof: a best guess, not perfect play)"
+        )
     return "\n".join(lines)

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from core import Game, Rules
-from core.ai import UNLIMITED, Verdict, perfect
+from core import Game, Move, Rules
+from core.ai import UNLIMITED, Budget, Verdict, perfect, solve
 from core.ai.bot import Bot
 from core.ai.factory import make_bot
 from core.ai.perfect import PerfectBot
@@ -66,8 +66,8 @@ def test_never_loses_against_any_line(rules: Rules, mark: str) -> None:
 def test_converts_every_won_position_as_fast_as_promised(
     rules: Rules, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # The playouts that pick among proven-best moves cannot change a value; a few keep
-    # this walk over every position (thousands of choices) quick.
+    # The playouts that pick among moves with equally few safe replies cannot change a
+    # value; a few keep this walk over every position (thousands of choices) quick.
     monkeypatch.setattr(perfect, "TIE_BREAK_PLAYOUTS", 10)
     bot = PerfectBot(random.Random(5), UNLIMITED)
     reference: dict[tuple[int, ...], int] = {}
@@ -86,3 +86,42 @@ def test_converts_every_won_position_as_fast_as_promised(
         else:
             assert worst >= value, text  # never worse than the position's value
     assert won > 1000
+
+
+def test_it_opens_where_the_opponent_has_the_fewest_safe_replies() -> None:
+    """3×3: after a corner only the centre holds the draw for O (after the centre four
+    corners do, after an edge four cells), so X opens in a corner, whatever its seed."""
+    corners = {Move(0, 0), Move(0, 2), Move(2, 0), Move(2, 2)}
+    for seed in range(6):
+        bot = PerfectBot(random.Random(seed), UNLIMITED)
+        assert bot.choose(Game(Rules(3, 3, 3))) in corners
+        assert bot.last_result is not None and bot.last_result.proven
+
+
+def test_without_a_proof_in_time_it_says_so_and_still_plays_well() -> None:
+    """Connect Four's opening cannot be proven in 400 nodes: the move comes from the
+    Monte Carlo search (so O still turns its two on the bottom row into an open three,
+    a sure win), flagged as unproven."""
+    rules = Rules(6, 7, 4, gravity=True)
+    game = Game.replay(rules, [Move(5, 0), Move(5, 3), Move(5, 6), Move(5, 4), Move(4, 6)])
+    bot = PerfectBot(random.Random(1), Budget(seconds=None, nodes=400))
+    move = bot.choose(game)
+    assert bot.last_result is not None and not bot.last_result.proven
+    assert (bot.unproven_moves, bot.proven_moves) == (1, 0)
+    assert move in (Move(5, 2), Move(5, 5))
+
+
+def test_a_drawn_game_stays_drawn_when_a_later_proof_runs_out() -> None:
+    """4×4 k=4: the first move is proven a draw; with 8 nodes a move the next position
+    cannot be solved, but a move that provably keeps the draw is found in the last proof's
+    table, played and counted as proven."""
+    rules = Rules(4, 4, 4)
+    bot = PerfectBot(random.Random(1), UNLIMITED)
+    game = Game(rules)
+    game.play(bot.choose(game))
+    game.play(game.legal_moves()[0])
+    bot.budget = Budget(seconds=None, nodes=8)
+    game.play(bot.choose(game))
+    assert bot.last_result is not None and not bot.last_result.proven
+    assert (bot.proven_moves, bot.unproven_moves) == (2, 0)
+    assert solve(game, all_best=False).value in (Verdict.DRAW, Verdict.LOSS)  # for O

@@ -17,9 +17,9 @@ BUDGETS = {"hard": Budget(seconds=None, nodes=400), "perfect": UNLIMITED}
 
 
 def test_each_level_beats_the_one_below_on_a_small_connect_four() -> None:
-    """Connect four on 4 rows × 4 columns (a draw with best play, hard to hold); the
-    5-column board, whose proof alone takes seconds, is bench.solver's league."""
-    league = run_league(Rules(4, 4, 4, gravity=True), LEVELS, 2, budgets=BUDGETS)
+    """Connect four on 4 rows × 4 columns (a draw with best play, hard to hold), four
+    games a pair; the 5-column board is bench.solver's league."""
+    league = run_league(Rules(4, 4, 4, gravity=True), LEVELS, 4, budgets=BUDGETS)
     assert [s.level for s in league.standings] == list(reversed(LEVELS))
     points = [s.points for s in league.standings]
     assert points == sorted(points, reverse=True) and len(set(points)) == len(points)
@@ -43,3 +43,8 @@ def test_on_tic_tac_toe_the_top_three_never_lose_and_beat_the_bottom_two() -> No
     easy_v_random = league.match("easy", "random")
     assert easy_v_random.wins > easy_v_random.losses
     assert [s.level for s in league.standings][3:] == ["easy", "random"]
+    # perfect leaves the weak bots the fewest safe replies: it scores most against them
+    assert league.standings[0].level == "perfect"
+    for weak in ("random", "easy"):
+        assert league.match("perfect", weak).wins >= league.match("hard", weak).wins
+    assert [(p.level, p.unproven) for p in league.proofs] == [("perfect", 0)]

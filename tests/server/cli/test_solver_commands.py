@@ -12,7 +12,11 @@ from typing import Any
 
 import pytest
 
+from core import Game, Move, Rules
+from core.ai import Verdict
+from core.ai.analysis import Analysis, MoveAnalysis
 from server.cli import main
+from server.cli.analyze import render_analysis
 
 ROOT = Path(__file__).resolve().parents[3]
 
@@ -100,9 +104,16 @@ def test_solve_refuses_bad_input_clearly(
 
 @pytest.mark.process
 def test_solve_reports_progress_on_stderr_while_it_runs() -> None:
-    """A real subprocess, solving 4×4 k=4 (a few seconds): progress lines, then JSON."""
+    """A real subprocess, on 7×7 k=5 with a 2.5 s budget (too big to prove): progress
+    lines each second, then the JSON saying the value is unknown."""
     proc = subprocess.run(
-        [sys.executable, "-m", "server.cli", "solve", "--rows", "4", "--cols", "4", "--k", "4"],
+        [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "solve",
+            *("--rows", "7", "--cols", "7", "--k", "5", "--budget-s", "2.5"),
+        ],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -110,9 +121,13 @@ def test_solve_reports_progress_on_stderr_while_it_runs() -> None:
         check=False,
     )
     assert proc.returncode == 0, proc.stderr
-    assert last_json(proc.stdout)["value"] == "draw"
-    progress = [line for line in proc.stderr.splitlines() if line.startswith("solving: depth")]
-    assert progress and "nodes" in progress[0] and "positions stored" in progress[0]
+    assert (last_json(proc.stdout)["value"], last_json(proc.stdout)["proven"]) == (
+        "unknown",
+        False,
+    )
+    progress = [line for line in proc.stderr.splitlines() if line.startswith("solving: ")]
+    assert progress and "proving the value" in progress[0]
+    assert "nodes" in progress[0] and "positions stored" in progress[0]
 
 
 # -- analyze ------------------------------------------------------------------------------
@@ -134,6 +149,7 @@ def test_analyze_marks_every_empty_cell(capsys: pytest.CaptureFixture[str]) -> N
         "value": "win",
         "moves_to_end": 1,
         "score": data["moves"][0]["score"],
+        "proven": True,
     }
 
 
@@ -145,6 +161,17 @@ def test_analyze_unproven_moves_show_scores(capsys: pytest.CaptureFixture[str]) 
     centre_row = out.splitlines()[6].split()
     assert centre_row[0] == "4" and all(cell[0] in "+-" for cell in centre_row[1:])
     assert last_json(out)["proven"] is False
+
+
+def test_a_proven_value_without_its_distance_is_a_bare_letter() -> None:
+    game = Game.from_position(Rules(3, 3, 3), "XX./OO./...")
+    won = MoveAnalysis(Move(0, 2), Verdict.WIN, None, 0)
+    lost = MoveAnalysis(Move(1, 2), Verdict.LOSS, None, 0)
+    guess = MoveAnalysis(Move(2, 0), Verdict.UNKNOWN, None, -7)
+    text = render_analysis(game.rules, Analysis(game.board.text, "X", (won, lost, guess), 1, 0))
+    assert text.splitlines()[2].split() == ["0", "X", "X", "W"]
+    assert text.splitlines()[3].split() == ["1", "O", "O", "L"]
+    assert text.splitlines()[4].split()[:2] == ["2", "-7"]
 
 
 def test_analyze_json_only_and_3d(capsys: pytest.CaptureFixture[str]) -> None:
@@ -187,6 +214,21 @@ def test_tournament_prints_the_standings(capsys: pytest.CaptureFixture[str]) -> 
     assert (played, wins, draws + losses, points) == (4, 0, 4, draws)  # no points for byes
     assert table["perfect"][5] == "0"  # never loses
     assert "random v medium: 0 won" in out and "medium v perfect: 0 won" in out
+
+
+def test_tournament_says_how_many_perfect_moves_were_proven(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "tournament", "--bots", "random,perfect", "--games", "2")
+    assert code == 0 and "perfect: every one of its" in out and "moves proven" in out
+    code, out, _ = run(
+        capsys,
+        "tournament",
+        *("--bots", "perfect,random", "--games", "1", "--budget-s", "0.01", "--json"),
+        *("--rows", "6", "--cols", "7", "--k", "4", "--gravity"),
+    )
+    (proofs,) = last_json(out)["proofs"]
+    assert code == 0 and proofs["bot"] == "perfect" and 0 < proofs["unproven"] <= proofs["moves"]
 
 
 def test_tournament_json(capsys: pytest.CaptureFixture[str]) -> None:
