@@ -1,11 +1,15 @@
-"""Solver, bots and analysis benchmark: solve times, playouts per second, move costs, leagues.
+"""Solver, bots and analysis benchmark: proofs, playouts per second, move costs, leagues.
 
     .venv/bin/python -m bench.solver [--quick] [--sections solve,mcts,moves,analysis,league]
-                                     [--league-games N] [--json]
+                                     [--cap-s S] [--boards NAME,...] [--league-games N]
+                                     [--json]
 
-Times are the process's CPU time (``time.process_time``, injected as the searches'
-clock), so other work on a shared machine does not inflate them. Leagues use node
-budgets (hard: ``--hard-playouts`` a move, perfect: unlimited), so they replay exactly.
+The solve section proves each board's win/draw/loss value from the empty board (capped at
+``--cap-s`` CPU seconds a board: "unproven after N s" past it), then measures the distance
+to the end of best play for wins and losses under the same cap, and reports nodes, nodes
+per CPU second, CPU seconds (``time.process_time``, the searches' clock, so other work on a
+shared machine does not inflate them) and wall seconds. Leagues use node budgets (hard:
+``--hard-playouts`` a move, perfect: unlimited), so they replay exactly.
 """
 
 from __future__ import annotations
@@ -16,36 +20,40 @@ import platform
 import random
 import statistics
 import sys
+import time
 from collections.abc import Callable, Sequence
 from functools import partial
 from time import process_time
 from typing import Any
 
 from core import Game, Move, Rules
-from core.ai import UNLIMITED, Budget, Solver, solve
+from core.ai import UNLIMITED, Budget, Solver
 from core.ai.analysis import analyze
+from core.ai.budget import OutOfBudget
 from core.ai.factory import LEVELS, make_bot
 from core.ai.league import run_league
 from core.ai.mcts import MctsBot
 from core.ai.selfplay import play_game
+from core.ai.solve import root_distance
+from core.ai.table import LARGE_BUCKETS
 
 __all__ = ["main"]
 
-SOLVE_BOARDS: dict[str, Rules] = {
-    "3×3 k=3": Rules(3, 3, 3),
-    "3×3 k=3 misère": Rules(3, 3, 3, misere=True),
-    "3×4 k=3": Rules(3, 4, 3),
-    "3×4 k=3 misère": Rules(3, 4, 3, misere=True),
-    "4×4 k=3": Rules(4, 4, 3),
-    "4×4 k=4": Rules(4, 4, 4),
-    "4×4 k=4 early draw": Rules(4, 4, 4, early_draw=True),
-    "4×4 k=4 gravity": Rules(4, 4, 4, gravity=True),
-    "3×3×3 k=3": Rules(3, 3, 3, layers=3),
+SOLVE_BOARDS: dict[str, tuple[Rules, str]] = {  # name -> (rules, the known value)
+    "3×3 k=3": (Rules(3, 3, 3), "draw"),
+    "3×3 k=3 misère": (Rules(3, 3, 3, misere=True), "draw"),
+    "4×4 k=3": (Rules(4, 4, 3), "first"),
+    "4×4 k=4": (Rules(4, 4, 4), "draw"),
+    "3×3×3 k=3": (Rules(3, 3, 3, layers=3), "first"),
+    "Connect Four 5 cols × 4 rows": (Rules(4, 5, 4, gravity=True), "draw"),
 }
-SLOW_BOARDS: dict[str, Rules] = {
-    "4×4 k=3 misère": Rules(4, 4, 3, misere=True),
-    "5 cols × 4 rows k=4 gravity": Rules(4, 5, 4, gravity=True),
+SLOW_BOARDS: dict[str, tuple[Rules, str]] = {
+    "5×4 k=4": (Rules(5, 4, 4), "draw"),
+    "5×5 k=4": (Rules(5, 5, 4), "draw"),
+    "Connect Four 6 cols × 4 rows": (Rules(4, 6, 4, gravity=True), "second"),
+    "Connect Four 6 cols × 5 rows": (Rules(5, 6, 4, gravity=True), "draw"),
 }
+_RESULTS = {1: "first", 0: "draw", -1: "second"}  # the value of the empty board for X
 MCTS_BOARDS: dict[str, tuple[Rules, list[Move]]] = {
     "3×3 k=3, empty": (Rules(3, 3, 3), []),
     "7×6 k=4 gravity, empty": (Rules(6, 7, 4, gravity=True), []),
@@ -62,26 +70,45 @@ def _cpu(action: Callable[[], Any]) -> tuple[Any, float]:
     return result, process_time() - start
 
 
-def bench_solve(quick: bool) -> list[dict[str, Any]]:
+def _timed(action: Callable[[], Any]) -> tuple[Any, float, float]:
+    """(result or None when the budget ran out, CPU seconds, wall seconds)."""
+    cpu, wall = process_time(), time.perf_counter()
+    try:
+        result = action()
+    except OutOfBudget:
+        result = None
+    return result, process_time() - cpu, time.perf_counter() - wall
+
+
+def bench_solve(quick: bool, cap: float, only: set[str] | None) -> list[dict[str, Any]]:
     boards = SOLVE_BOARDS if quick else {**SOLVE_BOARDS, **SLOW_BOARDS}
     rows = []
-    for name, rules in boards.items():
-        solver = Solver(rules, clock=process_time)
-        result, seconds = _cpu(partial(solve, Game(rules), UNLIMITED, solver=solver))
-        rows.append(
-            {
-                "board": name,
-                "value": result.value.value,
-                "result": result.result,
-                "plies": result.moves_to_end,
-                "best_moves": len(result.best_moves),
-                "nodes": result.nodes,
-                "table": solver.table_size,
-                "seconds": round(seconds, 3),
-                "nodes_per_s": round(result.nodes / seconds) if seconds else None,
-            }
-        )
-        _say(f"solve {name}: {rows[-1]}")
+    for name, (rules, known) in boards.items():
+        if only is not None and name not in only:
+            continue
+        game = Game(rules)
+        solver = Solver(rules, table_buckets=LARGE_BUCKETS, clock=process_time)
+        position = solver.start(game, Budget(seconds=cap))
+        value, cpu, wall = _timed(partial(solver.value, position))
+        nodes = solver.nodes
+        row: dict[str, Any] = {
+            "board": name,
+            "result": f"unproven after {cap:g} s" if value is None else _RESULTS[value],
+            "known": known,
+            "nodes": nodes,
+            "nodes_per_s": round(nodes / cpu) if cpu else None,
+            "cpu_s": round(cpu, 3),
+            "wall_s": round(wall, 3),
+            "table": solver.table_size,
+        }
+        if value:  # a win or a loss: how far the end is, under its own cap
+            position = solver.start(game, Budget(seconds=cap))
+            plies, cpu, wall = _timed(partial(root_distance, solver, position, value))
+            row["plies"] = plies if plies is not None else f"not measured after {cap:g} s"
+            row["distance_nodes"] = solver.nodes
+            row["distance_cpu_s"] = round(cpu, 3)
+        rows.append(row)
+        _say(f"solve {name}: {row}")
     return rows
 
 
@@ -153,6 +180,7 @@ def bench_analysis() -> list[dict[str, Any]]:
         ("3×3 k=3, empty", Rules(3, 3, 3), UNLIMITED),
         ("4×4 k=3, empty", Rules(4, 4, 3), UNLIMITED),
         ("4×4 k=4, empty", Rules(4, 4, 4), UNLIMITED),
+        ("5×5 k=4, empty, 0.5 s", Rules(5, 5, 4), Budget(seconds=0.5)),
         ("7×6 k=4 gravity, empty, 1 s", Rules(6, 7, 4, gravity=True), Budget(seconds=1.0)),
     ]
     rows = []
@@ -164,6 +192,7 @@ def bench_analysis() -> list[dict[str, Any]]:
                 "position": name,
                 "moves": len(analysis.moves),
                 "proven": sum(m.proven for m in analysis.moves),
+                "measured": sum(m.moves_to_end is not None for m in analysis.moves),
                 "nodes": analysis.nodes,
                 "seconds": round(seconds, 3),
             }
@@ -224,12 +253,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--league-games", type=int, default=10, help="games a pair (3×3)")
     parser.add_argument("--hard-playouts", type=int, default=3000, help="hard's playouts a move")
     parser.add_argument("--mcts-seconds", type=float, default=2.0, help="CPU seconds per board")
+    parser.add_argument(
+        "--cap-s", type=float, default=120.0, help="CPU seconds a board may take (solve)"
+    )
+    parser.add_argument("--boards", default=None, help="only these solve boards (by name)")
     parser.add_argument("--json", action="store_true", help="print everything as JSON")
     args = parser.parse_args(argv)
     sections = {s.strip() for s in args.sections.split(",")}
     report: dict[str, Any] = {"python": platform.python_version()}
     if "solve" in sections:
-        report["solve"] = bench_solve(args.quick)
+        only = None if args.boards is None else {b.strip() for b in args.boards.split(",")}
+        report["solve"] = bench_solve(args.quick, args.cap_s, only)
     if "mcts" in sections:
         report["mcts"] = bench_mcts(args.mcts_seconds)
     if "moves" in sections:
