@@ -4,17 +4,21 @@
 import { createAnalysis } from "./analysis.js";
 import { createRoom, getRoom } from "./api.js";
 import { announce } from "./announce.js";
+import { createAttention } from "./attention.js";
 import { cellKey, landing } from "./board-model.js";
 import { copyText } from "./clipboard.js";
+import { memo } from "./dom.js";
 import { nextCell } from "./keyboard.js";
 import { judgeClick } from "./move-check.js";
 import { guestName } from "./names.js";
 import { clearPreview, showPreview } from "./render/board.js";
+import { renderAlerts } from "./render/alerts.js";
 import { renderConn } from "./render/conn.js";
 import { gameLayout, renderGame } from "./render/game.js";
 import { renderNameForm } from "./render/name-form.js";
 import { cellName, variantName } from "./rules.js";
 import { createSession, initialGameState } from "./session.js";
+import { createSound } from "./sound.js";
 import { loadName, loadSeat, saveName } from "./storage.js";
 import { createStore } from "./store.js";
 import { gameView, lineDown } from "./view.js";
@@ -25,6 +29,7 @@ export function startGame(app, roomId, want) {
   const store = createStore({ ...initialGameState(roomId, want), focus: null, flash: null });
   const session = createSession(store, { announce });
   const analysis = createAnalysis(store);
+  const attention = createAttention(store, { sound: createSound(), roomId });
   const links = {
     play: `${location.origin}/r/${encodeURIComponent(roomId)}`,
     watch: `${location.origin}/r/${encodeURIComponent(roomId)}/watch`,
@@ -107,7 +112,27 @@ export function startGame(app, roomId, want) {
     cancelConfirm: () => store.update({ confirming: null }),
     toggleAnalysis: (on) => analysis.toggle(on),
     sendChat: (text) => session.command("chat", { text }, "chat"),
+    setTitle: (title) => attention.setTitle(title),
   };
+
+  const switches = {
+    sound: (on) => {
+      attention.setSound(on);
+      announce(on ? "Sounds on." : "Sounds off.");
+    },
+    async notify(on) {
+      const now = await attention.setNotify(on);
+      if (on && !now) {
+        store.update({
+          notice: { code: "notifications_blocked", title: "Notifications are blocked", message: "allow them for this site in the browser's settings", tone: "info" },
+        });
+      }
+      announce(now ? "Notifications on." : "Notifications off.");
+    },
+  };
+  const drawAlerts = () => renderAlerts(el.alerts, attention.switches(), switches);
+  attention.onChange(() => memo(el.alerts, JSON.stringify(attention.switches()), drawAlerts));
+  drawAlerts();
 
   function render(state) {
     view = gameView(state);

@@ -1,7 +1,8 @@
 // What the browser keeps between visits: the seat token of each room (so a reload or a
 // reconnect resumes the seat), the join key of a room until a token is held there (so a
 // seat-taking join whose answer was lost takes the same seat again), and the player's
-// display name. localStorage only; a token or a key never goes into a URL.
+// display name, and the on/off switches of the page (sound, notifications). localStorage
+// only; a token or a key never goes into a URL.
 
 import { cleanName } from "./names.js";
 
@@ -63,3 +64,13 @@ export function loadName() {
 }
 
 export const saveName = (name) => write(NAME, cleanName(name) || null);
+
+const PREF = (name) => `ttt.pref.${name}`;
+
+/** A remembered on/off choice of the page (sound, notifications); `fallback` when none. */
+export function loadPref(name, fallback) {
+  const value = read(PREF(name));
+  return typeof value === "boolean" ? value : fallback;
+}
+
+export const savePref = (name, value) => write(PREF(name), Boolean(value));

@@ -34,7 +34,7 @@ export function gameView(s) {
   const last = ply > 0 ? room.moves[ply - 1] : null;
   const lastKey = last ? cellKey(last) : null;
   const line = live && room.outcome && Array.isArray(room.outcome.line) ? room.outcome.line : [];
-  const winKeys = new Set(line.map(cellKey));
+  const winKeys = new Map(line.map((c, i) => [cellKey(c), i])); // key → place along the line
   const pendingKey = predicting ? cellKey(pendingCell(s.pending)) : null;
   const turnShown = predicting ? nextMark(me, room.seats) : room.turn; // after the own move
   const playing = room.status === "playing";
@@ -69,7 +69,8 @@ export function gameView(s) {
       if (queued) label += ", premove";
       if (evaluation) label += `, analysis: ${evaluation.spoken}`;
       return {
-        key, row, col, layer, mark, last: isLast, win: isWin, pending: key === pendingKey,
+        key, row, col, layer, mark, last: isLast, win: isWin, winStep: isWin ? winKeys.get(key) : null,
+        pending: key === pendingKey,
         playable, premove: queued, label, evaluation,
       };
     })),

@@ -1,7 +1,10 @@
 // The result banner of a finished game (tone: win, loss, draw, neutral), with the
-// rematch votes and the buttons for what comes next.
+// rematch votes and the buttons for what comes next (Rematch first: one click).
 
 import { fill, h } from "../dom.js";
+import { icon } from "./icons.js";
+
+const ICON = { win: "trophy", loss: "flag", draw: "handshake", neutral: "flag" };
 
 export function renderBanner(root, view, { actions = [] } = {}) {
   if (!view.result) {
@@ -13,6 +16,7 @@ export function renderBanner(root, view, { actions = [] } = {}) {
   root.hidden = false;
   root.dataset.tone = view.result.tone;
   fill(root,
+    h("span", { class: "banner-icon", "aria-hidden": "true" }, icon(ICON[view.result.tone] || "flag")),
     h("div", { class: "banner-text" },
       h("strong", { class: "banner-title" }, view.result.title),
       h("span", { class: "banner-detail" }, view.result.detail),

@@ -4,7 +4,9 @@
 //
 // view = {shapeKey, rules, layers: [{layer, label, rows: [[cell]]}], interactive, myTurn,
 //         me, finished, hasLine, animate, busy, focusKey}
-// cell = {key, row, col, layer, mark, last, win, pending, playable, premove, label}
+// cell = {key, row, col, layer, mark, last, win, winStep, pending, playable, premove, label}
+// The cells of a winning line celebrate (board.css): one after the other along the line
+// (--win-step), once; not at all when the user prefers reduced motion.
 // A cell that cannot be played now says so (aria-disabled, no pointer cursor); clicks on
 // it are still heard, so the page can answer them (a premove, "that cell is taken").
 
@@ -74,6 +76,9 @@ function updateCell(root, cell, view) {
   attr(el, "tabindex", cell.key === view.focusKey ? "0" : "-1");
   cls(el, "last", cell.last);
   cls(el, "win", cell.win);
+  cls(el, "celebrate", cell.win);
+  if (cell.win) el.style.setProperty("--win-step", cell.winStep);
+  else el.style.removeProperty("--win-step");
   cls(el, "pending", cell.pending);
   cls(el, "filled", Boolean(cell.mark));
   if (cell.mark) cls(el, "preview", false);

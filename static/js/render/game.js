@@ -31,7 +31,7 @@ const ACTION_OF = {
 const playersKey = (view) => JSON.stringify(view.players.map((p) => ({ ...p, clock: Boolean(p.clock), firstMove: null })));
 
 /** on = {links, runAction, cancelConfirm, goReplay, watch, retry, dismissNotice,
- *        dismissMoveError, dismissActionError, toggleAnalysis, sendChat} */
+ *        dismissMoveError, dismissActionError, toggleAnalysis, sendChat, setTitle} */
 export function renderGame(el, state, view, on) {
   renderConn(el.conn, state.conn, { onRetry: on.retry });
   el.conn.hidden = Boolean(state.askName); // nothing is connecting before the name is given
@@ -118,7 +118,7 @@ export function renderGame(el, state, view, on) {
   if (!el.chat.__chat) buildChat(el.chat, { onSend: on.sendChat });
   memo(el.chat, `${view.chat.channel}|${view.chat.lines.length && view.chat.lines[view.chat.lines.length - 1].seq}|${JSON.stringify(view.chat.error)}|${view.chat.enabled}`, () =>
     renderChat(el.chat, view.chat));
-  document.title = `${view.live ? view.statusText : "Replay"} · ${view.variant} · Tic-Tac-Toe`;
+  on.setTitle(`${view.live ? view.statusText : "Replay"} · ${view.variant} · Tic-Tac-Toe`);
 }
 
 export function gameLayout(app) {
@@ -126,7 +126,8 @@ export function gameLayout(app) {
   const part = (name, tag, props = {}, ...children) => ($[name] = h(tag, props, ...children));
   const header = document.querySelector(".site-header .header-extra");
   const conn = part("conn", "div", { class: "conn", role: "status", "aria-label": "Connection" });
-  if (header) fill(header, conn);
+  const alerts = part("alerts", "div", { class: "alerts", role: "group", "aria-label": "Sound and notifications" });
+  if (header) fill(header, alerts, conn);
   $.page = h("div", { class: "game-page" },
     h("section", { class: "board-col", "aria-label": "Game" },
       h("div", { class: "game-head" },

@@ -14,6 +14,13 @@ const PATHS = {
   refresh: "M20 12a8 8 0 1 1-2.3-5.6 M20 4v5h-5",
   close: "M6 6l12 12 M18 6 6 18",
   live: "M12 12m-3 0a3 3 0 1 0 6 0a3 3 0 1 0-6 0",
+  sound: "M4 9h4l5-4v14l-5-4H4Z M16.5 8.5a5 5 0 0 1 0 7 M19 6a8.5 8.5 0 0 1 0 12",
+  mute: "M4 9h4l5-4v14l-5-4H4Z M17 9.5l5 5 M22 9.5l-5 5",
+  trophy: "M8 4h8v6a4 4 0 0 1-8 0Z M8 6H4a3 3 0 0 0 4 4 M16 6h4a3 3 0 0 1-4 4 M12 14v4 M8 20h8",
+  flag: "M5 21V4 M5 4h12l-3 4 3 4H5",
+  handshake: "M3 12l4-4 4 2 3-2 4 4 M7 8l-4 4 6 6 2-2 M11 16l2 2 6-6",
+  bell: "M6 16V11a6 6 0 0 1 12 0v5l2 2H4Z M10 20a2 2 0 0 0 4 0",
+  "bell-off": "M6 16V11a6 6 0 0 1 12 0v5l2 2H4Z M10 20a2 2 0 0 0 4 0 M3 3l18 18",
 };
 
 export function icon(name, label) {
