@@ -1,0 +1,197 @@
+"""Click latency in real Chromium: from a player's click to the piece on their own board, and
+to the piece on the opponent's board.
+
+    .venv/bin/python -m bench.click_latency [--games 10] [--warmup 1] [--json]
+
+Starts ``tictactoe serve`` (in memory) on a free loopback port and two headless Chromium pages
+(Debian's /usr/bin/chromium, the flags of tests/e2e), seated as X and O in a new room each
+game; they play a fixed five-move win, every move a real click. In the page, the click's time
+is the ``pointerdown`` event's timestamp and the piece's is taken by a MutationObserver on the
+board when the piece's element is added (the DOM is updated; the paint follows in the next
+frame). Both pages run on this machine, so ``performance.timeOrigin + performance.now()`` is
+one clock for both. The first ``--warmup`` games are played but not counted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import sys
+import time
+import urllib.request
+from collections.abc import Sequence
+from typing import Any
+
+from bench.load.launch import CONFIGS, launch
+
+__all__ = ["main", "percentile", "run"]
+
+CHROMIUM = "/usr/bin/chromium"
+# The flags of tests/e2e/conftest.py: no sandbox in a container, nothing in the background.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+WAIT_MS = 15_000  # a bound against hangs, not a measurement
+# X b2, O a1, X b1, O c3, X b3: X wins on the b column. (row, col), 1-based as the labels.
+MOVES = [("X", 2, 2), ("O", 1, 1), ("X", 1, 2), ("O", 3, 3), ("X", 3, 2)]
+
+# Installed in each page once its board exists: the board's pieces as they are added, and the
+# clicks on it, both on the shared clock. (Every expression given to the page is a function:
+# the page's CSP refuses `eval`, which Playwright uses for a bare expression.)
+WATCH = """() => {
+  const now = () => performance.timeOrigin + performance.now();
+  window.__seen = {};
+  window.__clicks = [];
+  const board = document.querySelector(".board");
+  board.addEventListener("pointerdown", (e) => {
+    const cell = e.target.closest(".cell");
+    const t = performance.timeOrigin + e.timeStamp;
+    if (cell) window.__clicks.push({ key: cell.dataset.key, t });
+  }, { capture: true });
+  new MutationObserver((records) => {
+    const t = now();
+    for (const r of records) for (const node of r.addedNodes) {
+      if (!(node instanceof Element) || !node.matches(".piece:not(.ghost):not(.queued)")) continue;
+      const cell = node.closest(".cell");
+      if (cell && !(cell.dataset.key in window.__seen)) window.__seen[cell.dataset.key] = t;
+    }
+  }).observe(board, { childList: true, subtree: true });
+}"""
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile (0 < q ≤ 1) of ``values``."""
+    ordered = sorted(values)
+    if not ordered:
+        raise ValueError("no values")
+    rank = max(1, min(len(ordered), int(-(-q * len(ordered) // 1))))
+    return ordered[rank - 1]
+
+
+def _create_room(base: str) -> str:
+    request = urllib.request.Request(
+        f"{base}/api/rooms",
+        data=json.dumps({"rules": {}, "public": False}).encode(),
+        headers={"content-type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        room_id: str = json.load(answer)["room_id"]
+        return room_id
+
+
+def _seat(page: Any, base: str, room: str, mark: str) -> None:
+    page.goto(f"{base}/r/{room}")
+    page.wait_for_function(
+        f"() => document.querySelector('.role-badge')?.textContent === 'You play {mark}'",
+        timeout=WAIT_MS,
+    )
+    page.evaluate(WATCH)
+
+
+def _key(row: int, col: int) -> str:
+    return f"0:{row - 1}:{col - 1}"  # cellKey in board-model.js: layer:row:col, 0-based
+
+
+def _play_game(pages: dict[str, Any], base: str) -> list[tuple[float, float]]:
+    """One game; per move (ms): (click → own board, click → opponent's board)."""
+    room = _create_room(base)
+    _seat(pages["X"], base, room, "X")
+    _seat(pages["O"], base, room, "O")
+    pages["X"].wait_for_function(
+        "() => document.querySelector('.status-line')?.textContent === 'Your move'",
+        timeout=WAIT_MS,
+    )
+    samples = []
+    for mark, row, col in MOVES:
+        mover, other = pages[mark], pages["O" if mark == "X" else "X"]
+        key = _key(row, col)
+        mover.wait_for_function(
+            f"() => document.querySelector('.cell[data-key=\"{key}\"]')"
+            "?.classList.contains('playable')",
+            timeout=WAIT_MS,
+        )
+        mover.locator(f'.board .cell[data-key="{key}"]').click()
+        seen = f"() => window.__seen['{key}'] !== undefined"
+        mover.wait_for_function(seen, timeout=WAIT_MS)
+        other.wait_for_function(seen, timeout=WAIT_MS)
+        clicks = [c["t"] for c in mover.evaluate("window.__clicks") if c["key"] == key]
+        clicked = clicks[-1]
+        own = mover.evaluate(f"window.__seen['{key}']") - clicked
+        theirs = other.evaluate(f"window.__seen['{key}']") - clicked
+        samples.append((own, theirs))
+    return samples
+
+
+def run(games: int, warmup: int) -> dict[str, Any]:
+    """Play ``warmup + games`` games; the figures of the last ``games``."""
+    from playwright.sync_api import sync_playwright  # the browser half of the test extras
+
+    if not os.access(CHROMIUM, os.X_OK):
+        raise RuntimeError(f"{CHROMIUM} is missing")
+    server = launch("server", CONFIGS["memory"], None)
+    try:
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            pages = {}
+            for mark, name in (("X", "Ada"), ("O", "Grace")):
+                context = browser.new_context(viewport={"width": 1280, "height": 800})
+                context.add_init_script(
+                    f"localStorage.setItem('ttt.name', {json.dumps(json.dumps(name))})"
+                )
+                pages[mark] = context.new_page()
+            samples: list[tuple[float, float]] = []
+            started = time.monotonic()
+            for game in range(warmup + games):
+                played = _play_game(pages, server.url)
+                if game >= warmup:
+                    samples += played
+            wall = time.monotonic() - started
+            browser.close()
+    finally:
+        server.stop()
+    own = [s[0] for s in samples]
+    theirs = [s[1] for s in samples]
+    return {
+        "games": games,
+        "warmup": warmup,
+        "moves": len(samples),
+        "wall_s": round(wall, 1),
+        "own_ms": {"p50": round(percentile(own, 0.5), 1), "p99": round(percentile(own, 0.99), 1)},
+        "opponent_ms": {
+            "p50": round(percentile(theirs, 0.5), 1),
+            "p99": round(percentile(theirs, 0.99), 1),
+        },
+        "host": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
+        f"Python {platform.python_version()}",
+    }
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.click_latency", description=__doc__)
+    parser.add_argument("--games", type=int, default=10, help="games counted (5 moves each)")
+    parser.add_argument("--warmup", type=int, default=1, help="games played first, not counted")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.warmup < 0:
+        parser.error("--games must be at least 1 and --warmup at least 0")
+    result = run(args.games, args.warmup)
+    if args.json:
+        print(json.dumps(result))
+        return 0
+    own, theirs = result["own_ms"], result["opponent_ms"]
+    print(f"click latency, {result['moves']} moves in {result['games']} games ({result['host']})")
+    print(f"  click → own board       p50 {own['p50']:7.1f} ms   p99 {own['p99']:7.1f} ms")
+    print(f"  click → opponent board  p50 {theirs['p50']:7.1f} ms   p99 {theirs['p99']:7.1f} ms")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
