@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from core import Move
-from core.ai import BotJob, run_bot_job
+from core.ai import BotAnswer, BotJob, answer_bot_job
 from rooms.errors import ErrorCode, RoomError
 from rooms.room.commands import BotMove, Tick
 from rooms.room.room import Room
@@ -33,7 +33,8 @@ __all__ = ["Think", "Watch", "think_in_thread"]
 
 log = logging.getLogger("tictactoe.rooms")
 
-Think = Callable[[BotJob], Awaitable[Move]]
+Think = Callable[[BotJob], Awaitable[Move | BotAnswer]]
+"""Runs a bot's job: the move, or the move with whether it was proven (``BotAnswer``)."""
 """Runs a bot's search off the event loop and returns its move."""
 
 _QUIET = {
@@ -49,8 +50,8 @@ MAX_BOT_FAILURES = 3
 """A bot whose search fails this often for one turn is not asked again for it."""
 
 
-async def think_in_thread(job: BotJob) -> Move:
-    return await asyncio.to_thread(run_bot_job, job)
+async def think_in_thread(job: BotJob) -> BotAnswer:
+    return await asyncio.to_thread(answer_bot_job, job)
 
 
 class Watch:
@@ -154,8 +155,10 @@ class Watch:
             # the same seed on every worker: two workers computing one turn agree anyway
             seed = zlib.crc32(f"{room.room_id}:{room.game_number}:{room.game.ply}".encode())
             job = BotJob.of(room.game, seat.bot, seed=seed, budget=room.settings.bot_budget)
-            move = await self._think(job)
-            command = BotMove(seat.mark, move, room.game_version)
+            answer = await self._think(job)
+            if not isinstance(answer, BotAnswer):
+                answer = BotAnswer(answer)
+            command = BotMove(seat.mark, answer.move, room.game_version, answer.proven)
             executed = await self._service.execute(room.room_id, command)
             if executed.event is not None:
                 self.bot_moves += 1

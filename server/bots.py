@@ -18,8 +18,8 @@ import threading
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 
-from core import Game, Move
-from core.ai import BotJob, run_bot_job
+from core import Game
+from core.ai import BotAnswer, BotJob, answer_bot_job, run_bot_job
 
 __all__ = ["BotPool", "warm_up"]
 
@@ -87,11 +87,11 @@ class BotPool:
             for future in self.warming:
                 future.add_done_callback(_report)
 
-    async def think(self, job: BotJob) -> Move:
+    async def think(self, job: BotJob) -> BotAnswer:
         if self._executor is None:
             self._executor = self._open()
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, run_bot_job, job)
+        return await loop.run_in_executor(self._executor, answer_bot_job, job)
 
     def close(self) -> None:
         executor, self._executor = self._executor, None

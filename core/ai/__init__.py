@@ -9,7 +9,8 @@
   budget. The solver searches bitboards (``core.ai.bitboard``) with a bounded
   transposition table (``core.ai.table``).
 - ``analyze(game, budget)``: every legal move with its value (proven) or a heuristic score.
-- ``BotJob`` / ``run_bot_job``: a bot move as a picklable job, to run off an event loop.
+- ``BotJob`` / ``run_bot_job``: a bot move as a picklable job, to run off an event loop;
+  ``answer_bot_job`` also says whether the move was proven (``BotAnswer``).
 - ``run_league``: bots against bots through ``core.tournament``'s round robin.
 """
 
@@ -23,7 +24,7 @@ from .factory import LEVELS, make_bot
 from .heuristic import EASY, MEDIUM, HeuristicBot
 from .league import BotStanding, League, Match, run_league
 from .mcts import MctsBot
-from .offload import BotJob, run_bot_job
+from .offload import BotAnswer, BotJob, answer_bot_job, run_bot_job
 from .perfect import PerfectBot
 from .selfplay import play_game
 from .solve import SolveResult, result_from_start, solve
@@ -32,6 +33,8 @@ from .symmetry import canonical_form, symmetries
 from .values import Verdict
 
 __all__ = [
+    "BotAnswer",
+    "answer_bot_job",
     "DEFAULT_BUDGET",
     "EASY",
     "LEVELS",

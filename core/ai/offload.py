@@ -19,7 +19,7 @@ from ..move import Move
 from .budget import DEFAULT_BUDGET, Budget, as_budget
 from .factory import make_bot
 
-__all__ = ["BotJob", "run_bot_job"]
+__all__ = ["BotAnswer", "BotJob", "answer_bot_job", "run_bot_job"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +44,21 @@ class BotJob:
 def run_bot_job(job: BotJob) -> Move:
     """The move the job's bot chooses in the job's game (raises the bot's typed errors)."""
     return make_bot(job.level, seed=job.seed, budget=job.budget).choose(decode(job.game))
+
+
+@dataclass(frozen=True, slots=True)
+class BotAnswer:
+    """The bot's move, and whether it was proven best: None for the levels that prove
+    nothing; False when ``perfect`` found no proof within its budget and played its best
+    guess (core.ai.perfect)."""
+
+    move: Move
+    proven: bool | None = None
+
+
+def answer_bot_job(job: BotJob) -> BotAnswer:
+    """``run_bot_job``, saying whether the move was proven."""
+    bot = make_bot(job.level, seed=job.seed, budget=job.budget)
+    move = bot.choose(decode(job.game))
+    unproven = getattr(bot, "unproven_moves", None)  # only a proving bot counts them
+    return BotAnswer(move, None if unproven is None else unproven == 0)

@@ -139,6 +139,8 @@ class BotMove:
     mark: str
     move: Move
     game_version: int
+    proven: bool | None = None
+    """False: the bot's level proves its moves and found no proof for this one in time."""
 
 
 @dataclass(frozen=True, slots=True)

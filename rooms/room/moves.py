@@ -56,10 +56,19 @@ def bot_move(room: RoomState, command: BotMove, now: float) -> Handled:
         )
     move = command.move
     request = MoveRequest(col=move.col, row=move.row, layer=move.layer)
-    return play(room, seat, request, f"bot-{command.game_version}", now)
+    unproven = command.proven is False
+    return play(room, seat, request, f"bot-{command.game_version}", now, unproven=unproven)
 
 
-def play(room: RoomState, seat: Seat, request: MoveRequest, move_id: str, now: float) -> Handled:
+def play(
+    room: RoomState,
+    seat: Seat,
+    request: MoveRequest,
+    move_id: str,
+    now: float,
+    *,
+    unproven: bool = False,
+) -> Handled:
     deadline = room.deadline()
     if deadline is not None and deadline.mark == seat.mark and now >= deadline.at:
         what = "first-move limit" if deadline.first_move else "time"
@@ -93,4 +102,6 @@ def play(room: RoomState, seat: Seat, request: MoveRequest, move_id: str, now: f
     )
     if outcome is not None:
         event["players"] = room.players()
+    if unproven:  # a proving bot's best guess: the page says so (docs/protocol.md, moved)
+        event["unproven"] = True
     return Handled(room.with_state(event, now), MoveReply(move_id, version, duplicate=False))

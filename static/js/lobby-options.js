@@ -9,7 +9,7 @@ export const BOT_LEVELS = Object.freeze([
   { id: "easy", label: "Easy", hint: "sees one move ahead" },
   { id: "medium", label: "Medium", hint: "blocks and attacks" },
   { id: "hard", label: "Hard", hint: "searches deeply" },
-  { id: "perfect", label: "Perfect", hint: "never loses a solvable game" },
+  { id: "perfect", label: "Perfect", hint: "plays proven-best moves; a guess marked ? where no proof comes in time" },
 ]);
 
 export const TIME_CONTROLS = Object.freeze([

@@ -52,6 +52,7 @@ const APPLY = {
         r !== ev.row ? cells : cells.map((v, c) => (c === ev.col ? ev.mark : v))));
     const move = { mark: ev.mark, row: ev.row, col: ev.col, layer };
     if (ev.at !== undefined) move.at = ev.at;
+    if (ev.unproven) move.unproven = true; // the perfect bot's guess: no proof in time
     const moves = [...room.moves, move];
     return {
       ...room, position, moves,

@@ -132,8 +132,10 @@ export function gameView(s) {
     analysis,
     moves: room.moves.map((m, i) => ({
       ply: i + 1, mark: m.mark, name: cellName(m, rules),
-      label: `${playerName(room.players, m.mark)} (${m.mark}): ${cellSpoken(m, rules)}`,
+      label: `${playerName(room.players, m.mark)} (${m.mark}): ${cellSpoken(m, rules)}` +
+        (m.unproven ? ", unproven: the bot found no proof in time" : ""),
       current: i + 1 === ply,
+      unproven: Boolean(m.unproven),
     })),
     board: {
       shapeKey: `${rules.rows}x${rules.cols}x${rules.layers || 1}`,

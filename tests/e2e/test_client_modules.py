@@ -258,3 +258,28 @@ def test_the_content_security_policy_refuses_other_hosts(new_page: Any, guard: A
     refused = [e for e in guard.errors if "Content Security Policy" in e]
     assert refused, guard.errors
     guard.errors.clear()  # the refusal is logged as a console error: expected here
+
+
+def test_an_unproven_bot_move_is_marked_in_the_move_list(js: Any) -> None:
+    out = js("""
+        const snap = {room_id: "r", rules: {rows: 3, cols: 3, k: 3, gravity: false, misere: false,
+                      players: 2, layers: 1}, status: "playing", board: ".../.../...", turn: "X",
+                      ply: 0, moves: [], outcome: null, seats: 2, spectators: 0, version: 4,
+                      players: [{mark: "X", name: "Perfect bot", connected: true},
+                                {mark: "O", name: "Ada", connected: true}]};
+        const moved = {type: "moved", version: 5, mark: "X", row: 1, col: 1, layer: 0, ply: 1,
+                       turn: "O", status: "playing", outcome: null, unproven: true};
+        const room = m.room_state.applyEvent(m.room_state.fromSnapshot(snap), moved).room;
+        const {renderMoves} = await import("/js/render/moves.js");
+        const root = document.createElement("div");
+        document.body.append(root);
+        renderMoves(root, {players: room.players, live: true, moves: room.moves.map((mv, i) => ({
+            ply: i + 1, mark: mv.mark, name: "b2", label: "Perfect bot (X): b2",
+            current: false, unproven: Boolean(mv.unproven)}))});
+        const button = root.querySelector("button.move");
+        return {flag: room.moves[0].unproven === true, text: button.textContent,
+                unproven: button.classList.contains("unproven"), title: button.title};
+    """)
+    assert out["flag"] and out["unproven"]
+    assert out["text"] == "b2?"
+    assert "no proof in time" in out["title"]

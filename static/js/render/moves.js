@@ -16,12 +16,13 @@ export function renderMoves(root, view, { onPick } = {}) {
       h("span", { class: "round-no", "aria-hidden": "true" }, `${r + 1}.`),
       round.map((m) => h("button", {
         type: "button",
-        class: `move mark-${m.mark}${m.current ? " current" : ""}`,
+        class: `move mark-${m.mark}${m.current ? " current" : ""}${m.unproven ? " unproven" : ""}`,
         "aria-label": `Move ${m.ply}, ${m.label}`,
         "aria-current": m.current ? "step" : null,
+        title: m.unproven ? "Unproven: the bot found no proof in time and played its best guess" : null,
         dataset: { ply: m.ply },
         onclick: () => onPick && onPick(m.ply),
-      }, m.name)))));
+      }, m.unproven ? `${m.name}?` : m.name)))));
   // a CSSOM property, not a style attribute: the CSP (style-src 'self') refuses the latter
   list.style.setProperty("--per", per);
   const old = root.querySelector(".move-list");

@@ -10,7 +10,7 @@ import pytest
 
 from core import Game, Move, Rules
 from core.ai import Budget, UnknownBot
-from core.ai.offload import BotJob, run_bot_job
+from core.ai.offload import BotJob, answer_bot_job, run_bot_job
 
 NODES = Budget(seconds=None, nodes=300)
 
@@ -38,3 +38,12 @@ def test_jobs_run_in_a_process_pool() -> None:
 def test_a_bad_job_raises_the_typed_error() -> None:
     with pytest.raises(UnknownBot):
         run_bot_job(BotJob.of(sample_game(), "grandmaster"))
+
+
+def test_an_answer_says_whether_the_move_was_proven() -> None:
+    small = answer_bot_job(BotJob.of(Game(), "perfect", seed=1, budget=5.0))
+    assert small.proven is True and small.move in Game().legal_moves()  # 3x3 proves at once
+    big = Game(Rules(rows=15, cols=15, k=5))
+    guess = answer_bot_job(BotJob.of(big, "perfect", seed=1, budget=Budget(None, 200)))
+    assert guess.proven is False and guess.move in big.legal_moves()  # no proof in 200 nodes
+    assert answer_bot_job(BotJob.of(Game(), "hard", seed=1, budget=0.05)).proven is None

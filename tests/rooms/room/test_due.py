@@ -74,3 +74,12 @@ def test_a_clock_alone_is_due_at_the_deadline() -> None:
     assert room.due() == T0 + 10
     event = play(room, "c0", 1, 1, T0 + 4).event
     assert event is not None and event["due"] == T0 + 14
+
+
+def test_an_unproven_bot_move_says_so_in_its_event() -> None:
+    room, _ = room_with(bot=("perfect", "X"))
+    guess = at(room, BotMove("X", Move(1, 1), room.game_version, proven=False), T0 + 1).event
+    assert guess is not None and guess["type"] == "moved" and guess["unproven"] is True
+    room2, _ = room_with(bot=("perfect", "X"))
+    proof = at(room2, BotMove("X", Move(1, 1), room2.game_version, proven=True), T0 + 1).event
+    assert proof is not None and "unproven" not in proof  # the flag only when it is a guess
