@@ -93,9 +93,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             await backend.open()
             try:
+                # Before the lease: starting the pool's first process waits for the fork
+                # server to import the search code (up to a second on a busy host), in this
+                # thread; a lease taken already could lapse meanwhile.
+                bots.start()
                 await presence.start()
                 sweeper.start()
-                bots.start()
                 state.lag.start()
                 if state.collector is not None:
                     state.collector.start()

@@ -22,8 +22,22 @@ export function renderConn(root, conn, { onRetry } = {}) {
   root.dataset.tone = tone;
   root.dataset.state = conn.state;
   attr(root, "title", text);
-  fill(root,
-    h("span", { class: "dot", "aria-hidden": "true" }),
-    h("span", { class: "conn-text" }, text),
-    retry && onRetry ? h("button", { type: "button", class: "link-button", onclick: onRetry }, "Retry now") : null);
+  // Updated in place, never rebuilt: the countdown redraws every second, and a "Retry now"
+  // replaced between a press and its release would swallow the click.
+  let label = root.querySelector(".conn-text");
+  if (!label) {
+    label = h("span", { class: "conn-text" });
+    fill(root, h("span", { class: "dot", "aria-hidden": "true" }), label);
+  }
+  if (label.textContent !== text) label.textContent = text;
+  let button = root.querySelector("button.link-button");
+  if (retry && onRetry) {
+    if (!button) {
+      button = h("button", { type: "button", class: "link-button" }, "Retry now");
+      root.append(button);
+    }
+    button.onclick = onRetry;
+  } else if (button) {
+    button.remove();
+  }
 }
