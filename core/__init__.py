@@ -6,6 +6,7 @@ Standard library only, synchronous, no I/O, no clock. ``rooms`` and ``server`` b
 from __future__ import annotations
 
 from .board import EMPTY, Board
+from .cell_names import cell_name, column_name, named_cell
 from .codec import decode, encode
 from .errors import (
     CellOccupied,
@@ -23,7 +24,7 @@ from .game import Game, GameListener
 from .geometry import Geometry, geometry
 from .interned import BuiltOnce, typed_key
 from .move import Move, MoveRequest, parse_move
-from .outcome import EndReason, Outcome
+from .outcome import EndReason, Outcome, ended_because
 from .round_robin import (
     DuplicatePlayer,
     InvalidPlayerName,
@@ -88,9 +89,13 @@ __all__ = [
     "TournamentError",
     "UnknownPairing",
     "UnknownPlayer",
+    "cell_name",
+    "column_name",
     "decode",
+    "ended_because",
     "encode",
     "geometry",
+    "named_cell",
     "parse_move",
     "scan",
     "schedule",

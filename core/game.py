@@ -26,8 +26,8 @@ from .geometry import Geometry, geometry
 from .loading import checked_position, setup_order
 from .move import Move, MoveRequest, parse_move
 from .off_board import OffBoardEndings
-from .outcome import EndReason, Outcome
-from .placement import make_placement
+from .outcome import EndReason, Outcome, ended_because
+from .placement import make_placement, off_board
 from .position import ending_line
 from .rules import MARKS, Rules
 from .scoring import make_scoring
@@ -134,7 +134,7 @@ class Game(OffBoardEndings):
         changes nothing when the move is not legal.
         """
         if self._outcome is not None:
-            raise GameOver(f"the game is over ({self._outcome.reason.value}); no more moves")
+            raise GameOver(f"the game is over: {ended_because(self._outcome.reason)}")
         code = len(self._placed) % self.rules.players + 1
         if mark is not None and mark != MARKS[code - 1]:
             if mark not in self.rules.marks:
@@ -180,7 +180,7 @@ class Game(OffBoardEndings):
 
     def _check_index(self, index: int) -> None:
         if self._outcome is not None:
-            raise GameOver(f"the game is over ({self._outcome.reason.value}); no more moves")
+            raise GameOver(f"the game is over: {ended_because(self._outcome.reason)}")
         valid = type(index) is int or (isinstance(index, int) and not isinstance(index, bool))
         if not valid or not 0 <= index < len(self.board.cells):
             raise OutOfBounds(f"cell index {index!r} is off the board")
@@ -194,7 +194,7 @@ class Game(OffBoardEndings):
                 if isinstance(value, bool) or not isinstance(value, int):
                     raise MalformedMove(f"{name} must be a whole number, got {value!r}")
         if not (0 <= row < rules.rows and 0 <= col < rules.cols and 0 <= layer < rules.layers):
-            raise OutOfBounds(f"{move!r} is off the {rules.describe().split()[0]} board")
+            raise OutOfBounds(off_board(rules, row, col, layer))
         return (layer * rules.rows + row) * rules.cols + col
 
     def _put(self, index: int, code: int) -> tuple[int, ...] | None:
@@ -243,7 +243,8 @@ class Game(OffBoardEndings):
         """Take back the last move, restoring exactly the state before it."""
         if self._outcome is not None and not self._ended_by_move:
             raise GameOver(
-                f"the game ended by {self._outcome.reason.value}; its moves cannot be taken back"
+                f"the game ended because {ended_because(self._outcome.reason)}; "
+                "its moves cannot be taken back"
             )
         if len(self._placed) <= self._setup:
             raise NothingToUndo("there is no move to take back")
@@ -272,7 +273,7 @@ class Game(OffBoardEndings):
         where it started); a new move clears what was taken back. Like the copy's listeners,
         the taken-back moves belong to this object: ``core.codec`` does not store them."""
         if self._outcome is not None:
-            raise GameOver(f"the game is over ({self._outcome.reason.value}); no more moves")
+            raise GameOver(f"the game is over: {ended_because(self._outcome.reason)}")
         if not self._undone:
             raise NothingToRedo("there is no taken-back move to play again")
         index = self._undone[-1]
@@ -285,7 +286,7 @@ class Game(OffBoardEndings):
     def finish(self, outcome: Outcome) -> Outcome:
         """End the game with ``outcome`` (a resignation, a timeout, ...), checked."""
         if self._outcome is not None:
-            raise GameOver(f"the game is already over ({self._outcome.reason.value})")
+            raise GameOver(f"the game is already over: {ended_because(self._outcome.reason)}")
         for mark in (outcome.winner, outcome.loser):
             if mark is not None and mark not in self.rules.marks:
                 raise GameError(f"{mark!r} is not a player in this game")

@@ -9,7 +9,7 @@ from typing import Any
 from .errors import GameError
 from .move import Move
 
-__all__ = ["EndReason", "Outcome"]
+__all__ = ["EndReason", "Outcome", "ended_because"]
 
 
 class EndReason(StrEnum):
@@ -21,6 +21,23 @@ class EndReason(StrEnum):
     ABANDONMENT = "abandonment"
     AGREEMENT = "agreement"
     ABORTED = "aborted"  # called off before it really started: no result
+
+
+_BECAUSE = {
+    EndReason.LINE: "a line was completed",
+    EndReason.BOARD_FULL: "the board is full",
+    EndReason.NO_LINE_LEFT: "no line can be completed any more",
+    EndReason.RESIGNATION: "a player resigned",
+    EndReason.TIMEOUT: "a clock ran out",
+    EndReason.ABANDONMENT: "a player left",
+    EndReason.ABORTED: "it was aborted",
+    EndReason.AGREEMENT: "the players agreed",
+}
+
+
+def ended_because(reason: EndReason) -> str:
+    """Why a game ended, in plain words for messages: ``the board is full``."""
+    return _BECAUSE[reason]
 
 
 @dataclass(frozen=True, slots=True)

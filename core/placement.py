@@ -11,6 +11,7 @@ from functools import lru_cache
 from typing import ClassVar, Protocol
 
 from .board import EMPTY, Board
+from .cell_names import column_name, named_cell, pillar_name
 from .errors import CellOccupied, ColumnFull, MalformedMove, OutOfBounds
 from .move import MoveRequest
 from .rules import Rules
@@ -20,9 +21,18 @@ __all__ = ["PLACEMENTS", "FreePlacement", "GravityPlacement", "Placement", "make
 
 def _check_inside(rules: Rules, row: int, col: int, layer: int) -> None:
     if not (0 <= row < rules.rows and 0 <= col < rules.cols and 0 <= layer < rules.layers):
-        where = f"row {row}, col {col}" + (f", layer {layer}" if rules.is_3d or layer else "")
-        shape = f"{rules.rows}×{rules.cols}" + (f"×{rules.layers}" if rules.is_3d else "")
-        raise OutOfBounds(f"({where}) is off the {shape} board")
+        raise OutOfBounds(off_board(rules, row, col, layer))
+
+
+def off_board(rules: Rules, row: object, col: object, layer: object = 0) -> str:
+    """A cell outside the board has no board name: say where it is and what the board spans."""
+    flat = not rules.is_3d and not layer
+    where = f"row {row}, col {col}" + ("" if flat else f", layer {layer}")
+    shape = f"{rules.rows}×{rules.cols}" + (f"×{rules.layers}" if rules.is_3d else "")
+    spans = f"rows 0 to {rules.rows - 1}, cols 0 to {rules.cols - 1}" + (
+        f", layers 0 to {rules.layers - 1}" if rules.is_3d else ""
+    )
+    return f"{where} is off the {shape} board ({spans})"
 
 
 class Placement(Protocol):
@@ -65,9 +75,7 @@ class FreePlacement:
 
     def check(self, board: Board, index: int) -> None:
         if board.cells[index] != EMPTY:
-            row, col, layer = self._rules.coords(index)
-            where = f"row {row}, col {col}" + (f", layer {layer}" if self._rules.is_3d else "")
-            raise CellOccupied(f"({where}) is already taken")
+            raise CellOccupied(f"{named_cell(self._rules, *self._rules.coords(index))} is taken")
 
     def legal(self, board: Board) -> list[int]:
         return [i for i, code in enumerate(board.cells) if code == EMPTY]
@@ -114,31 +122,41 @@ class GravityPlacement:
                 raise OutOfBounds(f"layer {request.layer} is off the flat board")
             if not 0 <= request.col < rules.cols:
                 raise OutOfBounds(
-                    f"column {request.col} is off the {rules.rows}×{rules.cols} board "
-                    f"(columns 0 to {rules.cols - 1})"
+                    f"col {request.col} is off the {rules.rows}×{rules.cols} board "
+                    f"(cols 0 to {rules.cols - 1}, a to {column_name(rules.cols - 1)})"
                 )
             stack = request.col
         height = self._heights[stack]
         if height >= self._depth:
             if rules.is_3d:
-                raise ColumnFull(f"pillar (row {request.row}, col {request.col}) is full")
-            raise ColumnFull(f"column {request.col} is full")
+                prow, pcol = divmod(stack, rules.cols)
+                pillar = f"{pillar_name(prow, pcol)} (row {prow}, col {pcol})"
+                raise ColumnFull(f"the pillar at {pillar} is full")
+            raise ColumnFull(f"column {column_name(request.col)} (col {request.col}) is full")
         index = self._landing(stack, height)
         row, _, layer = rules.coords(index)
         given, lands = (request.layer, layer) if rules.is_3d else (request.row, row)
         if given is not None and given != lands:
             axis = "layer" if rules.is_3d else "row"
-            raise MalformedMove(f"with gravity the piece lands on {axis} {lands}, not {given}")
+            row, col, layer = rules.coords(index)
+            asked = (row, col, given) if rules.is_3d else (given, col, layer)
+            inside = 0 <= given < (rules.layers if rules.is_3d else rules.rows)
+            raise MalformedMove(
+                f"with gravity this piece lands on {named_cell(rules, row, col, layer)}, not on "
+                + (named_cell(rules, *asked) if inside else f"{axis} {given}")
+            )
         return index
 
     def check(self, board: Board, index: int) -> None:
         stack, height = self._stack_of[index], self._level_of[index]
+        rules = self._rules
         if board.cells[index] != EMPTY:
-            raise CellOccupied(f"cell {self._rules.coords(index)[:2]} is already taken")
+            raise CellOccupied(f"{named_cell(rules, *rules.coords(index))} is taken")
         if height != self._heights[stack]:
+            lowest = self._landing(stack, self._heights[stack])
             raise MalformedMove(
-                f"with gravity a piece cannot float: this stack fills at height "
-                f"{self._heights[stack]}, not {height}"
+                f"with gravity a piece cannot float at {named_cell(rules, *rules.coords(index))}: "
+                f"the lowest free cell below it is {named_cell(rules, *rules.coords(lowest))}"
             )
 
     def legal(self, board: Board) -> list[int]:

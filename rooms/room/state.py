@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from core import Game, GameError, Rules
+from core import Game, GameError, Rules, ended_because
 from rooms.errors import ErrorCode, RoomError, from_game_error
 from rooms.room import events
 from rooms.room.archive import EMPTY, Archive
@@ -151,12 +151,15 @@ class RoomState:
         if status is Status.WAITING:
             free = self.rules.players - len(self.seats)
             raise RoomError(
-                ErrorCode.NOT_STARTED, f"the game starts when {free} more player(s) join"
+                ErrorCode.NOT_STARTED,
+                "the game starts when another player joins"
+                if free == 1
+                else f"the game starts when {free} more players join",
             )
         if status is Status.FINISHED:
             assert self.game.outcome is not None
             raise RoomError(
-                ErrorCode.GAME_OVER, f"the game is over ({self.game.outcome.reason.value})"
+                ErrorCode.GAME_OVER, f"the game is over: {ended_because(self.game.outcome.reason)}"
             )
 
     def players(self) -> list[dict[str, Any]]:

@@ -44,8 +44,8 @@ def test_every_error_is_a_game_error_and_a_value_error() -> None:
 
 
 def test_message_and_rules_field() -> None:
-    err = errors.OutOfBounds("(row 9, col 0) is off the 3×3 board")
-    assert err.message == str(err) == "(row 9, col 0) is off the 3×3 board"
+    err = errors.OutOfBounds("row 9, col 0 is off the 3×3 board")
+    assert err.message == str(err) == "row 9, col 0 is off the 3×3 board"
     rules_err = errors.RulesError("k", "must be from 0 to 19, got 25")
     assert (rules_err.field, rules_err.reason) == ("k", "must be from 0 to 19, got 25")
     assert str(rules_err) == "k: must be from 0 to 19, got 25"

@@ -34,9 +34,14 @@ def test_gravity_stacks_from_the_bottom_row() -> None:
 def test_gravity_accepts_the_landing_row_and_refuses_others() -> None:
     game = Game(CONNECT4)
     assert game.play({"col": 2, "row": 5}) == Move(5, 2)
-    with pytest.raises(MalformedMove, match="lands on row 4, not 0"):
+    with pytest.raises(
+        MalformedMove, match=r"lands on c5 \(row 4, col 2\), not on c1 \(row 0, col 2\)"
+    ):
         game.play({"col": 2, "row": 0})
-    with pytest.raises(MalformedMove, match="cannot float"):
+    with pytest.raises(
+        MalformedMove,
+        match=r"cannot float at e1 \(row 0, col 4\): the lowest free cell below it is e6",
+    ):
         game.play(Move(0, 4))  # an exact cell must be the landing cell too
     assert game.play(Move(4, 2)) == Move(4, 2)
 
@@ -45,7 +50,7 @@ def test_a_full_column_is_refused_and_the_others_stay_open() -> None:
     game = Game(CONNECT4)
     for _ in range(6):
         game.play({"col": 0})  # X and O alternate up one column: no line
-    with pytest.raises(ColumnFull, match="column 0 is full") as caught:
+    with pytest.raises(ColumnFull, match=r"column a \(col 0\) is full") as caught:
         game.play({"col": 0})
     assert caught.value.code == "column_full"
     with pytest.raises(CellOccupied):
@@ -67,10 +72,12 @@ def test_gravity_in_3d_fills_pillars_from_layer_zero() -> None:
     assert game.play({"row": 1, "col": 2}) == Move(1, 2, 0)
     assert game.play({"row": 1, "col": 2}) == Move(1, 2, 1)
     assert game.play({"row": 1, "col": 2, "layer": 2}) == Move(1, 2, 2)
-    with pytest.raises(MalformedMove, match="lands on layer 3, not 0"):
+    with pytest.raises(
+        MalformedMove, match=r"lands on L4 c2 \(row 1, col 2, layer 3\), not on L1 c2"
+    ):
         game.play({"row": 1, "col": 2, "layer": 0})
     game.play({"row": 1, "col": 2})
-    with pytest.raises(ColumnFull, match=r"pillar \(row 1, col 2\) is full"):
+    with pytest.raises(ColumnFull, match=r"the pillar at c2 \(row 1, col 2\) is full"):
         game.play({"row": 1, "col": 2})
     with pytest.raises(MalformedMove, match="needs a row and a col"):
         game.play({"col": 2})

@@ -70,7 +70,7 @@ async def test_cli_player_against_a_websocket_player(
     code, out, err = await finish(cli)
     assert code == 0, err
     assert "You are O in room" in out and "Web joined as X" not in out
-    assert "error: (row 0, col 0) is already taken" in out
+    assert "error: a1 (row 0, col 0) is taken" in out
     assert "error: undo is not available in a game over the network" in out
     assert "error: redo is not available in a game over the network" in out
     assert "O plays (row 1, col 1)." in out and "X plays (row 0, col 2)." in out

@@ -106,7 +106,7 @@ def test_a_gravity_game(play: Play) -> None:
 
 def test_a_full_column_is_refused_and_the_turn_stays(play: Play) -> None:
     s = play("0", "0", "0", "1", flags=("--rows", "2", "--cols", "2", "--k", "2", "--gravity"))
-    assert "X to move (col): 0\nerror: column 0 is full\nX to move (col): 1\n" in s.out
+    assert "X to move (col): 0\nerror: column a (col 0) is full\nX to move (col): 1\n" in s.out
     assert s.last_line == "Result: X wins with 2 in a row at (row 1, col 0) (row 1, col 1)."
 
 
@@ -241,9 +241,9 @@ def test_end_of_input_before_the_end_exits_1(play: Play) -> None:
 @pytest.mark.parametrize(
     ("typed", "message"),
     [
-        ("5 1", "(row 5, col 1) is off the 3×3 board"),
-        ("-1 0", "(row -1, col 0) is off the 3×3 board"),
-        ("1 1", "(row 1, col 1) is already taken"),
+        ("5 1", "row 5, col 1 is off the 3×3 board (rows 0 to 2, cols 0 to 2)"),
+        ("-1 0", "row -1, col 0 is off the 3×3 board (rows 0 to 2, cols 0 to 2)"),
+        ("1 1", "b2 (row 1, col 1) is taken"),
         ("0 x", "col must be a whole number, got 'x'"),
         ("1.5 0", "row must be a whole number, got '1.5'"),
         ("1", "a move here is two whole numbers (row col), got '1'"),
