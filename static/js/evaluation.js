@@ -36,10 +36,19 @@ export function evalMap(result) {
   return map;
 }
 
+/** The event a render module sends up (bubbling) to ask for the replay one move back:
+ *  from a finished board, the position before the last move has values to show. */
+export const STEP_BACK_EVENT = "analysis-step-back";
+
+/** True when the answer is in and no cell has a value: the board is a finished one. */
+export function nothingToShow(a) {
+  return Boolean(a && a.on && !a.loading && !a.error && a.cells && a.cells.size === 0);
+}
+
 /** One line summing the position up for the side to move. */
 export function summary(result, names) {
   if (!result) return "";
-  if (result.over) return "The game is over in this position: step back through the moves to analyse them.";
+  if (result.over) return "The game is over on this board: no move is left to weigh.";
   const who = names(result.turn);
   const best = result.cells[0];
   if (!best) return "";

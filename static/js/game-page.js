@@ -13,17 +13,21 @@ import { judgeClick } from "./move-check.js";
 import { guestName } from "./names.js";
 import { clearPreview, showPreview } from "./render/board.js";
 import { renderAlerts } from "./render/alerts.js";
+import { renderBoardTools } from "./render/board-tools.js";
 import { renderConn } from "./render/conn.js";
 import { gameLayout, renderGame } from "./render/game.js";
 import { renderNameForm } from "./render/name-form.js";
+import { STEP_BACK_EVENT } from "./evaluation.js";
 import { cellName, variantName } from "./rules.js";
 import { createSession, initialGameState } from "./session.js";
 import { createSound } from "./sound.js";
-import { loadName, loadSeat, saveName } from "./storage.js";
+import { loadName, loadPref, loadSeat, savePref, saveName } from "./storage.js";
 import { createStore } from "./store.js";
 import { gameView, lineDown } from "./view.js";
 
 const BACK_MS = 2000; // how long "Back" stays on the board after the line returns
+const PHONE = "(max-width: 640px)"; // where a large board gets its tools (css/game.css)
+const ZOOM = 2; // a zoomed board is this many times its width
 
 export function startGame(app, roomId, want) {
   const store = createStore({ ...initialGameState(roomId, want), focus: null, flash: null });
@@ -98,6 +102,14 @@ export function startGame(app, roomId, want) {
     store.update({ replay: ply === null || ply >= total ? null : Math.max(0, ply) });
   }
 
+  // The analysis card's "Step back to see the values": one move before the board shown.
+  el.page.addEventListener(STEP_BACK_EVENT, () => {
+    const s = store.get();
+    const total = s.room ? s.room.moves.length : 0;
+    goReplay((s.replay ?? total) - 1);
+    announce("One move back: the analysis shows the values here.");
+  });
+
   // -- rendering -------------------------------------------------------------------------
 
   const handlers = {
@@ -134,9 +146,63 @@ export function startGame(app, roomId, want) {
   attention.onChange(() => memo(el.alerts, JSON.stringify(attention.switches()), drawAlerts));
   drawAlerts();
 
+  // -- a large board on a phone: zoom and confirm moves -------------------------------------
+
+  const tools = { zoom: false, confirm: loadPref("confirm", false), selected: null };
+  const phone = window.matchMedia(PHONE);
+  const bigBoard = () => Boolean(view.rules) && (view.rules.layers || 1) === 1 &&
+    Math.max(view.rules.rows, view.rules.cols) > 9;
+  const toolsShown = () => view.ready && bigBoard() && phone.matches;
+  const confirming = () => tools.confirm && toolsShown();
+
+  function select(key) {
+    tools.selected = key;
+    for (const c of el.board.querySelectorAll(".cell.selected")) c.classList.remove("selected");
+    const btn = key && el.board.querySelector(`[data-key="${key}"]`);
+    if (btn) btn.classList.add("selected");
+  }
+
+  function setZoom(on) {
+    const frame = el.boardFrame;
+    if (on) frame.style.height = `${frame.getBoundingClientRect().height}px`; // the same box
+    else frame.style.removeProperty("height");
+    tools.zoom = on;
+    frame.classList.toggle("zoomed", on);
+    if (on) { // show the last move (or the centre) in the middle of the box
+      const target = el.board.querySelector(".cell.last") || el.board.querySelector(".grid");
+      const t = target.getBoundingClientRect();
+      const f = frame.getBoundingClientRect();
+      frame.scrollLeft += t.left + t.width / 2 - (f.left + f.width / 2);
+      frame.scrollTop += t.top + t.height / 2 - (f.top + f.height / 2);
+    }
+    drawTools();
+    announce(on ? "Board zoomed: drag to move it." : "Board shown whole.");
+  }
+
+  function drawTools() {
+    el.tools.hidden = !toolsShown();
+    if (el.tools.hidden && tools.zoom) setZoom(false);
+    if (!confirming()) select(null);
+    memo(el.tools, JSON.stringify([tools.zoom, tools.confirm, el.tools.hidden]), () =>
+      renderBoardTools(el.tools, tools, {
+        zoom: setZoom,
+        confirm(on) {
+          tools.confirm = on;
+          savePref("confirm", on);
+          drawTools();
+          announce(on ? "Confirm moves on: tap a cell, then tap it again to play." : "Confirm moves off.");
+        },
+      }));
+  }
+  phone.addEventListener("change", drawTools);
+
   function render(state) {
     view = gameView(state);
     renderGame(el, state, view, handlers);
+    el.boardFrame.style.setProperty("--zoom", ZOOM);
+    drawTools();
+    if (tools.selected && !(view.myTurn && view.live)) select(null);
+    else select(tools.selected); // a re-render keeps the selected cell marked
     refreshPreview();
     analysis.refresh(view.analysis);
   }
@@ -174,7 +240,11 @@ export function startGame(app, roomId, want) {
       room: s.room, me: view.me, live: view.live, position: s.room.position,
       pending: s.pending, premove: s.premove,
     }, cell);
-    if (verdict.kind === "move") {
+    if (verdict.kind === "move" && confirming() && tools.selected !== cellKey(verdict.target)) {
+      select(cellKey(verdict.target)); // the first tap selects; a second on it plays
+      announce(`${cellName(verdict.target, view.rules)} selected: tap it again to play.`);
+    } else if (verdict.kind === "move") {
+      select(null);
       clearPreview(el.board);
       session.play(verdict.cell, verdict.target);
     } else if (verdict.kind === "premove") {
@@ -191,8 +261,11 @@ export function startGame(app, roomId, want) {
     }
   });
   // A click anywhere off the board's cells, or Escape, cancels a premove (as on lichess).
+  // So does it a selected cell waiting for its confirming tap.
   document.addEventListener("click", (event) => {
-    if (store.get().premove && !cellOf(event.target)) session.premove(null);
+    if (cellOf(event.target)) return;
+    if (store.get().premove) session.premove(null);
+    if (tools.selected && !el.tools.contains(event.target)) select(null);
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && store.get().premove) session.premove(null);

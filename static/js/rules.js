@@ -41,9 +41,9 @@ export function variantName(rules) {
   return shape(rules);
 }
 
-/** "3×3 · 3 in a row · gravity · misère · 3 players". */
-export function describe(rules) {
-  const parts = [shape(rules), `${rules.k} in a row`];
+/** "3×3 · 3 in a row · gravity · misère · 3 players" (without "3×3" when `size` is false). */
+export function describe(rules, { size = true } = {}) {
+  const parts = [size ? shape(rules) : null, `${rules.k} in a row`].filter(Boolean);
   if (rules.gravity) parts.push("gravity");
   if (rules.misere) parts.push("misère");
   if ((rules.players || 2) > 2) parts.push(`${rules.players} players`);

@@ -10,7 +10,7 @@ import { clockView, serverTime, timeControlText } from "./clock.js";
 import { analysisAllowed, evalMap, summary } from "./evaluation.js";
 import { absence, opponents, possible } from "./lifecycle.js";
 import { nextMark, predictedPosition } from "./move-check.js";
-import { cellName, cellSpoken, describe, is3d, variantName } from "./rules.js";
+import { cellName, cellSpoken, describe, is3d, shape, variantName } from "./rules.js";
 import { nameWithMark, outcomeText, playerName, statusLine } from "./text.js";
 
 export function gameView(s) {
@@ -109,7 +109,8 @@ export function gameView(s) {
     gameNumber: room.game_number || 1,
     series: (room.game_number || 1) > 1 || room.players.some((p) => p.wins || p.draws),
     variant: variantName(rules),
-    rulesText: describe(rules),
+    // the board's size once: under a title that already says "4×4×4", only "4 in a row"
+    rulesText: describe(rules, { size: !variantName(rules).includes(shape(rules)) }),
     timeControl: room.clock ? timeControlText(room.clock) : null,
     bots: room.players.filter((p) => p.bot).map((p) => (p.name.includes(p.bot) ? p.name : `${p.name} (${p.bot})`)),
     statusText: statusLine({ ...room, turn: turnShown }, me),
@@ -212,7 +213,7 @@ function chatView(s, me, vsBot) {
     shown: Boolean(s.role) && !(channel === "players" && vsBot), // bots do not chat
     channel,
     title: channel === "players" ? "Players' chat" : "Spectators' chat",
-    hint: channel === "players" ? "Only the players see this chat." : "Only spectators see this chat; the players cannot.",
+    hint: channel === "players" ? "" : "The players cannot see it.", // the title names who reads it
     lines: (s.chat || []).filter((l) => l.channel === channel).map((l) => ({
       ...l,
       mine: channel === "players" ? l.from.mark === me : false,

@@ -57,7 +57,8 @@ def connection(page: Any) -> Any:
 
 
 def clock(page: Any, mark: str) -> Any:
-    return page.locator(f'.player[data-mark="{mark}"] .clock')
+    """The big clock of `mark`, beside the board."""
+    return page.locator(f'.clock-rail .clock[data-mark="{mark}"]')
 
 
 def prompt(page: Any, name: str) -> Any:

@@ -85,8 +85,8 @@ def test_the_perfect_bot_cannot_be_beaten_and_analysis_opens_after_the_game(
     switch = page.get_by_role("switch", name="Analysis")
     switch.click()
     expect(switch).to_have_attribute("aria-checked", "true")
-    expect(page.locator(".analysis-card")).to_contain_text("The game is over in this position")
-    page.get_by_role("button", name="Previous move").click()
+    expect(page.locator(".analysis-card")).to_contain_text("The game is over on this board")
+    page.get_by_role("button", name="Step back to see the values").click()
     expect(evals(page).first).to_be_visible()
     assert evals(page).count() >= 1
 

@@ -187,7 +187,7 @@ def test_analysis_labels_and_who_may_see_them(js: Any) -> None:
     assert out["spoken"] == "wins, 3 moves to the end"
     assert out["allowed"] == [True, False, True, False]
     assert out["summary"] == "Ada (X) to move wins with best play."
-    assert out["over"].startswith("The game is over in this position")
+    assert out["over"] == "The game is over on this board: no move is left to weigh."
 
 
 def test_a_proven_value_without_its_distance_and_an_unproven_one(js: Any) -> None:

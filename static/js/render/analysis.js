@@ -1,8 +1,11 @@
 // The analysis card: a switch that shows perfect-play values on the empty cells, a
 // legend, a one-line summary, and the server's refusal where it happened. Players see
-// why it is locked while their game runs (so it cannot help them play).
+// why it is locked while their game runs (so it cannot help them play). On a finished
+// board nothing is left to weigh, so the card offers to step the replay one move back,
+// where the values are: the button sends STEP_BACK_EVENT up to the page (game-page.js).
 
 import { fill, h } from "../dom.js";
+import { STEP_BACK_EVENT, nothingToShow } from "../evaluation.js";
 import { renderNotice } from "./notice.js";
 
 export function renderAnalysis(root, a, { onToggle }) {
@@ -31,5 +34,10 @@ export function renderAnalysis(root, a, { onToggle }) {
       h("p", { class: "hint" }, "Shows what each empty cell is worth with perfect play from here."),
     a.on && a.loading ? h("p", { class: "analysis-status", role: "status" }, h("span", { class: "spinner", "aria-hidden": "true" }), "Analysing…") : null,
     a.on && a.summary ? h("p", { class: "analysis-status", role: "status" }, a.summary) : null,
+    nothingToShow(a) ? h("p", { class: "analysis-step" },
+      h("button", {
+        type: "button", class: "button small step-back",
+        onclick: (event) => event.currentTarget.dispatchEvent(new CustomEvent(STEP_BACK_EVENT, { bubbles: true })),
+      }, "Step back to see the values")) : null,
     a.error ? errorBox : null);
 }

@@ -9,6 +9,7 @@ import { renderAnalysis } from "./analysis.js";
 import { renderBanner } from "./banner.js";
 import { renderBoard } from "./board.js";
 import { buildChat, renderChat } from "./chat.js";
+import { renderClocks, updateClocks } from "./clocks.js";
 import { renderConn } from "./conn.js";
 import { icon } from "./icons.js";
 import { renderInfo } from "./info.js";
@@ -16,7 +17,7 @@ import { renderLine } from "./line.js";
 import { renderMoves } from "./moves.js";
 import { renderNotice } from "./notice.js";
 import { renderOffers } from "./offers.js";
-import { renderPlayers, updateClocks } from "./players.js";
+import { renderPlayers } from "./players.js";
 import { renderReplay } from "./replay.js";
 import { renderInvite } from "./share.js";
 
@@ -29,6 +30,8 @@ const ACTION_OF = {
 
 /** Players without what changes on every clock tick (their cards are rebuilt on change). */
 const playersKey = (view) => JSON.stringify(view.players.map((p) => ({ ...p, clock: Boolean(p.clock), firstMove: null })));
+/** The clocks' rail: who sits where (its digits are updated in place). */
+const clocksKey = (view) => JSON.stringify(view.players.map((p) => [p.mark, p.name, p.seated, p.you, Boolean(p.clock)]));
 
 /** on = {links, runAction, cancelConfirm, goReplay, watch, retry, dismissNotice,
  *        dismissMoveError, dismissActionError, toggleAnalysis, sendChat, setTitle} */
@@ -83,7 +86,8 @@ export function renderGame(el, state, view, on) {
   });
   const errorAt = (place) => (state.actionError && state.actionError.place === place ? state.actionError : null);
   memo(el.players, `${playersKey(view)}|${view.series}`, () => renderPlayers(el.players, view));
-  updateClocks(el.players, view);
+  memo(el.clocks, clocksKey(view), () => renderClocks(el.clocks, view));
+  updateClocks(el.clocks, view);
   memo(el.invite, `${view.status}|${actionsKey("invite")}`, () =>
     renderInvite(el.invite, view, on.links.play,
       actionButtons(available("invite", view), { run: on.runAction, flash: state.flash })));
@@ -145,17 +149,21 @@ export function gameLayout(app) {
       part("players", "ul", { class: "players", "aria-label": "Players" }),
       part("banner", "div", { class: "banner", hidden: true, role: "status" }),
       part("bannerError", "div", { class: "notice", hidden: true, role: "alert" }),
-      part("offers", "div", { class: "offers", hidden: true, role: "region", "aria-label": "Offers", "aria-live": "polite" }),
-      // One slot for the status and the page's answers to clicks: a message moves nothing.
+      // One slot for the status, the offers and the page's answers to clicks: a message
+      // moves nothing (the slot keeps its height; a taller message lies over the board's top).
       h("div", { class: "status-slot" },
         part("status", "p", { class: "status-line" }),
+        part("offers", "div", { class: "offers", hidden: true, role: "region", "aria-label": "Offers", "aria-live": "polite" }),
         part("moveError", "div", { class: "notice move-error", hidden: true, role: "alert" })),
       // The board keeps its box from the first paint: the invite and the line's state are
       // drawn over it, not beside it.
-      part("boardFrame", "div", { class: "board-frame" },
-        part("board", "div", { class: "board" }),
-        part("invite", "section", { class: "invite-card card", hidden: true }),
-        part("lineOverlay", "div", { class: "line-overlay", role: "status", hidden: true })),
+      part("stage", "div", { class: "board-stage" },
+        part("boardFrame", "div", { class: "board-frame" },
+          part("board", "div", { class: "board" }),
+          part("invite", "section", { class: "invite-card card", hidden: true }),
+          part("lineOverlay", "div", { class: "line-overlay", role: "status", hidden: true })),
+        part("clocks", "div", { class: "clock-rail", role: "group", "aria-label": "Clocks", hidden: true })),
+      part("tools", "div", { class: "board-tools", role: "group", "aria-label": "Board tools", hidden: true }),
       part("replay", "div", { class: "replay", role: "group", "aria-label": "Replay" })),
     h("aside", { class: "side-col", "aria-label": "Game details and moves" },
       h("section", { class: "info-card card", "aria-labelledby": "info-title" },

@@ -21,6 +21,8 @@ const PATHS = {
   handshake: "M3 12l4-4 4 2 3-2 4 4 M7 8l-4 4 6 6 2-2 M11 16l2 2 6-6",
   bell: "M6 16V11a6 6 0 0 1 12 0v5l2 2H4Z M10 20a2 2 0 0 0 4 0",
   "bell-off": "M6 16V11a6 6 0 0 1 12 0v5l2 2H4Z M10 20a2 2 0 0 0 4 0 M3 3l18 18",
+  zoom: "M10.5 4a6.5 6.5 0 1 0 0 13 6.5 6.5 0 0 0 0-13Z M15.5 15.5 21 21 M10.5 7.5v6 M7.5 10.5h6",
+  check: "M4 12.5l5 5L20 6.5",
 };
 
 export function icon(name, label) {

@@ -1,8 +1,9 @@
 // The players' strip: one card per seat with mark, name, connection (or bot level), the
-// series score, whose turn, and the clock. The cards are rebuilt when a player changes;
-// the clock digits are updated in place on every tick (updateClocks).
+// series score and whose turn. The cards are rebuilt when a player changes. The clocks are
+// beside the board (render/clocks.js), the first-move limit in the offers' strip: each fact
+// has one place.
 
-import { fill, h, cls, text } from "../dom.js";
+import { fill, h } from "../dom.js";
 import { piece } from "./pieces.js";
 
 function stateOf(p) {
@@ -24,40 +25,13 @@ export function renderPlayers(root, view) {
     },
       h("span", { class: "player-mark" }, piece(p.mark)),
       h("span", { class: "player-body" },
-        h("span", { class: "player-name" },
-          h("span", { class: "name-text" }, name),
-          p.you ? h("span", { class: "you-tag" }, "you") : null),
+        h("span", { class: "player-name" }, h("span", { class: "name-text" }, name)), // "You play X" says whose
         h("span", { class: "player-state" },
-          h("span", { class: "dot", "aria-hidden": "true" }), st.text,
-          h("span", { class: "first-move", dataset: { part: "first" }, hidden: true }))),
+          h("span", { class: "dot", "aria-hidden": "true" }), st.text)),
       p.score !== null && view.series
         ? h("span", { class: "score", title: "Series score", "aria-hidden": "true" }, p.score) : null,
-      p.toMove && !p.clock ? h("span", { class: "turn-tag" }, "to move") : null,
+      p.toMove && !p.clock ? h("span", { class: "turn-tag" }, "to move") : null, // else the lit clock says it
       p.winner ? h("span", { class: "turn-tag win-tag" }, "winner") : null,
-      p.clock ? h("span", { class: "clock", role: "timer", dataset: { mark: p.mark } }) : null,
     );
   }));
-  updateClocks(root, view);
-}
-
-/** The clocks' digits and states, and each player's first-move countdown. */
-export function updateClocks(root, view) {
-  for (const p of view.players) {
-    const card = root.querySelector(`.player[data-mark="${p.mark}"]`);
-    if (!card) continue;
-    const el = card.querySelector(".clock");
-    if (el && p.clock) {
-      text(el, p.clock.text);
-      cls(el, "running", p.clock.running);
-      cls(el, "low", p.clock.low);
-      cls(el, "out", p.clock.out);
-      const label = `${p.mark}'s clock: ${p.clock.text}${p.clock.running ? ", running" : ""}`;
-      if (el.getAttribute("aria-label") !== label) el.setAttribute("aria-label", label);
-    }
-    const first = card.querySelector('[data-part="first"]');
-    if (first) {
-      first.hidden = p.firstMove === null;
-      text(first, p.firstMove === null ? "" : ` · first move ${p.firstMove}s`);
-    }
-  }
 }
