@@ -1,7 +1,9 @@
 """The perfect-play solver: win/draw/loss proved by alpha-beta on bitboards, then the distance.
 
-Two searches over ``core.ai.bitboard`` positions, both complete (no horizon, no guess), so
-every result they return is a proof and every table entry stays true for good:
+Two searches over ``core.ai.bitboard`` positions (``core.ai.value_search`` and
+``core.ai.distance_search``, each a closure the solver builds once), both complete (no
+horizon, no guess), so every result they return is a proof and every table entry stays true
+for good:
 
 - ``value``: the win/draw/loss value for the side to move, by negamax with alpha-beta on the
   three values -1, 0, 1 (every window is a null window or (-1, 1)). A bounded transposition
@@ -30,17 +32,17 @@ from ..game import Game
 from ..rules import Rules
 from .bitboard import BitLayout, bit_layout
 from .budget import UNLIMITED, Budget, Clock, OutOfBudget
+from .distance_search import make_distance_search
 from .errors import UnsupportedGame
-from .ordering import EVALUATE_MAX_MOVES, move_evaluator, static_order
+from .ordering import static_order
 from .symmetry import symmetries
 from .table import DEFAULT_BUCKETS, TranspositionTable
+from .value_search import SYMMETRY_PLIES, make_value_search
 
 __all__ = ["Position", "SearchProgress", "Solver", "check_two_players"]
 
 CHECK_EVERY = 8192  # cells times nodes between looks at the clock (a node costs ~ cells)
-SYMMETRY_PLIES = 8  # positions this close to the start are stored under their canonical key
 SYMMETRY_BITS = 512  # larger bitboards (huge 3D boards) are keyed without symmetry
-ORDER_EMPTY = 8  # nodes with at least this many empty cells order their moves by evaluation
 
 Position = tuple[int, int]  # (the side to move's marks, every mark), as bitboards
 
@@ -93,16 +95,14 @@ class Solver:
         self._last_report = self._started
         self._base = 0  # nodes counted before the current countdown
         self._every = max(16, min(1024, CHECK_EVERY // self.layout.cells))
-        self._countdown = self._counted = self._every
-        self._order = static_order(self.layout)
+        self.countdown = self._counted = self._every
+        self.order = static_order(self.layout)
         # the symmetry tables grow with the board; past SYMMETRY_BITS the opening's
         # transpositions through a symmetry are not worth them
-        self._sym_tables = (
-            self.layout.symmetry_tables() if self.layout.bits <= SYMMETRY_BITS else ()
-        )
+        self.sym_tables = self.layout.symmetry_tables() if self.layout.bits <= SYMMETRY_BITS else ()
         self._inverse = _inverse_symmetries(rules)
-        self._value = self._make_value_search()
-        self._wins, self._loses = self._make_distance_search()
+        self._value = make_value_search(self)
+        self._wins, self._loses = make_distance_search(self)
 
     # -- budget ---------------------------------------------------------------------------
 
@@ -119,14 +119,14 @@ class Solver:
         self._started = self._last_report = self._clock()
         self._end = None if budget.seconds is None else self._started + budget.seconds
         self._budget_cap = self._cap = budget.nodes
-        self._base = self._countdown = self._counted = 0
+        self._base = self.countdown = self._counted = 0
         self._rearm()
         return self.layout.bits_of_cells(game.board.cells)
 
     @property
     def nodes(self) -> int:
         """Nodes searched within the current budget."""
-        return self._base + self._counted - self._countdown
+        return self._base + self._counted - self.countdown
 
     def elapsed(self) -> float:
         return self._clock() - self._started
@@ -151,12 +151,12 @@ class Solver:
         every = self._every
         if self._cap is not None:
             every = max(1, min(every, self._cap - self._base))
-        self._countdown = self._counted = every
+        self.countdown = self._counted = every
 
-    def _check(self) -> None:
+    def check_clock(self) -> None:
         """Every few nodes: count them, report progress, stop when the budget is spent."""
-        self._base += self._counted - self._countdown
-        self._countdown = self._counted = 1  # until rearmed below: the next node looks again
+        self._base += self._counted - self.countdown
+        self.countdown = self._counted = 1  # until rearmed below: the next node looks again
         if self._cap is not None and self._base >= self._cap:
             raise OutOfBudget
         now = self._clock()
@@ -254,261 +254,47 @@ class Solver:
     def moves(self, position: Position) -> list[int]:
         """The legal moves (one-bit), most promising first."""
         playable = self.layout.playable(position[1])
-        return [m for m in self._order if m & playable]
+        return [m for m in self.order if m & playable]
 
     def canonical_key(self, position: Position) -> int:
         """The same int for two positions exactly when a symmetry maps one onto the other."""
         me, mask = position
         layout, bits = self.layout, self.layout.bits
-        if not self._sym_tables:
+        if not self.sym_tables:
             return (mask << bits) | me
-        return min((layout.image(t, mask) << bits) | layout.image(t, me) for t in self._sym_tables)
+        return min((layout.image(t, mask) << bits) | layout.image(t, me) for t in self.sym_tables)
 
     def best_move_hint(self, position: Position) -> int | None:
         """The table's best move at ``position``, if it has one."""
         me, mask = position
-        key, sym = self._key(me, mask)
+        key, sym = self.canonical_key_of(me, mask)
         entry = self.table.get(key)
         if entry is None or not entry >> 4:
             return None
-        return self._unmap(entry >> 4, sym)
+        return self.unmap_move(entry >> 4, sym)
 
     # -- keys -----------------------------------------------------------------------------
 
-    def _key(self, me: int, mask: int) -> tuple[int, int]:
+    def canonical_key_of(self, me: int, mask: int) -> tuple[int, int]:
         """(table key, the symmetry that maps the position onto its keyed image)."""
         layout = self.layout
         bits = layout.bits
-        if mask.bit_count() > SYMMETRY_PLIES or len(self._sym_tables) <= 1:
+        if mask.bit_count() > SYMMETRY_PLIES or len(self.sym_tables) <= 1:
             return (mask << bits) | me, 0
         best, best_sym = -1, 0
-        for sym, tables in enumerate(self._sym_tables):
+        for sym, tables in enumerate(self.sym_tables):
             key = (layout.image(tables, mask) << bits) | layout.image(tables, me)
             if best < 0 or key < best:
                 best, best_sym = key, sym
         return best, best_sym
 
-    def _map(self, move: int, sym: int) -> int:
-        return move if sym == 0 else self.layout.image(self._sym_tables[sym], move)
+    def map_move(self, move: int, sym: int) -> int:
+        return move if sym == 0 else self.layout.image(self.sym_tables[sym], move)
 
-    def _unmap(self, move: int, sym: int) -> int:
+    def unmap_move(self, move: int, sym: int) -> int:
         if sym == 0:
             return move
-        return self.layout.image(self._sym_tables[self._inverse[sym]], move)
-
-    # -- the value search -----------------------------------------------------------------
-
-    def _make_value_search(self) -> Callable[[int, int, int, int], int]:
-        layout = self.layout
-        board, bottom, gravity, misere = layout.board, layout.bottom, layout.gravity, layout.misere
-        winning, has_line = layout.winning_cells, layout.has_line
-        order, table = self._order, self.table
-        get, put = table.get, table.put
-        key_of, map_move, unmap_move = self._key, self._map, self._unmap
-        solver = self
-        symmetric = len(self._sym_tables) > 1
-        bits, cells = layout.bits, layout.cells
-        evaluate = move_evaluator(layout)
-
-        def search(me: int, mask: int, alpha: int, beta: int) -> int:
-            solver._countdown -= 1
-            if solver._countdown <= 0:
-                solver._check()
-            opp = me ^ mask
-            empty = board & ~mask
-            if not empty:
-                return 0
-            playable = (mask + bottom) & board if gravity else empty
-            if misere:
-                moves = playable & ~winning(me, playable)
-                if not moves:
-                    return -1  # every move completes one's own line
-                high = 1 if has_line(board & ~me) else 0
-                low = -1 if has_line(board & ~opp) else 0
-            else:
-                if winning(me, playable):
-                    return 1
-                threats = winning(opp, empty)
-                now = threats & playable
-                if now:
-                    if now & (now - 1):
-                        return -1  # two cells to block
-                    if gravity and (now << 1) & threats:
-                        return -1  # the block lifts the opponent onto its other cell
-                    moves = now
-                else:
-                    moves = playable & ~(threats >> 1) if gravity else playable
-                    if not moves:
-                        return -1  # every move hands the opponent a winning cell
-                high = 1 if has_line(board & ~opp) else 0
-                low = -1 if has_line(board & ~me) else 0
-            if high == low:
-                return high
-            if symmetric and mask.bit_count() <= SYMMETRY_PLIES:
-                key, sym = key_of(me, mask)
-            else:
-                key, sym = (mask << bits) | me, 0
-            entry = get(key)
-            hint = 0
-            if entry is not None:  # (hot path: a comparison costs less than max() or min())
-                if (entry & 3) - 1 > low:  # noqa: PLR1730
-                    low = (entry & 3) - 1
-                if (entry >> 2 & 3) - 1 < high:  # noqa: PLR1730
-                    high = (entry >> 2 & 3) - 1
-                hint = entry >> 4
-                if sym and hint:
-                    hint = unmap_move(hint, sym)
-            if low >= beta or low == high:
-                return low
-            if high <= alpha:
-                return high
-            if low > alpha:  # noqa: PLR1730
-                alpha = low
-            if high < beta:  # noqa: PLR1730
-                beta = high
-            if moves & (moves - 1):
-                if empty.bit_count() >= ORDER_EMPTY and moves.bit_count() <= EVALUATE_MAX_MOVES:
-                    ordered = evaluate(me, mask, moves)
-                else:
-                    ordered = [m for m in order if m & moves]
-                if hint & moves and ordered[0] != hint:
-                    ordered.remove(hint)
-                    ordered.insert(0, hint)
-            else:
-                ordered = [moves]
-            best, best_move = -2, 0
-            start_alpha = alpha
-            for move in ordered:
-                child_mask = mask | move
-                score = 0 if child_mask == board else -search(opp, child_mask, -beta, -alpha)
-                if score > best:
-                    best, best_move = score, move
-                    if score > alpha:
-                        alpha = score
-                        if alpha >= beta:
-                            break
-            if best >= beta:
-                low = best  # a lower bound: a refutation was enough
-            elif best <= start_alpha:
-                high = best  # an upper bound: nothing reached the window
-            else:
-                low = high = best
-            if sym:
-                best_move = map_move(best_move, sym)
-            put(key, cells - mask.bit_count(), best_move << 4 | (high + 1) << 2 | (low + 1))
-            return best
-
-        return search
-
-    # -- the distance search --------------------------------------------------------------
-
-    def _make_distance_search(
-        self,
-    ) -> tuple[Callable[[int, int, int], bool], Callable[[int, int, int], bool]]:
-        layout = self.layout
-        board, bottom, gravity, misere = layout.board, layout.bottom, layout.gravity, layout.misere
-        winning, has_line = layout.winning_cells, layout.has_line
-        order, table = self._order, self.distance_table
-        get, put = table.get, table.put
-        bits, cells = layout.bits, layout.cells
-        solver = self
-
-        def moves_of(mask: int) -> int:
-            empty = board & ~mask
-            return (mask + bottom) & board if gravity else empty
-
-        def remember(me: int, mask: int, plies: int, kind: int, result: bool) -> bool:
-            key = (((mask << bits) | me) << 1) | kind
-            entry = get(key) or (-1, 1 << 30)  # (most plies proved false, fewest proved true)
-            entry = (entry[0], min(entry[1], plies)) if result else (max(entry[0], plies), entry[1])
-            put(key, cells - mask.bit_count(), entry)
-            return result
-
-        def recall(me: int, mask: int, plies: int, kind: int) -> bool | None:
-            entry = get((((mask << bits) | me) << 1) | kind)
-            if entry is None:
-                return None
-            if plies >= entry[1]:
-                return True
-            if plies <= entry[0]:
-                return False
-            return None
-
-        def wins(me: int, mask: int, plies: int) -> bool:
-            """The side to move forces a win, the game over within ``plies``."""
-            solver._countdown -= 1
-            if solver._countdown <= 0:
-                solver._check()
-            opp = me ^ mask
-            empty = board & ~mask
-            playable = moves_of(mask)
-            if plies < 1 or not empty:
-                return False
-            if misere:
-                if plies < 2 or not has_line(board & ~me):
-                    return False
-                moves = playable & ~winning(me, playable)
-            else:
-                if winning(me, playable):
-                    return True
-                if plies < 3 or not has_line(board & ~opp):
-                    return False
-                threats = winning(opp, empty)
-                now = threats & playable
-                if now & (now - 1):
-                    return False
-                moves = now or (playable & ~(threats >> 1) if gravity else playable)
-            if not moves:
-                return False
-            known = recall(me, mask, plies, 0)
-            if known is not None:
-                return known
-            for move in order:
-                if move & moves:
-                    child_mask = mask | move
-                    if child_mask != board and loses(opp, child_mask, plies - 1):
-                        return remember(me, mask, plies, 0, True)
-            return remember(me, mask, plies, 0, False)
-
-        def loses(me: int, mask: int, plies: int) -> bool:
-            """Every move of the side to move loses, the game over within ``plies``."""
-            solver._countdown -= 1
-            if solver._countdown <= 0:
-                solver._check()
-            opp = me ^ mask
-            empty = board & ~mask
-            if plies < 1 or not empty:
-                return False
-            playable = moves_of(mask)
-            if misere:
-                moves = playable & ~winning(me, playable)
-                if not moves:
-                    return True  # every move completes one's own line
-                if plies < 3 or not has_line(board & ~opp):
-                    return False
-            else:
-                if plies < 2 or winning(me, playable):
-                    return False
-                threats = winning(opp, empty)
-                now = threats & playable
-                if now & (now - 1):
-                    return True
-                moves = now or (playable & ~(threats >> 1) if gravity else playable)
-                if not has_line(board & ~me):
-                    return False  # the opponent can no longer complete a line
-                if not moves:
-                    return True  # every move lets the opponent win at once
-            known = recall(me, mask, plies, 1)
-            if known is not None:
-                return known
-            for move in order:
-                if move & moves:
-                    child_mask = mask | move
-                    if child_mask == board or not wins(opp, child_mask, plies - 1):
-                        return remember(me, mask, plies, 1, False)
-            return remember(me, mask, plies, 1, True)
-
-        return wins, loses
+        return self.layout.image(self.sym_tables[self._inverse[sym]], move)
 
 
 def _inverse_symmetries(rules: Rules) -> tuple[int, ...]:
