@@ -20,24 +20,14 @@ import os
 import platform
 import sys
 import time
-import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
+from bench.browser import CHROMIUM, CHROMIUM_ARGS, create_room, percentile
 from bench.load.launch import CONFIGS, launch
 
-__all__ = ["main", "percentile", "run"]
+__all__ = ["main", "run"]
 
-CHROMIUM = "/usr/bin/chromium"
-# The flags of tests/e2e/conftest.py: no sandbox in a container, nothing in the background.
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 WAIT_MS = 15_000  # a bound against hangs, not a measurement
 # X b2, O a1, X b1, O c3, X b3: X wins on the b column. (row, col), 1-based as the labels.
 MOVES = [("X", 2, 2), ("O", 1, 1), ("X", 1, 2), ("O", 3, 3), ("X", 3, 2)]
@@ -66,27 +56,6 @@ WATCH = """() => {
 }"""
 
 
-def percentile(values: Sequence[float], q: float) -> float:
-    """The nearest-rank ``q`` quantile (0 < q ≤ 1) of ``values``."""
-    ordered = sorted(values)
-    if not ordered:
-        raise ValueError("no values")
-    rank = max(1, min(len(ordered), int(-(-q * len(ordered) // 1))))
-    return ordered[rank - 1]
-
-
-def _create_room(base: str) -> str:
-    request = urllib.request.Request(
-        f"{base}/api/rooms",
-        data=json.dumps({"rules": {}, "public": False}).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        room_id: str = json.load(answer)["room_id"]
-        return room_id
-
-
 def _seat(page: Any, base: str, room: str, mark: str) -> None:
     page.goto(f"{base}/r/{room}")
     page.wait_for_function(
@@ -102,7 +71,7 @@ def _key(row: int, col: int) -> str:
 
 def _play_game(pages: dict[str, Any], base: str) -> list[tuple[float, float]]:
     """One game; per move (ms): (click → own board, click → opponent's board)."""
-    room = _create_room(base)
+    room = create_room(base)
     _seat(pages["X"], base, room, "X")
     _seat(pages["O"], base, room, "O")
     pages["X"].wait_for_function(

@@ -35,7 +35,7 @@ import urllib.request
 from collections.abc import Sequence
 from typing import Any
 
-from bench.click_latency import CHROMIUM, CHROMIUM_ARGS, percentile
+from bench.browser import CHROMIUM, CHROMIUM_ARGS, create_room, percentile
 from bench.delay_proxy import DelayProxy
 from bench.load.launch import CONFIGS, launch
 from bench.tls_front import TlsFront
@@ -51,18 +51,6 @@ GAME_USABLE = """() => {
   const seated = document.querySelector('.role-badge')?.textContent === 'You play X';
   return seated && document.querySelector('.board .cell') ? performance.now() : false;
 }"""
-
-
-def _create_room(base: str) -> str:
-    request = urllib.request.Request(
-        f"{base}/api/rooms",
-        data=json.dumps({"rules": {}, "public": False}).encode(),
-        headers={"content-type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        room_id: str = json.load(answer)["room_id"]
-        return room_id
 
 
 def _usable_after(page: Any, url: str, condition: str) -> float:
@@ -91,7 +79,7 @@ def _one_run(browser: Any, proxy: DelayProxy, server_url: str, gzip: bool) -> di
         revisit_traffic = proxy.reset()
     finally:
         context.close()
-    room = urllib.parse.quote(_create_room(server_url))
+    room = urllib.parse.quote(create_room(server_url))
     context, page = fresh_page()  # an invite link opened by someone new: an empty cache
     try:
         game = _usable_after(page, f"{proxy.url}/r/{room}", GAME_USABLE)

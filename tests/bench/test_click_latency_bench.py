@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bench.click_latency import percentile
+from bench.browser import percentile
 
 ROOT = Path(__file__).resolve().parents[2]
 

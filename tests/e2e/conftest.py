@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
+from bench.browser import CHROMIUM, CHROMIUM_ARGS
 from server import Settings
 from tests.support.live_server import LiveServer
 
@@ -28,15 +29,6 @@ ROOT = Path(__file__).resolve().parents[2]
 
 playwright_sync = pytest.importorskip("playwright.sync_api")
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 STATIC = ROOT / "static"
 SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 DESKTOP = {"width": 1280, "height": 800}
