@@ -24,7 +24,17 @@ from typing import Any
 
 import redis
 
-__all__ = ["CONFIGS", "Config", "Launched", "RedisProcess", "free_port", "launch", "worker_stats"]
+__all__ = [
+    "CONFIGS",
+    "Config",
+    "Launched",
+    "RedisProcess",
+    "free_port",
+    "launch",
+    "start_redis",
+    "wait_for_redis",
+    "worker_stats",
+]
 
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 15.0
@@ -182,6 +192,49 @@ def _wait_for_workers(launched: Launched, workers: int, deadline: float) -> None
     raise RuntimeError(f"only some of the {workers} workers answered at {launched.url}")
 
 
+def start_redis(port: int, directory: Path, *, appendonly: bool) -> subprocess.Popen[bytes]:
+    """A redis-server on loopback ``port`` (never the system's 6379), its files and log in
+    ``directory``: no persistence, or with ``appendonly`` an AOF fsynced on every write, so
+    that what it acknowledged survives a ``kill -9``."""
+    binary = shutil.which("redis-server") or "/usr/bin/redis-server"
+    directory.mkdir(parents=True, exist_ok=True)
+    aof = ["--appendonly", "yes", "--appendfsync", "always"] if appendonly else []
+    persistence = aof or ["--appendonly", "no"]
+    return subprocess.Popen(
+        [
+            binary,
+            *("--port", str(port), "--bind", "127.0.0.1", "--dir", str(directory)),
+            *("--save", "", "--daemonize", "no"),
+            *("--logfile", str(directory / "redis.log"), "--maxclients", "10000"),
+            *persistence,
+        ],
+        cwd=directory,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+
+
+def wait_for_redis(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+    """Until the server on ``port`` answers PING (also while it loads its AOF); RuntimeError
+    with its log's tail if it exits or does not answer within START_TIMEOUT."""
+    probe = redis.Redis(port=port, socket_timeout=1.0, socket_connect_timeout=1.0)
+    deadline = time.monotonic() + START_TIMEOUT
+    try:
+        while True:
+            if process.poll() is not None:
+                raise RuntimeError(f"redis-server exited:\n{_tail(log)}")
+            with contextlib.suppress(
+                redis.ConnectionError, redis.BusyLoadingError, redis.TimeoutError
+            ):
+                if probe.ping():
+                    return
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"redis-server did not answer:\n{_tail(log)}")
+            time.sleep(0.02)
+    finally:
+        probe.close()
+
+
 class RedisProcess:
     """A private redis-server on a free port (never the system's 6379), no persistence."""
 
@@ -200,48 +253,13 @@ class RedisProcess:
         return self.process.pid
 
     def start(self) -> RedisProcess:
-        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-        directory = Path(self.directory.name)
-        self.process = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--dir",
-                str(directory),
-                "--save",
-                "",
-                "--appendonly",
-                "no",
-                "--daemonize",
-                "no",
-                "--logfile",
-                str(directory / "redis.log"),
-                "--maxclients",
-                "10000",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
-        probe = redis.Redis(port=self.port, socket_timeout=1.0, socket_connect_timeout=1.0)
-        deadline = time.monotonic() + START_TIMEOUT
+        self.process = start_redis(self.port, Path(self.directory.name), appendonly=False)
         try:
-            while True:
-                if self.process.poll() is not None:
-                    raise RuntimeError(f"redis-server exited:\n{_tail(directory / 'redis.log')}")
-                with contextlib.suppress(
-                    redis.ConnectionError, redis.BusyLoadingError, redis.TimeoutError
-                ):
-                    if probe.ping():
-                        return self
-                if time.monotonic() > deadline:
-                    self.stop()
-                    raise RuntimeError("redis-server did not answer")
-                time.sleep(0.02)
-        finally:
-            probe.close()
+            wait_for_redis(self.port, self.process, Path(self.directory.name) / "redis.log")
+        except RuntimeError:
+            self.stop()
+            raise
+        return self
 
     def stop(self) -> None:
         if self.process is not None:

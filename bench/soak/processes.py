@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -18,9 +17,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-import redis
-
-from bench.load.launch import free_port
+from bench.load.launch import free_port, start_redis, wait_for_redis
 
 __all__ = ["RedisNode", "ServerNode", "SoakError", "StartFailed"]
 
@@ -70,53 +67,13 @@ class RedisNode:
         return self.directory / "redis.log"
 
     def start(self) -> None:
-        binary = shutil.which("redis-server") or "/usr/bin/redis-server"
-        self.directory.mkdir(parents=True, exist_ok=True)
-        self.process = subprocess.Popen(
-            [
-                binary,
-                "--port",
-                str(self.port),
-                "--bind",
-                "127.0.0.1",
-                "--dir",
-                str(self.directory),
-                "--logfile",
-                str(self.log),
-                "--daemonize",
-                "no",
-                "--save",
-                "",
-                "--appendonly",
-                "yes",
-                "--appendfsync",
-                "always",
-                "--maxclients",
-                "10000",
-            ],
-            cwd=self.directory,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        self.process = start_redis(self.port, self.directory, appendonly=True)
         self.frozen = False
-        probe = redis.Redis(port=self.port, socket_timeout=1.0, socket_connect_timeout=1.0)
-        deadline = time.monotonic() + START_TIMEOUT
         try:
-            while True:
-                if self.process.poll() is not None:
-                    self.process = None
-                    raise StartFailed(f"redis-server exited:\n{_tail(self.log)}")
-                with contextlib.suppress(
-                    redis.ConnectionError, redis.BusyLoadingError, redis.TimeoutError
-                ):
-                    if probe.ping():
-                        return
-                if time.monotonic() > deadline:
-                    self.kill()
-                    raise StartFailed(f"redis-server did not answer:\n{_tail(self.log)}")
-                time.sleep(0.02)
-        finally:
-            probe.close()
+            wait_for_redis(self.port, self.process, self.log)
+        except RuntimeError as exc:
+            self.kill()
+            raise StartFailed(str(exc)) from None
 
     def kill(self) -> None:
         """``kill -9``: no shutdown, no last write; the AOF holds what was fsynced."""
