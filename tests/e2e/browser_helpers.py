@@ -12,6 +12,10 @@ from typing import Any
 from playwright.sync_api import expect
 
 
+def button(page: Any, name: str) -> Any:
+    return page.get_by_role("button", name=name, exact=True)
+
+
 def cell(page: Any, row: int, col: int, layer: int | None = None) -> Any:
     prefix = f"layer {layer}, " if layer is not None else ""
     return page.get_by_role("gridcell", name=re.compile(rf"^{prefix}row {row}, column {col},"))

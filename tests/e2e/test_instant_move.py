@@ -19,24 +19,11 @@ from tests.e2e.browser_helpers import (
     expect_cell,
     move_error,
     moves,
-    role_badge,
     status_line,
 )
-from tests.e2e.socket_line import Line
+from tests.e2e.socket_line import two_players
 
 pytestmark = pytest.mark.e2e
-
-
-def two_players(new_page: Any, room: str) -> tuple[Any, Line, Any]:
-    x = new_page(name="Xia")
-    line = Line(x)
-    x.goto(f"/r/{room}")
-    expect(role_badge(x)).to_have_text("You play X")
-    o = new_page(name="Oda")
-    o.goto(f"/r/{room}")
-    expect(role_badge(o)).to_have_text("You play O")
-    expect(status_line(x)).to_have_text("Your move")
-    return x, line, o
 
 
 def cursor(page: Any, row: int, col: int) -> str:

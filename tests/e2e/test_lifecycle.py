@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.browser_helpers import (
     banner,
+    button,
     cell,
     expect_cell,
     moves,
@@ -23,10 +24,6 @@ from tests.e2e.browser_helpers import (
 )
 
 pytestmark = pytest.mark.e2e
-
-
-def button(page: Any, name: str) -> Any:
-    return page.get_by_role("button", name=name, exact=True)
 
 
 def test_resign_with_confirmation_then_a_rematch_swaps_colours_and_keeps_score(

@@ -12,6 +12,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.browser_helpers import (
+    button,
     cell,
     expect_cell,
     player,
@@ -22,10 +23,6 @@ from tests.e2e.browser_helpers import (
 )
 
 pytestmark = pytest.mark.e2e
-
-
-def button(page: Any, name: str) -> Any:
-    return page.get_by_role("button", name=name, exact=True)
 
 
 def test_the_invite_asks_for_a_name_and_every_text_uses_it(

@@ -19,7 +19,7 @@ from tests.e2e.browser_helpers import (
     role_badge,
     status_line,
 )
-from tests.e2e.socket_line import Line
+from tests.e2e.socket_line import two_players
 
 pytestmark = pytest.mark.e2e
 
@@ -95,14 +95,7 @@ def test_offline_shows_on_the_board_and_a_move_made_then_lands_after_reconnect(
 def test_a_dropped_socket_shows_reconnecting_at_once_then_back(
     new_page: Any, create_room: Any
 ) -> None:
-    room = create_room()
-    x = new_page(name="Xia")
-    line = Line(x)
-    x.goto(f"/r/{room}")
-    expect(role_badge(x)).to_have_text("You play X")
-    o = new_page(name="Oda")
-    o.goto(f"/r/{room}")
-    expect(role_badge(o)).to_have_text("You play O")
+    x, line, o = two_players(new_page, create_room())
 
     line.refuse = True
     line.cut()

@@ -23,20 +23,9 @@ from tests.e2e.browser_helpers import (
     role_badge,
     watchers,
 )
-from tests.e2e.socket_line import Line
+from tests.e2e.socket_line import two_players
 
 pytestmark = pytest.mark.e2e
-
-
-def two_players(new_page: Any, room: str) -> tuple[Any, Line, Any]:
-    x = new_page(name="Xia")
-    line = Line(x)
-    x.goto(f"/r/{room}")
-    expect(role_badge(x)).to_have_text("You play X")
-    o = new_page(name="Oda")
-    o.goto(f"/r/{room}")
-    expect(role_badge(o)).to_have_text("You play O")
-    return x, line, o
 
 
 def test_lost_events_are_repaired_with_sync(new_page: Any, create_room: Any) -> None:

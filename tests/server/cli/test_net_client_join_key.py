@@ -13,11 +13,9 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.asyncio.server import ServerConnection, serve
 
-from rooms import ErrorCode, RoomError
-from rooms.room import Join
 from server.cli.net_client import RoomClient, RoomLink
-from server.state import app_state
 from tests.support.live_server import LiveServer
+from tests.support.lost_answers import lose_next_join_answer
 
 
 class LosingRelay:
@@ -94,18 +92,7 @@ async def test_a_join_that_may_have_landed_is_sent_again(
     make_server: Callable[..., LiveServer], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     server = make_server()
-    service = app_state(server.app).service
-    execute = service.execute
-    failed: list[Join] = []
-
-    async def landed_then_lost(room_id: str, command: Any, **options: Any) -> Any:
-        executed = await execute(room_id, command, **options)
-        if isinstance(command, Join) and command.join_key is not None and not failed:
-            failed.append(command)  # the seat is taken; the answer says unavailable
-            raise RoomError(ErrorCode.UNAVAILABLE, "the store did not answer")
-        return executed
-
-    monkeypatch.setattr(service, "execute", landed_then_lost)
+    failed = lose_next_join_answer(server, monkeypatch)
     room_id = await server.create_room()
     notes: list[str] = []
     link = RoomLink.parse(f"{server.url}/r/{room_id}")

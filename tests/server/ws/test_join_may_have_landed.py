@@ -11,10 +11,9 @@ from typing import Any
 
 import pytest
 
-from rooms import ErrorCode, RoomError
-from rooms.room import Join
-from server.state import app_state
+from rooms import ErrorCode
 from tests.support.live_server import LiveServer
+from tests.support.lost_answers import lose_next_join_answer
 
 
 @pytest.mark.parametrize("code", [ErrorCode.UNAVAILABLE, ErrorCode.ALREADY_JOINED])
@@ -25,18 +24,7 @@ async def test_the_connection_closes_and_the_key_gets_the_seat_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     server = make_server()
-    service = app_state(server.app).service
-    execute = service.execute
-    lost: list[Join] = []
-
-    async def landed_then_lost(room_id: str, command: Any, **options: Any) -> Any:
-        executed = await execute(room_id, command, **options)
-        if isinstance(command, Join) and command.join_key is not None and not lost:
-            lost.append(command)  # the seat is taken, but the answer never comes back
-            raise RoomError(code, "the store did not answer")
-        return executed
-
-    monkeypatch.setattr(service, "execute", landed_then_lost)
+    lose_next_join_answer(server, monkeypatch, code)
     room_id = await server.create_room()
     key = secrets.token_urlsafe(16)
     first = await connect(server, room_id)
