@@ -148,10 +148,16 @@ class LocalSentinel:
         return self
 
     def failover(self) -> tuple[SentinelNode, SentinelNode]:
-        """``SENTINEL FAILOVER``; waits until Sentinel names the replica the primary (the old
-        primary is reconfigured as its replica seconds later: ``wait_demoted``). Returns
+        """``SENTINEL FAILOVER`` once the replica holds every write the primary acknowledged
+        (``WAIT``: replication is asynchronous, and on a busy host the replica can lag at the
+        promotion, losing what docs/operations.md says a failover may lose; the tests check
+        the switch, not that race); waits until Sentinel names the replica the primary (the
+        old primary is reconfigured as its replica seconds later: ``wait_demoted``). Returns
         (old primary, new primary)."""
         old, new = self.primary(), self.replica()
+        with contextlib.closing(old.client()) as client:
+            synced = command(client, "WAIT", "1", str(int(FAILOVER_TIMEOUT * 1000)))
+            assert int(synced) >= 1, "the replica did not catch up before the failover"
         with contextlib.closing(self.sentinel_client()) as client:
             command(client, "SENTINEL", "FAILOVER", SERVICE)
         self.wait_for_primary(new)
