@@ -4,9 +4,12 @@ Any GET for a path that is not a file and does not look like one (``/r/q7m2kx9c`
 ``index.html``, so the client's own routes work on reload. When ``static/index.html`` does
 not exist (the client is not installed) ``/`` says so in plain text and nothing fails.
 
-index.html names its modules, styles and icon under ``/v/{version}/`` (server/
-static_version.py: a hash of the whole client's content), and those URLs are cached as
-``immutable`` for a year: a revisit asks only for index.html. index.html and every plain
+index.html is served with its style sheets and its whole module graph inside it (server/
+static_page.py), so a first visit costs one request, and with the Content-Security-Policy
+that lets exactly those two inline blocks run. What it still names (the icon) is under
+``/v/{version}/`` (server/static_version.py: a hash of the whole client's content), and
+such URLs are cached as ``immutable`` for a year; the files stay reachable one by one for
+a page served by another file server. index.html and every plain
 path (``/js/main.js``) go with their ``ETag`` and ``Cache-Control: no-cache``: the browser
 asks each time whether they changed and an unchanged one comes back as a body-less ``304``.
 A versioned URL whose version is not the current one (a page from before a release) is
@@ -21,6 +24,7 @@ from __future__ import annotations
 import gzip
 import hashlib
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from starlette.datastructures import Headers
@@ -30,6 +34,7 @@ from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
 
 from .static_gzip import COMPRESSIBLE, GzipCache, accepts_gzip, gzip_etag
+from .static_page import inline_page
 from .static_version import ClientVersion, versioned_index
 
 __all__ = ["IMMUTABLE", "REVALIDATE", "ClientFiles"]
@@ -43,13 +48,24 @@ _MISSING = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """The served index.html of one client version, plain and gzipped, with its headers."""
+
+    version: str
+    html: bytes
+    zipped: bytes
+    etag: str
+    content_security_policy: str
+
+
 class ClientFiles(StaticFiles):
     def __init__(self, directory: Path) -> None:
         super().__init__(directory=directory, html=True, check_dir=False)
         self.root = directory
         self._gzipped = GzipCache()
         self._version = ClientVersion(directory)
-        self._index: tuple[str, bytes, bytes] | None = None  # (version, html, gzipped html)
+        self._index: _Index | None = None
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         index = self.root / "index.html"
@@ -82,7 +98,7 @@ class ClientFiles(StaticFiles):
         status_code: int = 200,
     ) -> Response:
         """The file, gzipped when the browser accepts it and it gains; a 304 when unchanged.
-        index.html is the versioned one (its asset URLs under ``/v/{version}/``)."""
+        index.html is the served page (server/static_page.py), its icon under ``/v/{version}/``."""
         if Path(full_path).suffix.lower() not in COMPRESSIBLE:
             return super().file_response(full_path, stat_result, scope, status_code)
         if os.path.realpath(full_path) == os.path.realpath(self.root / "index.html"):
@@ -107,19 +123,26 @@ class ClientFiles(StaticFiles):
 
     def _index_response(self, scope: Scope, status_code: int) -> Response:
         version = self._version.current()
-        if self._index is None or self._index[0] != version:
-            html = versioned_index((self.root / "index.html").read_bytes(), version)
-            self._index = (version, html, gzip.compress(html, compresslevel=9, mtime=0))
-        _, html, zipped = self._index
-        etag = f'"{hashlib.sha256(html).hexdigest()[:20]}"'
-        if accepts_gzip(Headers(scope=scope).get("accept-encoding", "")):
-            headers = {"etag": gzip_etag(etag)}
-            return self._bytes_response(
-                scope, status_code, zipped, headers, media_type="text/html", zipped=True
+        if self._index is None or self._index.version != version:
+            page = inline_page(self.root)
+            html = versioned_index(page.html, version)
+            self._index = _Index(
+                version,
+                html,
+                gzip.compress(html, compresslevel=9, mtime=0),
+                f'"{hashlib.sha256(html).hexdigest()[:20]}"',
+                page.content_security_policy,
             )
-        headers = {"etag": etag}
+        index = self._index
+        csp = {"content-security-policy": index.content_security_policy}
+        if accepts_gzip(Headers(scope=scope).get("accept-encoding", "")):
+            headers = {"etag": gzip_etag(index.etag), **csp}
+            return self._bytes_response(
+                scope, status_code, index.zipped, headers, media_type="text/html", zipped=True
+            )
+        headers = {"etag": index.etag, **csp}
         return self._bytes_response(
-            scope, status_code, html, headers, media_type="text/html", zipped=False
+            scope, status_code, index.html, headers, media_type="text/html", zipped=False
         )
 
     def _bytes_response(

@@ -1,11 +1,14 @@
 """The client's files carry an ETag and ``Cache-Control: no-cache``: a browser revalidates
 and an unchanged file comes back as a body-less 304 (also for the index fallback). Text
-files go gzipped to a browser that accepts it, with their own ETag and ``Vary``; index.html
-names its assets under ``/v/{version}/``, cached as ``immutable``."""
+files go gzipped to a browser that accepts it, with their own ETag and ``Vary``. The page
+carries its styles and modules inside (with their hashes in its Content-Security-Policy) and
+names its other assets under ``/v/{version}/``, cached as ``immutable``."""
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
 import os
 import re
 from dataclasses import dataclass
@@ -174,14 +177,15 @@ def test_the_gzip_tag_differs_and_keeps_weakness() -> None:
     assert gzip_etag('W/"abc"') == 'W/"abc-gzip"'
 
 
-# -- versioned, immutable URLs -------------------------------------------------------------
+# -- the served page, versioned immutable URLs ---------------------------------------------
 
 INDEX = (
     '<!doctype html><link rel="icon" href="/favicon.svg"><link rel="stylesheet" '
-    'href="/css/base.css"><link rel="modulepreload" href="/js/app.js">'
-    '<script type="module" src="/js/app.js"></script><a href="/">home</a>'
+    'href="/css/base.css"><script type="module" src="/js/app.js"></script><a href="/">home</a>'
 )
-VERSIONED = re.compile(r'src="/v/([0-9a-f]{16})/js/app\.js"')
+VERSIONED = re.compile(r'href="/v/([0-9a-f]{16})/favicon\.svg"')
+INLINE_SCRIPT = re.compile(r'<script type="module">(.*?)</script>', re.DOTALL)
+INLINE_STYLE = re.compile(r"<style>(.*?)</style>", re.DOTALL)
 
 
 def _client_tree(root: Path) -> Path:
@@ -206,6 +210,40 @@ async def _version_of(client: httpx.AsyncClient) -> str:
     return match.group(1)
 
 
+def _csp_hash(block: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(block.encode()).digest()).decode() + "'"
+
+
+async def test_the_page_carries_its_styles_and_modules_inside_with_their_hashes(
+    tmp_path: Path,
+) -> None:
+    """One request gives the whole client; only its own two inline blocks may run."""
+    async with _versioned_client(_client_tree(tmp_path)) as client:
+        index = await _raw_get(client, "/")
+        html = index.content.decode()
+        script = INLINE_SCRIPT.search(html)
+        style = INLINE_STYLE.search(html)
+        assert script is not None and style is not None, html
+        assert "const cells = [" in script.group(1) and "return { cells };" in script.group(1)
+        assert style.group(1) == "\nbody { margin: 0; }\n"
+        assert "/js/app.js" not in html and "/css/base.css" not in html
+        policy = index.headers["content-security-policy"]
+        directives = dict(part.strip().split(" ", 1) for part in policy.split(";"))
+        assert directives["script-src"] == f"'self' {_csp_hash(script.group(1))}"
+        assert directives["style-src"] == f"'self' {_csp_hash(style.group(1))}"
+        assert "unsafe" not in policy
+        zipped = await _raw_get(client, "/r/q7m2kx9c", **{"accept-encoding": "gzip"})
+        assert gzip.decompress(zipped.content) == index.content
+        assert zipped.headers["content-security-policy"] == policy
+
+
+async def test_a_page_without_modules_or_styles_is_served_as_it_is(tmp_path: Path) -> None:
+    async with _client(tmp_path) as client:
+        page = await client.get("/")
+        assert page.text == "<!doctype html><title>ttt</title>"
+        assert "sha256" not in page.headers["content-security-policy"]
+
+
 async def test_the_index_names_its_assets_under_a_version_cached_as_immutable(
     tmp_path: Path,
 ) -> None:
@@ -214,10 +252,10 @@ async def test_the_index_names_its_assets_under_a_version_cached_as_immutable(
         assert index.headers["cache-control"] == "no-cache"
         version = await _version_of(client)
         html = index.content.decode()
-        for asset in ("/favicon.svg", "/css/base.css", "/js/app.js"):
-            assert f'"/v/{version}{asset}"' in html and f'"{asset}"' not in html
+        assert f'"/v/{version}/favicon.svg"' in html and '"/favicon.svg"' not in html
         assert 'href="/"' in html  # links to pages stay as they are
 
+        # the files stay reachable one by one (a page from a plain file server names them)
         module = await _raw_get(client, f"/v/{version}/js/app.js", **{"accept-encoding": "gzip"})
         assert module.status_code == 200
         assert module.headers["cache-control"] == "public, max-age=31536000, immutable"
@@ -245,6 +283,7 @@ async def test_a_release_changes_the_version_and_old_urls_are_not_immutable(
         assert new != old
         fresh = await _raw_get(client, "/", **{"if-none-match": old_etag})
         assert fresh.status_code == 200 and new in fresh.content.decode()
+        assert '"released"' in fresh.content.decode()  # the page carries the new module
         stale = await _raw_get(client, f"/v/{old}/js/app.js")
         assert stale.headers["cache-control"] == "no-cache"  # the current file, revalidated
         assert "released" in stale.content.decode()
