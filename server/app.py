@@ -39,7 +39,9 @@ from .headers import SecureStarlette
 from .http import error_response, routes
 from .logs import install_quiet, use_worker_id
 from .metrics import install_sink, metrics_routes, worker_exited
+from .players_api import player_routes
 from .redact import install_redaction
+from .room_page import room_page_routes
 from .settings import Settings
 from .startup import OneLineStartupFailure
 from .state import AppState, app_state
@@ -117,12 +119,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         finally:
             use_worker_id(None)  # no lease (it failed to open, or is gone): the process id
 
+    client = ClientFiles(settings.static_dir)
     all_routes: list[BaseRoute] = [
         *analysis_routes(),  # before routes(): its /api catch-all answers 404
+        *player_routes(),
         *routes(),
         *metrics_routes(),  # before the client's files, which would answer /metrics too
         WebSocketRoute("/ws/{room_id}", room_socket),
-        Mount("/", app=ClientFiles(settings.static_dir)),
+        *room_page_routes(client),  # the page with the room inside it
+        Mount("/", app=client),
     ]
     app = SecureStarlette(  # security headers on every HTTP response (server.headers)
         routes=all_routes,

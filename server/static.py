@@ -21,10 +21,7 @@ per file version, in memory), with their own ETag and ``Vary: Accept-Encoding``.
 
 from __future__ import annotations
 
-import gzip
-import hashlib
 import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from starlette.datastructures import Headers
@@ -34,7 +31,7 @@ from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Scope
 
 from .static_gzip import COMPRESSIBLE, GzipCache, accepts_gzip, gzip_etag
-from .static_page import inline_page
+from .static_page import ServedPage, inline_page
 from .static_version import ClientVersion, versioned_index
 
 __all__ = ["IMMUTABLE", "REVALIDATE", "ClientFiles"]
@@ -48,24 +45,13 @@ _MISSING = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class _Index:
-    """The served index.html of one client version, plain and gzipped, with its headers."""
-
-    version: str
-    html: bytes
-    zipped: bytes
-    etag: str
-    content_security_policy: str
-
-
 class ClientFiles(StaticFiles):
     def __init__(self, directory: Path) -> None:
         super().__init__(directory=directory, html=True, check_dir=False)
         self.root = directory
         self._gzipped = GzipCache()
         self._version = ClientVersion(directory)
-        self._index: _Index | None = None
+        self._page: tuple[str, ServedPage] | None = None  # (client version, its page)
 
     async def get_response(self, path: str, scope: Scope) -> Response:
         index = self.root / "index.html"
@@ -122,27 +108,29 @@ class ClientFiles(StaticFiles):
         )
 
     def _index_response(self, scope: Scope, status_code: int) -> Response:
+        return self.page_response(scope, None, status_code)
+
+    def page_response(self, scope: Scope, block: bytes | None, status_code: int = 200) -> Response:
+        """The page (a 304 when the browser has it), carrying ``block`` before ``</body>``
+        when one is given (server/room_page.py: the room the page shows)."""
         version = self._version.current()
-        if self._index is None or self._index.version != version:
+        if self._page is None or self._page[0] != version:
             page = inline_page(self.root)
-            html = versioned_index(page.html, version)
-            self._index = _Index(
-                version,
-                html,
-                gzip.compress(html, compresslevel=9, mtime=0),
-                f'"{hashlib.sha256(html).hexdigest()[:20]}"',
-                page.content_security_policy,
-            )
-        index = self._index
-        csp = {"content-security-policy": index.content_security_policy}
+            served = ServedPage(versioned_index(page.html, version), page.content_security_policy)
+            self._page = (version, served)
+        served = self._page[1]
+        html, zipped, etag = (
+            (served.html, served.zipped, served.etag) if block is None else served.with_data(block)
+        )
+        csp = {"content-security-policy": served.content_security_policy}
         if accepts_gzip(Headers(scope=scope).get("accept-encoding", "")):
-            headers = {"etag": gzip_etag(index.etag), **csp}
+            headers = {"etag": gzip_etag(etag), **csp}
             return self._bytes_response(
-                scope, status_code, index.zipped, headers, media_type="text/html", zipped=True
+                scope, status_code, zipped, headers, media_type="text/html", zipped=True
             )
-        headers = {"etag": index.etag, **csp}
+        headers = {"etag": etag, **csp}
         return self._bytes_response(
-            scope, status_code, index.html, headers, media_type="text/html", zipped=False
+            scope, status_code, html, headers, media_type="text/html", zipped=False
         )
 
     def _bytes_response(
