@@ -21,7 +21,7 @@ import { STEP_BACK_EVENT } from "./evaluation.js";
 import { cellName, variantName } from "./rules.js";
 import { createSession, initialGameState } from "./session.js";
 import { createSound } from "./sound.js";
-import { loadName, loadPref, loadSeat, savePref, saveName } from "./storage.js";
+import { createdHere, loadName, loadPref, loadSeat, markCreated, savePref, saveName } from "./storage.js";
 import { createStore } from "./store.js";
 import { gameView, lineDown } from "./view.js";
 
@@ -55,6 +55,7 @@ export function startGame(app, roomId, want) {
       if (old.clock) options.time_control = { initial: old.clock.initial, increment: old.clock.increment };
       try {
         const room = await createRoom(old.rules, old.public, options);
+        markCreated(room.room_id); // this player asked for it: seated there without a question
         location.assign(`/r/${encodeURIComponent(room.room_id)}`);
       } catch (err) {
         store.update({
@@ -348,12 +349,14 @@ export function startGame(app, roomId, want) {
     if (conn.state === "waiting") renderConn(el.conn, conn, { onRetry: handlers.retry });
   }, 500);
   render(store.get());
-  if (want === "player" && !loadSeat(roomId) && !loadName()) askName();
+  if (want === "player" && !loadSeat(roomId) && !createdHere(roomId)) askName();
   else session.start();
   return { store, session };
 
-  /** An invite opened in a browser that has no name yet: ask for one (prefilled with a
-   *  neutral guest name) before taking the seat, so the others see who they play. A room
+  /** A play link opened by someone with no seat there (an invite): ask for the name to show
+   *  (prefilled with the stored one, else a neutral guest name) before taking the seat, so
+   *  the others see who they play. Not asked: a seat already held (a reload resumes it),
+   *  a room this browser just created (its name was given in the lobby), a spectator. A room
    *  that is missing or full is left to the session to explain (no seat to name). */
   async function askName() {
     let room;
@@ -373,7 +376,7 @@ export function startGame(app, roomId, want) {
     renderNameForm(el.nameCard, {
       title: `You are invited to play ${room.rules ? variantName(room.rules) : "Tic-Tac-Toe"}`,
       detail: waiting.length ? `${waiting.join(" and ")} ${waiting.length === 1 ? "is" : "are"} waiting.` : null,
-      value: guestName(),
+      value: loadName() || guestName(),
       onName(name) {
         saveName(name);
         el.nameCard.hidden = true;

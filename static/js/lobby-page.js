@@ -9,7 +9,7 @@ import { renderRoomList } from "./render/lobby.js";
 import { clockFieldset, OPTION_FIELDS, opponentFieldset, readOptions, readTimeControl, syncOptions } from "./lobby-options.js";
 import { MAX_LAYERS, MAX_SIDE, PRESETS } from "./rules.js";
 import { cleanName, guestName } from "./names.js";
-import { loadName, newJoinKey, saveName, saveSeat } from "./storage.js";
+import { loadName, markCreated, newJoinKey, saveName, saveSeat } from "./storage.js";
 
 const POLL_MS = 1500;
 
@@ -159,7 +159,7 @@ function createForm() {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearError(form, error);
-    // the game page then has a name and does not ask again; none given: a neutral guest
+    // the name is given here (none: a neutral guest), so the game page does not ask again
     const name = cleanName(el.name.value) || loadName() || guestName();
     saveName(name);
     const quick = Boolean(event.submitter && event.submitter.value === "quick");
@@ -178,6 +178,7 @@ function createForm() {
         roomId = seat.room_id;
       } else {
         roomId = (await createRoom(readRules(el), el.public.value === "yes", readOptions(el))).room_id;
+        markCreated(roomId); // its creator: seated on arrival, not asked for a name
       }
       location.assign(`/r/${encodeURIComponent(roomId)}`);
     } catch (err) {

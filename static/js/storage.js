@@ -1,13 +1,15 @@
 // What the browser keeps between visits: the seat token of each room (so a reload or a
 // reconnect resumes the seat), the join key of a room until a token is held there (so a
-// seat-taking join whose answer was lost takes the same seat again), and the player's
-// display name, and the on/off switches of the page (sound, notifications). localStorage
-// only; a token or a key never goes into a URL.
+// seat-taking join whose answer was lost takes the same seat again), a mark on a room this
+// browser just created until it holds a seat there (its creator is not asked for a name
+// again), the player's display name, and the on/off switches of the page (sound,
+// notifications). localStorage only; a token or a key never goes into a URL.
 
 import { cleanName } from "./names.js";
 
 const SEAT = (roomId) => `ttt.seat.${roomId}`;
 const JOIN_KEY = (roomId) => `ttt.joinkey.${roomId}`;
+const CREATED = (roomId) => `ttt.created.${roomId}`;
 const NAME = "ttt.name";
 const KEY_SHAPE = /^[A-Za-z0-9_-]{22,128}$/; // protocol.md: a join_key
 
@@ -34,13 +36,21 @@ export function loadSeat(roomId) {
   return seat && typeof seat.token === "string" ? seat : null;
 }
 
-/** Keep the seat of `roomId`; holding its token, the room's join key has served. */
+/** Keep the seat of `roomId`; holding its token, the room's join key and the mark of its
+ *  creation have served. */
 export function saveSeat(roomId, seat) {
   write(SEAT(roomId), { ...seat, saved: Date.now() });
   write(JOIN_KEY(roomId), null);
+  write(CREATED(roomId), null);
 }
 
 export const forgetSeat = (roomId) => write(SEAT(roomId), null);
+
+/** `roomId` was created in this browser (the lobby, a new game from a game page): its
+ *  creator gave a name there, so the game page seats them without asking. */
+export const markCreated = (roomId) => write(CREATED(roomId), true);
+
+export const createdHere = (roomId) => read(CREATED(roomId)) === true;
 
 /** A new join key: 128 random bits, URL-safe base64 (22 characters). */
 export function newJoinKey() {

@@ -32,6 +32,9 @@ def player(page: Any, mark: str) -> Any:
     return page.locator(f'.player[data-mark="{mark}"]')
 
 
+PLAYS = re.compile(r"^You play [XOAB]$")
+
+
 def role_badge(page: Any) -> Any:
     return page.locator(".role-badge")
 
@@ -85,8 +88,24 @@ def evals(page: Any) -> Any:
     return page.locator(".board .cell .eval")
 
 
-def seat(page: Any, room: str, *, name: str | None = None) -> Any:
-    """Open the room's play link and wait until the server seated this page."""
+def name_field(page: Any) -> Any:
+    """The invite page's question: the name to show the others."""
+    return page.get_by_role("textbox", name="Your name", exact=True)
+
+
+def accept_invite(page: Any, room: str) -> Any:
+    """Open the room's play link as an invited person and answer the name question with
+    what it is prefilled with: the page's stored name, else a guest name."""
     page.goto(f"/r/{room}")
-    expect(role_badge(page)).to_have_text(re.compile(r"^You play [XOAB]$"))
+    stored = page.evaluate("() => JSON.parse(localStorage.getItem('ttt.name'))")
+    expect(name_field(page)).to_have_value(stored or re.compile(r"^Guest [0-9]{4}$"))
+    button(page, "Join the game").click()
+    return page
+
+
+def seat(page: Any, room: str, mark: str | None = None) -> Any:
+    """Take a seat through the invite (``accept_invite``) and wait until the server seated
+    this page (as `mark`, when given)."""
+    accept_invite(page, room)
+    expect(role_badge(page)).to_have_text(f"You play {mark}" if mark else PLAYS)
     return page

@@ -11,7 +11,7 @@ from typing import Any
 
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import role_badge, status_line
+from tests.e2e.browser_helpers import seat, status_line
 from tests.support.waiting import eventually_sync
 
 WAIT = 10.0  # seconds: a bound against hangs, not a measurement
@@ -104,10 +104,7 @@ def two_players(new_page: Callable[..., Any], room: str) -> tuple[Any, Line, Any
     """X (Xia, its socket through a ``Line``) and O (Oda) seated in ``room``, X to move."""
     x = new_page(name="Xia")
     line = Line(x)
-    x.goto(f"/r/{room}")
-    expect(role_badge(x)).to_have_text("You play X")
-    o = new_page(name="Oda")
-    o.goto(f"/r/{room}")
-    expect(role_badge(o)).to_have_text("You play O")
+    seat(x, room, "X")
+    o = seat(new_page(name="Oda"), room, "O")
     expect(status_line(x)).to_have_text("Your move")
     return x, line, o

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import banner, cell, evals, expect_cell, moves, role_badge
+from tests.e2e.browser_helpers import banner, cell, evals, expect_cell, moves, seat
 
 pytestmark = pytest.mark.e2e
 
@@ -17,11 +17,9 @@ pytestmark = pytest.mark.e2e
 def test_a_finished_game_offers_to_step_back_to_the_values(new_page: Any, create_room: Any) -> None:
     room = create_room()
     ada = new_page(name="Ada")
-    ada.goto(f"/r/{room}")
-    expect(role_badge(ada)).to_have_text("You play X")
+    seat(ada, room, "X")
     grace = new_page(name="Grace")
-    grace.goto(f"/r/{room}")
-    expect(role_badge(grace)).to_have_text("You play O")
+    seat(grace, room, "O")
     for page, (row, col) in [(ada, (1, 1)), (grace, (2, 1)), (ada, (1, 2)), (grace, (2, 2))]:
         cell(page, row, col).click()
         expect_cell(ada if page is grace else grace, row, col, "X" if page is ada else "O")

@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.browser_helpers import cell, expect_cell, role_badge, status_line
+from tests.e2e.browser_helpers import seat as take_seat
 
 pytestmark = pytest.mark.e2e
 
@@ -49,9 +50,7 @@ HIDE = """(hidden) => {
 
 def seat(page: Any, room: str, mark: str) -> Any:
     page.add_init_script(RECORD)
-    page.goto(f"/r/{room}")
-    expect(role_badge(page)).to_have_text(f"You play {mark}")
-    return page
+    return take_seat(page, room, mark)
 
 
 def cues(page: Any) -> list[str]:
@@ -77,6 +76,8 @@ def test_moves_and_the_result_sound_but_only_after_a_gesture(
     room = create_room()
     ada = seat(new_page(name="Ada"), room, "X")
     grace = seat(new_page(name="Grace"), room, "O")
+    grace.reload()  # her answer to the name question was a gesture; the reloaded page has none
+    expect(role_badge(grace)).to_have_text("You play O")
     expect(switch(ada, "Sound")).to_have_attribute("aria-pressed", "true")  # on by default
 
     cell(ada, 2, 2).click()

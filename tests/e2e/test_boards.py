@@ -9,18 +9,23 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import cell, expect_cell, move_error, moves, role_badge, status_line
+from tests.e2e.browser_helpers import (
+    cell,
+    expect_cell,
+    move_error,
+    moves,
+    seat,
+    status_line,
+)
 
 pytestmark = pytest.mark.e2e
 
 
 def seat_two(new_page: Any, room: str, *, phone: bool = False) -> tuple[Any, Any]:
     x = new_page(name="Xena", phone=phone)
-    x.goto(f"/r/{room}")
-    expect(role_badge(x)).to_have_text("You play X")
+    seat(x, room, "X")
     o = new_page(name="Otto")
-    o.goto(f"/r/{room}")
-    expect(role_badge(o)).to_have_text("You play O")
+    seat(o, room, "O")
     expect(status_line(x)).to_have_text("Your move")
     return x, o
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import cell, expect_cell, role_badge
+from tests.e2e.browser_helpers import accept_invite, cell, expect_cell, role_badge, seat
 from tests.e2e.socket_line import Line
 
 pytestmark = pytest.mark.e2e
@@ -32,11 +32,9 @@ def test_a_lost_welcome_is_recovered_with_the_kept_join_key(
         return True
 
     line.cut_after = lose_the_welcome
-    x.goto(f"/r/{room}")
+    accept_invite(x, room)
     line.wait_for(x, "the line cut after the welcome", lambda: line.refuse)
-    o = new_page(name="Oda")
-    o.goto(f"/r/{room}")
-    expect(role_badge(o)).to_have_text("You play O")  # the room is full now
+    o = seat(new_page(name="Oda"), room, "O")  # the room is full now
 
     line.refuse = False
     expect(role_badge(x)).to_have_text("You play X")

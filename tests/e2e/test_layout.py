@@ -16,7 +16,6 @@ from tests.e2e.browser_helpers import (
     clock,
     expect_cell,
     move_error,
-    role_badge,
     seat,
     status_line,
 )
@@ -41,8 +40,7 @@ def test_the_board_keeps_its_box_when_the_opponent_joins_and_messages_move_nothi
 ) -> None:
     room = create_room()
     ada = new_page(viewport, name="Ada")
-    ada.goto(f"/r/{room}")
-    expect(role_badge(ada)).to_have_text("You play X")
+    seat(ada, room, "X")
     invite = ada.get_by_label("Invite link")
     expect(invite).to_be_visible()
     before = box(ada, ".board")
@@ -51,8 +49,7 @@ def test_the_board_keeps_its_box_when_the_opponent_joins_and_messages_move_nothi
         screenshot(ada, "waiting")
 
     bob = new_page(name="Bob")
-    bob.goto(f"/r/{room}")
-    expect(role_badge(bob)).to_have_text("You play O")
+    seat(bob, room, "O")
     expect(status_line(ada)).to_have_text("Your move")
     expect(invite).to_have_count(0)
     assert same(box(ada, ".board"), before), "the board moved or resized when Bob joined"
@@ -76,11 +73,9 @@ def test_big_clocks_beside_the_board_show_tenths_and_move_nothing(
 ) -> None:
     room = create_room(time_control={"initial": 8, "increment": 0})
     ada = new_page(viewport, name="Ada", phone=viewport is PHONE)
-    ada.goto(f"/r/{room}")
-    expect(role_badge(ada)).to_have_text("You play X")
+    seat(ada, room, "X")
     bob = new_page(name="Bob")
-    bob.goto(f"/r/{room}")
-    expect(role_badge(bob)).to_have_text("You play O")
+    seat(bob, room, "O")
     rail = ada.locator(".clock-rail")
     expect(rail).to_be_visible()
     # The opponent's clock at the top, the player's own at the bottom; the players' cards

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import role_badge
+from tests.e2e.browser_helpers import button, name_field, role_badge, seat
 
 pytestmark = pytest.mark.e2e
 
@@ -35,13 +35,11 @@ def test_the_lobby_lists_a_new_public_room_and_its_spectator_count(
     expect(item.locator(".room-watchers .count")).to_have_text("1")
 
     player = new_page(name="Pia")
-    player.goto(f"/r/{room}")
-    expect(role_badge(player)).to_have_text("You play X")
+    seat(player, room, "X")
     expect(item).to_contain_text("Pia")
 
     opponent = new_page(name="Quinn")
-    opponent.goto(f"/r/{room}")
-    expect(role_badge(opponent)).to_have_text("You play O")
+    seat(opponent, room, "O")
     live = lobby.locator(f'[data-list=live-rooms] .room-item[data-room-id="{room}"]')
     expect(live).to_contain_text("Quinn")  # moved from "waiting" to "playing now"
     expect(live.get_by_role("link", name=re.compile("^Join"))).to_have_count(0)
@@ -93,6 +91,8 @@ def test_join_by_code_or_link(new_page: Any, create_room: Any) -> None:
     code.fill(room)
     page.get_by_role("button", name="Join", exact=True).click()
     expect(page).to_have_url(re.compile(rf"/r/{room}$"))
+    expect(name_field(page)).to_have_value("Jo")  # not its creator: the invite's question
+    button(page, "Join the game").click()
     expect(role_badge(page)).to_have_text("You play X")
 
     other = new_page()
@@ -108,11 +108,9 @@ def test_a_full_room_offers_to_watch_and_a_missing_room_says_so(
 ) -> None:
     room = create_room()
     for name in ("Ann", "Ben"):
-        page = new_page(name=name)
-        page.goto(f"/r/{room}")
-        expect(role_badge(page)).to_contain_text("You play")
+        seat(new_page(name=name), room)
     third = new_page(name="Cy")
-    third.goto(f"/r/{room}")
+    third.goto(f"/r/{room}")  # full: no name asked, the notice explains
     notice = third.locator(".notice[data-code=room_full]")
     expect(notice).to_contain_text("Every seat is taken")
     third.get_by_role("button", name="Watch the game").click()

@@ -16,7 +16,7 @@ from tests.e2e.browser_helpers import (
     expect_cell,
     moves,
     player,
-    role_badge,
+    seat,
     status_line,
 )
 from tests.e2e.socket_line import two_players
@@ -53,11 +53,9 @@ def test_offline_shows_on_the_board_and_a_move_made_then_lands_after_reconnect(
     room = create_room()
     x = new_page(name="Xia")
     frames = Frames(x)
-    x.goto(f"/r/{room}")
-    expect(role_badge(x)).to_have_text("You play X")
+    seat(x, room, "X")
     o = new_page(name="Oda")
-    o.goto(f"/r/{room}")
-    expect(role_badge(o)).to_have_text("You play O")
+    seat(o, room, "O")
     expect(status_line(x)).to_have_text("Your move")
     expect(overlay(x)).to_be_hidden()
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import cell, expect_cell, moves, role_badge, status_line
+from tests.e2e.browser_helpers import cell, expect_cell, moves, seat, status_line
 from tests.e2e.conftest import PHONE
 
 pytestmark = pytest.mark.e2e
@@ -47,11 +47,9 @@ def test_a_large_board_on_a_phone_zooms_and_confirms_moves(
     room = create_room({"rows": 15, "cols": 15, "k": 5})
     xena = new_page(name="Xena", phone=True)
     sent = sent_moves(xena)
-    xena.goto(f"/r/{room}")
-    expect(role_badge(xena)).to_have_text("You play X")
+    seat(xena, room, "X")
     otto = new_page(name="Otto")
-    otto.goto(f"/r/{room}")
-    expect(role_badge(otto)).to_have_text("You play O")
+    seat(otto, room, "O")
     expect(status_line(xena)).to_have_text("Your move")
 
     zoom = xena.get_by_role("button", name="Zoom")
@@ -122,10 +120,8 @@ def test_a_small_board_on_a_phone_has_no_tools(new_page: Any, create_room: Any) 
     room = create_room()
     ada = new_page(PHONE, name="Ada", phone=True)
     ada.add_init_script("localStorage.setItem('ttt.pref.confirm', 'true')")
-    ada.goto(f"/r/{room}")
-    expect(role_badge(ada)).to_have_text("You play X")
-    bob = new_page(name="Bob")
-    bob.goto(f"/r/{room}")
+    seat(ada, room, "X")
+    bob = seat(new_page(name="Bob"), room, "O")
     expect(status_line(ada)).to_have_text("Your move")
     expect(ada.locator(".board-tools")).to_be_hidden()
     cell(ada, 2, 2).tap()  # plays at once: a 3x3 cell is big enough for a finger

@@ -17,6 +17,7 @@ from tests.e2e.browser_helpers import (
     moves,
     player,
     role_badge,
+    seat,
     status_line,
     watchers,
 )
@@ -41,9 +42,7 @@ def test_two_players_and_a_spectator_play_a_full_game(new_page: Any, screenshot:
     expect(role_badge(watcher)).to_have_text("Spectating")
     expect(watchers(ada)).to_have_text("1")
 
-    grace = new_page(name="Grace", phone=True)
-    grace.goto(invite)
-    expect(role_badge(grace)).to_have_text("You play O")
+    grace = seat(new_page(name="Grace", phone=True), invite.rsplit("/", 1)[-1], "O")
     for page in (ada, grace, watcher):
         expect(player(page, "X")).to_contain_text("Ada")
         expect(player(page, "O")).to_contain_text("Grace")
@@ -110,11 +109,9 @@ def test_a_reload_keeps_the_seat_and_the_opponent_sees_the_drop(
 ) -> None:
     room = create_room()
     ada = new_page(name="Ada")
-    ada.goto(f"/r/{room}")
-    expect(role_badge(ada)).to_have_text("You play X")
+    seat(ada, room, "X")
     bob = new_page(name="Bob")
-    bob.goto(f"/r/{room}")
-    expect(role_badge(bob)).to_have_text("You play O")
+    seat(bob, room, "O")
 
     cell(ada, 2, 2).click()
     expect_cell(bob, 2, 2, "X")
@@ -145,8 +142,7 @@ def test_a_reload_keeps_the_seat_and_the_opponent_sees_the_drop(
 def test_the_invite_and_spectator_links_are_copied(new_page: Any, create_room: Any) -> None:
     room = create_room()
     page = new_page(name="Cleo", permissions=["clipboard-read", "clipboard-write"])
-    page.goto(f"/r/{room}")
-    expect(role_badge(page)).to_have_text("You play X")
+    seat(page, room, "X")
     page.get_by_role("button", name="Copy invite link").click()
     expect(page.locator("[data-action=invite]")).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == f"{page.url}"

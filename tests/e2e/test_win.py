@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import banner, cell, expect_cell, role_badge, status_line
+from tests.e2e.browser_helpers import banner, cell, expect_cell, role_badge, seat, status_line
 
 pytestmark = pytest.mark.e2e
 
@@ -24,11 +24,9 @@ def test_the_winning_line_celebrates_and_rematch_is_one_click_away(
     room = create_room()
     ada = new_page(name="Ada")
     ada.emulate_media(reduced_motion="no-preference")  # Ada likes motion; Grace does not
-    ada.goto(f"/r/{room}")
-    expect(role_badge(ada)).to_have_text("You play X")
+    seat(ada, room, "X")
     grace = new_page(name="Grace")
-    grace.goto(f"/r/{room}")
-    expect(role_badge(grace)).to_have_text("You play O")
+    seat(grace, room, "O")
 
     for page, (row, col) in [(ada, (1, 2)), (grace, (1, 1)), (ada, (2, 2)), (grace, (3, 3))]:
         cell(page, row, col).click()
