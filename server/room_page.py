@@ -8,8 +8,9 @@ for an API call or the WebSocket's ``welcome``: behind a long link that is one r
 for the page instead of three or four before the board shows. The session's ``welcome``
 then replaces it as usual.
 
-A room that does not exist (or cannot be read now) gives the page without a block, and the
-page's session says what is wrong, as it does for any page. The page goes with
+A room that does not exist (or cannot be read now) gives the page with ``null`` in the
+block: the page then starts its session at once, which says what is wrong. (A page with no
+block at all was served by some other file server, and asks the API.) The page goes with
 ``Cache-Control: no-cache`` and an ETag of its content, like every page.
 """
 
@@ -42,9 +43,10 @@ def room_page_routes(client: ClientFiles) -> list[Route]:
         try:
             snapshot = await state.service.snapshot(request.path_params["room_id"])
         except RoomError:
-            block = None  # missing, or the store unreachable: the session will say which
+            text = b"null"  # missing, or the store unreachable: the session will say which
         else:
-            block = json_block(SNAPSHOT_ELEMENT, dumps(snapshot).encode())
+            text = dumps(snapshot).encode()
+        block = json_block(SNAPSHOT_ELEMENT, text)
         response = client.page_response(request.scope, block)
         response.headers["cache-control"] = REVALIDATE
         return response

@@ -149,6 +149,11 @@ class ClientFiles(StaticFiles):
         if zipped:
             headers["content-encoding"] = "gzip"
         if self.is_not_modified(Headers(headers), Headers(scope=scope)):
-            return NotModifiedResponse(Headers(headers))
+            unchanged = NotModifiedResponse(Headers(headers))
+            if "content-security-policy" in headers:
+                # a 304's headers replace the cached ones: without the page's own policy
+                # the site's (no hashes) would stop the cached page's inline blocks
+                unchanged.headers["content-security-policy"] = headers["content-security-policy"]
+            return unchanged
         content = b"" if scope["method"] == "HEAD" else body
         return Response(content, status_code, headers=headers, media_type=media_type)

@@ -22,6 +22,7 @@ import { cellName, variantName } from "./rules.js";
 import { createSession, initialGameState } from "./session.js";
 import { createSound } from "./sound.js";
 import { createdHere, loadName, loadPref, loadSeat, markCreated, savePref, saveName } from "./storage.js";
+import { pageSnapshot } from "./page-room.js";
 import { createStore } from "./store.js";
 import { gameView, lineDown } from "./view.js";
 
@@ -30,7 +31,8 @@ const PHONE = "(max-width: 640px)"; // where a large board gets its tools (css/g
 const ZOOM = 2; // a zoomed board is this many times its width
 
 export function startGame(app, roomId, want) {
-  const store = createStore({ ...initialGameState(roomId, want), focus: null, flash: null });
+  const shown = pageSnapshot(roomId); // the room as served with the page, drawn at once
+  const store = createStore({ ...initialGameState(roomId, want, shown), focus: null, flash: null });
   const session = createSession(store, { announce });
   const analysis = createAnalysis(store);
   const attention = createAttention(store, { sound: createSound(), roomId });
@@ -359,10 +361,15 @@ export function startGame(app, roomId, want) {
    *  a room this browser just created (its name was given in the lobby), a spectator. A room
    *  that is missing or full is left to the session to explain (no seat to name). */
   async function askName() {
-    let room;
-    try {
-      room = await getRoom(roomId);
-    } catch {
+    let room = shown; // served with the page: no round trip before the question
+    if (room === undefined) { // a page from another file server: ask the API
+      try {
+        room = await getRoom(roomId);
+      } catch {
+        room = null;
+      }
+    }
+    if (!room) {
       session.start();
       return;
     }

@@ -29,7 +29,9 @@ const JOIN_ERRORS = new Set([
   "room_not_found", "room_full", "bad_token", "unsupported_protocol", "already_joined",
 ]);
 
-export function initialGameState(roomId, want) {
+/** The page's state before the session starts; `shown`, the room the page was served
+ *  with (page-room.js), is drawn until the `welcome` replaces it. */
+export function initialGameState(roomId, want, shown = null) {
   return {
     roomId,
     want,                 // "player" or "spectator": what the URL asked for
@@ -38,7 +40,8 @@ export function initialGameState(roomId, want) {
     joined: false,
     conn: { state: "connecting", attempt: 0 },
     everConnected: false,
-    room: null,
+    everJoined: false,    // a welcome came once: a later loss of the line is a reconnect
+    room: shown ? fromSnapshot(shown) : null,
     syncing: false,
     pending: null,        // {message, cell, shown, ackVersion}: own move, drawn until confirmed
     premove: null,        // {cell}: a move queued during someone else's turn
@@ -46,7 +49,7 @@ export function initialGameState(roomId, want) {
     notice: null,         // {code, title, message, tone}
     offerWatch: false,
     replay: null,         // a ply being reviewed, or null for the live position
-    offset: 0,            // local seconds − server seconds, from the last snapshot's `now`
+    offset: shown && typeof shown.now === "number" ? Date.now() / 1000 - shown.now : 0, // local − server seconds, from the last snapshot's `now`
     now: Date.now(),      // local ms of the last clock tick (clocks, grace countdowns)
     inflight: {},         // id → {type, place}: lifecycle commands not yet answered
     actionError: null,    // {place, code, title, message}: a refused command, where it was asked
@@ -115,7 +118,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
     joinedOnce = true;
     store.update((s) => settle({
       ...s,
-      role: msg.role, mark: msg.mark, joined: true, syncing: false, offerWatch: false,
+      role: msg.role, mark: msg.mark, joined: true, everJoined: true, syncing: false, offerWatch: false,
       room: fromSnapshot(msg.state), offset: offsetOf(msg.state, s.offset), inflight: {},
       notice: s.notice && s.notice.tone === "info" ? s.notice : null,
     }));

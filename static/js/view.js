@@ -129,6 +129,7 @@ export function gameView(s) {
       back: Boolean(s.lineBack),
       queued: predicting && !s.joined ? cellName(pendingCell(s.pending), rules) : null,
       offline: typeof navigator !== "undefined" && navigator.onLine === false,
+      first: !s.everJoined, // never seated yet: "Connecting…", not "Reconnecting…"
     },
     analysis,
     moves: room.moves.map((m, i) => ({
@@ -245,9 +246,11 @@ function analysisView(s, room, position, names) {
 }
 
 /** The line to the server is down: the page had the room, and has not got the seat (or
- *  chair) back yet; not when the page gave up on purpose (stopped). */
+ *  chair) back yet; not when the page gave up on purpose (stopped), and not while the first
+ *  connection of a page served with its room is still on its way (nothing was lost). */
 export function lineDown(s) {
-  return Boolean(s.room) && !s.joined && s.conn.state !== "stopped";
+  if (!s.room || s.joined || s.conn.state === "stopped") return false;
+  return s.everJoined || s.conn.state === "waiting";
 }
 
 /** Where the pending move is shown: the previewed landing cell, else the clicked one. */

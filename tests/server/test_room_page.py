@@ -1,6 +1,6 @@
 """``/r/{id}`` and ``/r/{id}/watch`` (server/room_page.py) answer the client's page with the
 room inside it: the snapshot ``GET /api/rooms/{id}`` gives, in a JSON data block that no
-name can break out of, plain or gzipped alike; a missing room gives the page without it."""
+name can break out of, plain or gzipped alike; for a missing room the block says null."""
 
 from __future__ import annotations
 
@@ -23,8 +23,9 @@ HOSTILE = "</script><b>x"
 
 def _snapshot_in(page: bytes) -> dict[str, Any] | None:
     found = BLOCK.findall(page)
-    assert len(found) <= 1
-    return json.loads(found[0]) if found else None
+    assert len(found) == 1, "the room page carries exactly one room block"
+    snapshot: dict[str, Any] | None = json.loads(found[0])
+    return snapshot
 
 
 def _without_now(snapshot: dict[str, Any]) -> dict[str, Any]:
@@ -75,7 +76,7 @@ async def test_the_page_carries_the_room_it_shows(
         await ada.close()
 
 
-async def test_a_missing_room_gives_the_page_without_a_room(
+async def test_a_missing_room_gives_the_page_with_null_for_the_room(
     make_server: Callable[..., LiveServer],
 ) -> None:
     live = make_server(static_dir=STATIC)

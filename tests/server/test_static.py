@@ -232,6 +232,9 @@ async def test_the_page_carries_its_styles_and_modules_inside_with_their_hashes(
         assert directives["script-src"] == f"'self' {_csp_hash(script.group(1))}"
         assert directives["style-src"] == f"'self' {_csp_hash(style.group(1))}"
         assert "unsafe" not in policy
+        again = await _raw_get(client, "/", **{"if-none-match": index.headers["etag"]})
+        assert again.status_code == 304  # and its headers replace the cached ones, so:
+        assert again.headers["content-security-policy"] == policy
         zipped = await _raw_get(client, "/r/q7m2kx9c", **{"accept-encoding": "gzip"})
         assert gzip.decompress(zipped.content) == index.content
         assert zipped.headers["content-security-policy"] == policy

@@ -3,7 +3,7 @@
 // board, with the move that waits to be sent; "Back" for a moment once the server has the
 // seat again. The board stays clickable underneath (a move made now waits for the line).
 //
-// view.line = {down, back, queued, offline}
+// view.line = {down, back, queued, offline, first}
 
 import { fill, h } from "../dom.js";
 
@@ -21,7 +21,7 @@ export function renderLine(frame, overlay, line) {
   }
   fill(overlay,
     h("span", { class: "spinner", "aria-hidden": "true" }),
-    h("strong", { class: "line-title" }, "Reconnecting…"),
+    h("strong", { class: "line-title" }, line.first ? "Connecting…" : "Reconnecting…"),
     line.queued ? h("span", { class: "line-detail" }, `${line.queued} is sent when the connection is back`)
       : line.offline ? h("span", { class: "line-detail" }, "This device is offline") : null);
 }
