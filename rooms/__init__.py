@@ -2,7 +2,8 @@
 
 Start at ``RoomService`` (rooms.service): every command goes load → ``Room.handle`` →
 compare-and-set commit → publish. ``open_backend(url)`` picks store, bus, presence
-registry and quick-play queue together (``memory://``, ``redis://``, ``redis+cluster://``);
+registry, quick-play queue and player directory together (``memory://``, ``redis://``,
+``redis+cluster://``, ``redis+sentinel://``); guest identities live in ``rooms.players``;
 ``Hub`` and ``Feed`` fan each room's events out to a worker's connections in version
 order. Commands live in ``rooms.room``, wire messages in ``rooms.protocol``, the seams in
 ``rooms.backends``. Never imports the server layer, Starlette or uvicorn.

@@ -53,11 +53,13 @@ Recorder = Callable[[str], Awaitable[None]]
 
 @dataclass(frozen=True, slots=True)
 class _Request:
-    """Who a request seats: the name, the join key (if any), and how to record its room."""
+    """Who a request seats: the name, the join key (if any), how to record its room, and the
+    verified identity its seat is linked to (if any)."""
 
     name: str | None
     join_key: str | None
     recorder: Recorder
+    player_id: str | None = None
 
 
 def queue_key(rules: Rules, time_control: TimeControl | None) -> str:
@@ -83,11 +85,14 @@ async def quick_play(
     *,
     name: str | None = None,
     join_key: str | None = None,
+    player_id: str | None = None,
 ) -> Matched:
     """A seat for a player (see the module); with ``join_key``, the same seat as every
-    earlier request with that key got, as long as the key is not spent."""
+    earlier request with that key got, as long as the key is not spent. ``player_id`` (an
+    identity the caller verified) is linked to a new seat."""
     if join_key is None:
-        return await _match(service, queue, rules, settings, _Request(name, None, _unrecorded))
+        unkeyed = _Request(name, None, _unrecorded, player_id)
+        return await _match(service, queue, rules, settings, unkeyed)
     request = hash_token(join_key)
     replacing: str | None = None
     for _ in range(_CLAIMS):
@@ -115,7 +120,8 @@ async def quick_play(
         pending = _record(service.now() + PENDING, room_id)
         await queue.record_request(request, pending, REQUEST_TTL)
 
-    matched = await _match(service, queue, rules, settings, _Request(name, join_key, recorder))
+    seating = _Request(name, join_key, recorder, player_id)
+    matched = await _match(service, queue, rules, settings, seating)
     await queue.record_request(request, _record(None, matched.room.room_id), REQUEST_TTL)
     return matched
 
@@ -175,7 +181,7 @@ async def _match(
             return seated
     own = await service.create(rules, public=True, settings=settings)
     await request.recorder(own.room_id)
-    mine = await service.execute(own.room_id, Reserve(request.name, request.join_key))
+    mine = await service.execute(own.room_id, _reserve(request))
     assert isinstance(mine.reply, JoinReply)
     while (other := await queue.offer(key, own.room_id)) is not None:
         seated = await _try_seat(service, queue, key, other, request)
@@ -183,6 +189,10 @@ async def _match(
             await service.execute(own.room_id, Retire())
             return seated
     return Matched(mine.room, mine.reply, matched=False)
+
+
+def _reserve(request: _Request) -> Reserve:
+    return Reserve(request.name, request.join_key, player_id=request.player_id)
 
 
 async def _try_seat(
@@ -202,7 +212,7 @@ async def _try_seat(
         return None
     await request.recorder(room_id)
     try:
-        executed = await service.execute(room_id, Reserve(request.name, request.join_key))
+        executed = await service.execute(room_id, _reserve(request))
     except RoomError as exc:
         if exc.code in (ErrorCode.ROOM_FULL, ErrorCode.GAME_OVER, ErrorCode.ROOM_NOT_FOUND):
             return None

@@ -200,6 +200,7 @@ _PLAYER: dict[str, Any] = {
     "claimable_at": None,
     "wins": 0,
     "draws": 0,
+    "player_id": None,
 }
 """A seat as the server's ``new_game`` lists it, with nothing the relay could know."""
 

@@ -1,7 +1,8 @@
 """Where rooms live and how workers hear of changes: the seams and ``open_backend(url)``.
 
 The seams are the store, bus, presence registry and quick-play queue, each with a memory backend
-here and a Redis one in ``redis``.
+here and a Redis one in ``redis``; the player directory's seam and memory twin are in
+``rooms.players``, its Redis one in ``redis.players``.
 """
 
 from __future__ import annotations

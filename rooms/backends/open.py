@@ -1,4 +1,5 @@
-"""One backend chosen by URL: store, bus, presence registry and quick-play queue together.
+"""One backend chosen by URL: store, bus, presence registry, quick-play queue and player
+directory together.
 
 ``memory://`` (one process), ``redis://`` (``rediss://``, ``unix://``: one Redis, shared by
 workers and hosts), ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster) or
@@ -19,6 +20,7 @@ from rooms.backends.queue import MemoryQueue, QuickPlayQueue
 from rooms.backends.registry import MemoryRegistry, Registry
 from rooms.backends.store import Store
 from rooms.errors import UnsupportedBackend
+from rooms.players import MemoryDirectory, PlayerDirectory
 
 __all__ = ["Backend", "BackendOptions", "open_backend"]
 
@@ -40,6 +42,8 @@ class BackendOptions:
     auto_pipeline: bool = True
     """Redis: auto-pipeline the hot commands and pack commands with our own RESP packer
     (``RedisOptions.auto_pipeline``); False: plain redis-py calls, the same commands."""
+    max_players: int = 100_000
+    """Player identities the memory directory holds at most (Redis: its own memory)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +53,9 @@ class Backend:
     bus: Bus
     registry: Registry
     queue: QuickPlayQueue
+    players: PlayerDirectory
+    """Guest identities (rooms.players), in the same store as the rooms; it shares the store's
+    connections, so opening and closing the store covers it."""
 
     @property
     def shared(self) -> bool:
@@ -78,7 +85,8 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             room_ttl=options.room_ttl,
             max_rooms=options.max_rooms,
         )
-        return Backend(url, memory_store, memory_bus, MemoryRegistry(), MemoryQueue())
+        players = MemoryDirectory(max_players=options.max_players)
+        return Backend(url, memory_store, memory_bus, MemoryRegistry(), MemoryQueue(), players)
     if scheme not in REDIS_SCHEMES | CLUSTER_SCHEMES | SENTINEL_SCHEMES:
         raise UnsupportedBackend(
             f"unknown store URL {_redact(url)!r}: expected memory://, redis://host:port/db, "
@@ -87,6 +95,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         )
     # the driver loads only for a Redis URL
     from rooms.backends.redis.connect import RedisOptions
+    from rooms.backends.redis.players import RedisDirectory
     from rooms.backends.redis.presence import redis_registry
     from rooms.backends.redis.quickplay import RedisQueue
 
@@ -104,7 +113,9 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             options=redis_options,
             registry_timeout=options.registry_timeout,
         )
-        return Backend(url, store, bus, registry, RedisQueue.of_store(store))
+        return Backend(
+            url, store, bus, registry, RedisQueue.of_store(store), RedisDirectory.of_store(store)
+        )
     if scheme in CLUSTER_SCHEMES:
         from rooms.backends.redis.cluster.pair import cluster_pair
 
@@ -120,7 +131,9 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
     registry = redis_registry(
         url, timeout=options.registry_timeout, auto_pipeline=options.auto_pipeline
     )
-    return Backend(url, store, bus, registry, RedisQueue.of_store(store))
+    return Backend(
+        url, store, bus, registry, RedisQueue.of_store(store), RedisDirectory.of_store(store)
+    )
 
 
 def _redact(url: str) -> str:

@@ -1,7 +1,8 @@
-"""Random identifiers for rooms, workers and connections.
+"""Random identifiers for rooms, workers, connections and player identities.
 
 Private room ids carry 128 bits, public ones are short codes. A connection id names the worker
-holding it, so any worker can tell whose it is.
+holding it, so any worker can tell whose it is. A player id is public (it names the player on
+pages and in rooms), so it only needs to be unique: 96 random bits.
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ import secrets
 __all__ = [
     "PUBLIC_ALPHABET",
     "new_connection_id",
+    "new_player_id",
     "new_room_id",
     "new_worker_id",
+    "valid_player_id",
     "valid_room_id",
     "worker_of",
 ]
@@ -57,3 +60,17 @@ def worker_of(conn: str) -> str | None:
     """The worker id a connection id names (None for an id without one)."""
     head, dot, _ = conn.partition(".")
     return head if dot and _WORKER.fullmatch(head) else None
+
+
+_PLAYER = re.compile(r"[A-Za-z0-9_-]{16}")
+
+
+def new_player_id() -> str:
+    """A player identity's public id: 16 URL-safe characters (``token_urlsafe(12)``, 96 random
+    bits), short enough for a link, and never the same twice in practice (a collision is
+    still refused by the directory's create, which then draws again)."""
+    return secrets.token_urlsafe(12)
+
+
+def valid_player_id(player_id: object) -> bool:
+    return isinstance(player_id, str) and _PLAYER.fullmatch(player_id) is not None

@@ -15,7 +15,9 @@ from typing import Any
 
 from core import MARKS, MalformedMove, MoveRequest, parse_move
 from rooms.common.jsontext import loads
+from rooms.common.names import MAX_NAME, clean_name
 from rooms.errors import ErrorCode, RoomError
+from rooms.players.record import Credentials, credentials_of
 from rooms.protocol.messages import PROTOCOL_VERSION, RESERVED_TYPES, ClientType
 from rooms.room.commands import Role
 
@@ -38,7 +40,6 @@ __all__ = [
 ]
 
 MAX_CHAT = 200
-MAX_NAME = 32
 MAX_ID = 64
 MAX_TOKEN = 128
 _JOIN_KEY = re.compile(r"[A-Za-z0-9_-]{22,128}")
@@ -60,13 +61,16 @@ class JoinMessage:
     last_version: int | None = None
     ref: str | None = None
     join_key: str | None = None
+    player: Credentials | None = None
+    """The guest identity of a seat-taking join (None for spectators and resumes, which
+    ignore it)."""
 
-    def __repr__(self) -> str:  # never print a token or a join key
+    def __repr__(self) -> str:  # never print a token, a join key or a secret
         token = "<token>" if self.token is not None else None
         key = "<key>" if self.join_key is not None else None
         return (
             f"JoinMessage(role={self.role.value!r}, name={self.name!r}, token={token}, "
-            f"join_key={key}, last_version={self.last_version!r})"
+            f"join_key={key}, player={self.player!r}, last_version={self.last_version!r})"
         )
 
 
@@ -179,14 +183,10 @@ def _version(data: dict[str, Any], name: str, ref: str | None, *, required: bool
 def _name(value: object, ref: str | None) -> str | None:
     if value is None:
         return None
-    if not isinstance(value, str):
-        raise _bad(f"name must be a string, got {value!r:.80}", ref)
-    name = value.strip()
-    if not 1 <= len(name) <= MAX_NAME:
-        raise _bad(f"name must be 1 to {MAX_NAME} characters, got {value!r:.80}", ref)
-    if any(unicodedata.category(ch) in {"Cc", "Cf", "Cs", "Zl", "Zp"} for ch in name):
-        raise _bad(f"name must not contain control characters, got {value!r:.80}", ref)
-    return name
+    try:
+        return clean_name(value)
+    except ValueError as exc:
+        raise _bad(str(exc), ref) from None
 
 
 def valid_join_key(value: object) -> bool:
@@ -208,6 +208,17 @@ def _join_key(data: dict[str, Any], role: Role, ref: str | None) -> str | None:
     return str(value)
 
 
+def _player(data: dict[str, Any], ref: str | None) -> Credentials | None:
+    """The ``player`` of a join, a guest identity's id and secret (shape only)."""
+    value = data.get("player")
+    if value is None:
+        return None
+    try:
+        return credentials_of(value)
+    except ValueError as exc:
+        raise _bad(str(exc), ref) from None
+
+
 def _join(data: dict[str, Any], ref: str | None) -> JoinMessage:
     protocol = data.get("protocol")
     if protocol is not None and (
@@ -227,6 +238,7 @@ def _join(data: dict[str, Any], ref: str | None) -> JoinMessage:
     ):
         raise _bad(f"token must be a string of 1 to {MAX_TOKEN} characters", ref)
     role = Role(role_name)
+    player = _player(data, ref)
     return JoinMessage(
         role=role,
         name=_name(data.get("name"), ref),
@@ -234,6 +246,8 @@ def _join(data: dict[str, Any], ref: str | None) -> JoinMessage:
         last_version=_version(data, "last_version", ref, required=False),
         ref=ref,
         join_key=_join_key(data, role, ref),
+        # only a seat-taking join links a seat: spectators and resumes ignore it
+        player=player if role is Role.PLAYER and token is None else None,
     )
 
 

@@ -56,20 +56,23 @@ class Join:
     """Take the next free seat (player, no token), resume a seat (player, token), or watch.
 
     ``join_key`` (player, no token) makes taking a seat idempotent: the seat taken with it is
-    taken again, with a fresh token, until its token has resumed it (rooms.room.seating)."""
+    taken again, with a fresh token, until its token has resumed it (rooms.room.seating).
+    ``player_id`` (player, no token) links a new seat to a guest identity that the caller has
+    verified already (rooms.players): the room only records it."""
 
     conn: str
     role: Role
     name: str | None = None
     token: str | None = None
     join_key: str | None = None
+    player_id: str | None = None
 
     def __repr__(self) -> str:  # never print a token or a join key
         token = "<token>" if self.token is not None else None
         key = "<key>" if self.join_key is not None else None
         return (
             f"Join(conn={self.conn!r}, role={self.role.value!r}, name={self.name!r}, "
-            f"token={token}, join_key={key})"
+            f"token={token}, join_key={key}, player_id={self.player_id!r})"
         )
 
 
@@ -88,15 +91,20 @@ class Reserve:
 
     With ``join_key``, the seat taken with that key (not yet resumed with its token) is
     taken again with a fresh token instead; ``again`` only does that, and is refused with
-    ``bad_token`` when no seat holds the key (a retried request whose room is known)."""
+    ``bad_token`` when no seat holds the key (a retried request whose room is known).
+    ``player_id`` links a new seat to a verified identity, as for ``Join``."""
 
     name: str | None = None
     join_key: str | None = None
     again: bool = False
+    player_id: str | None = None
 
     def __repr__(self) -> str:  # never print a join key
         key = "<key>" if self.join_key is not None else None
-        return f"Reserve(name={self.name!r}, join_key={key}, again={self.again!r})"
+        return (
+            f"Reserve(name={self.name!r}, join_key={key}, again={self.again!r}, "
+            f"player_id={self.player_id!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True)

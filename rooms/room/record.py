@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from core import Game, GameError, Move, Rules
 
 if TYPE_CHECKING:
+    from rooms.room.seats import Seat
     from rooms.room.state import RoomState
 
 __all__ = ["GameRecord", "archive", "current_record", "format_record", "parse_record"]
@@ -42,13 +43,21 @@ def _moves(room: RoomState) -> list[dict[str, Any]]:
     ]
 
 
+def _who(seat: Seat) -> dict[str, Any]:
+    """Who played a mark in a game: the name, and the identity when the seat had one (a
+    player's page lists the games of its id)."""
+    if seat.player_id is None:
+        return {"mark": seat.mark, "name": seat.name}
+    return {"mark": seat.mark, "name": seat.name, "player_id": seat.player_id}
+
+
 def current_record(room: RoomState) -> dict[str, Any]:
     """The room's current game as a record (finished or not)."""
     outcome = room.game.outcome
     tc = room.settings.time_control
     return {
         "game_number": room.game_number,
-        "players": [{"mark": s.mark, "name": s.name} for s in room.seats],
+        "players": [_who(seat) for seat in room.seats],
         "moves": _moves(room),
         "outcome": outcome.to_dict() if outcome is not None else None,
         "started_at": room.started_at,

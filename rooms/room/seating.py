@@ -3,11 +3,14 @@
 A join takes a new seat, resumes one with its token, or watches; quick play reserves a seat for
 a player not yet connected. A seat taken with a join key is taken again (a fresh token, the same
 mark) by a repeat with that key, until its token first resumes it: the answer that carried the
-token may have been lost with a dying worker or socket. Abandonment rests on presence: when a
-seat's last connection closes, the seat records since when it is away and whether it said it was
-leaving; coming back with the token clears both. Nothing here ends a game: only the opponent's
-claim does. A dead worker cannot send ``Leave``; whichever worker sweeps its expired lease sends
-``Evict`` (rooms.presence.sweep), which records the same departures.
+token may have been lost with a dying worker or socket. A seat taken by a verified guest
+identity records its ``player_id`` (checked by the caller before the commit: identity is not
+room state); resuming with the token, or taking the seat of a join key again, keeps the seat's.
+Abandonment rests on presence: when a seat's last connection closes, the seat records since
+when it is away and whether it said it was leaving; coming back with the token clears both.
+Nothing here ends a game: only the opponent's claim does. A dead worker cannot send ``Leave``;
+whichever worker sweeps its expired lease sends ``Evict`` (rooms.presence.sweep), which records
+the same departures.
 """
 
 from __future__ import annotations
@@ -40,7 +43,13 @@ __all__ = ["evict", "join", "join_spectators", "leave", "leave_spectators", "res
 
 
 def _take_seat(
-    room: RoomState, name: str | None, conn: str | None, now: float, join_key: str | None
+    room: RoomState,
+    name: str | None,
+    conn: str | None,
+    now: float,
+    join_key: str | None,
+    *,
+    player_id: str | None = None,
 ) -> Handled:
     """A new seat on the first free mark (seats stay in mark order), and its one event; or,
     when ``join_key`` took a seat already, that seat again."""
@@ -63,6 +72,7 @@ def _take_seat(
         [conn] if conn is not None else [],
         away_since=now if conn is None else None,  # reserved: away until it connects
         key_hash=hash_token(join_key) if join_key is not None else None,
+        player_id=player_id,
     )
     room.seats.append(seat)
     room.seats.sort(key=lambda s: room.rules.marks.index(s.mark))
@@ -124,7 +134,9 @@ def join(room: RoomState, command: Join, now: float) -> Handled:
         return Handled(
             events.presence(room.bump(now), player), JoinReply(Role.PLAYER, seat.mark, None)
         )
-    return _take_seat(room, command.name, command.conn, now, command.join_key)
+    return _take_seat(
+        room, command.name, command.conn, now, command.join_key, player_id=command.player_id
+    )
 
 
 def join_spectators(room: RoomState, command: JoinSpectators, now: float) -> Handled:
@@ -151,7 +163,7 @@ def reserve(room: RoomState, command: Reserve, now: float) -> Handled:
         if seat is None:
             raise RoomError(ErrorCode.BAD_TOKEN, "this join key holds no seat in this room")
         return _take_again(room, seat, None, now)
-    return _take_seat(room, command.name, None, now, command.join_key)
+    return _take_seat(room, command.name, None, now, command.join_key, player_id=command.player_id)
 
 
 def leave(room: RoomState, command: Leave, now: float) -> Handled:

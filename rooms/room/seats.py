@@ -5,7 +5,8 @@ The token is handed to the player in the ``welcome`` that took the seat; present
 key also keeps that key's hash until the seat is first resumed with its token: repeating the
 seat-taking join with the key (its answer was lost) gets the seat again with a fresh token.
 Hashes are compared in constant time, and every seat is compared, so timing reveals neither
-which seat matched nor how much of a hash did.
+which seat matched nor how much of a hash did. A seat taken by a player who proved a guest
+identity (rooms.players) records its public ``player_id``, kept through rematches.
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ class Seat:
     ``away_since`` is when a human seat's last connection closed (None while connected),
     ``left`` whether it said it was leaving; ``wins`` and ``draws`` are the series score,
     which follows the player when the marks rotate for a rematch. ``key_hash`` is the hash of
-    the join key the seat was taken with, until the token first resumes it (None: none)."""
+    the join key the seat was taken with, until the token first resumes it (None: none);
+    ``player_id`` the identity of the player who took it (None: a guest without one, a bot)."""
 
     mark: str
     name: str
@@ -50,6 +52,7 @@ class Seat:
     wins: int = 0
     draws: int = 0
     key_hash: str | None = None
+    player_id: str | None = None
 
     @property
     def connected(self) -> bool:
@@ -73,6 +76,7 @@ class Seat:
             "claimable_at": self.claimable_at(abandon_grace, leave_grace),
             "wins": self.wins,
             "draws": self.draws,
+            "player_id": self.player_id,
         }
 
     def copy(self) -> Seat:
@@ -89,6 +93,7 @@ class Seat:
             self.wins,
             self.draws,
             self.key_hash,
+            self.player_id,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -106,6 +111,8 @@ class Seat:
         }
         if self.key_hash is not None:  # rare, and short-lived: no field for the other seats
             data["key_hash"] = self.key_hash
+        if self.player_id is not None:  # guests' seats, and rooms stored before, have none
+            data["player_id"] = self.player_id
         return data
 
     def matches(self, data: Any) -> bool:
@@ -126,6 +133,7 @@ class Seat:
             and data.get("wins", 0) == self.wins
             and data.get("draws", 0) == self.draws
             and data.get("key_hash") == self.key_hash
+            and data.get("player_id") == self.player_id
         )
 
     @classmethod
@@ -135,6 +143,7 @@ class Seat:
         away = data.get("away_since")
         bot = data.get("bot")
         key = data.get("key_hash")
+        player = data.get("player_id")
         return cls(
             str(data["mark"]),
             str(data["name"]),
@@ -147,6 +156,7 @@ class Seat:
             int(data.get("wins", 0)),
             int(data.get("draws", 0)),
             str(key) if key is not None else None,
+            str(player) if player is not None else None,
         )
 
 

@@ -13,6 +13,8 @@ are global keys, so nothing needs a cross-slot script:
 ``<prefix>:epoch``          string: a random id naming this Redis dataset (``epoch``)
 ``<prefix>:{<tag>}:epoch``  string: on a Cluster, the same per hash slot, ``<tag>`` being a
                             short string that hashes to that slot (``cluster.store``)
+``<prefix>:player:{<id>}``  hash: a player identity (``players``): ``h`` its secret's hash,
+                            ``n`` name, ``c`` created, ``s`` last seen; one key, one slot
 """
 
 from __future__ import annotations
@@ -67,6 +69,10 @@ class KeyLayout:
     @property
     def epoch(self) -> str:
         return f"{self.prefix}:epoch"
+
+    def player(self, player_id: str) -> str:
+        """The hash of the identity ``player_id`` (its own hash tag: one key, one slot)."""
+        return f"{self.prefix}:player:{{{player_id}}}"
 
     def slot_epoch(self, tag: str) -> str:
         """The epoch key of the hash slot that ``tag`` hashes to (a Cluster's)."""

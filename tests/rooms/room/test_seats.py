@@ -42,6 +42,7 @@ def test_players_take_seats_in_order_and_get_distinct_long_tokens() -> None:
             "claimable_at": None,
             "wins": 0,
             "draws": 0,
+            "player_id": None,
         },
         "status": "waiting",
         "clock": None,
@@ -113,6 +114,7 @@ def test_token_resumes_the_same_seat_from_a_new_connection() -> None:
         "claimable_at": None,
         "wins": 0,
         "draws": 0,
+        "player_id": None,
     }
 
 
