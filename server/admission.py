@@ -5,10 +5,11 @@ wait for everyone already playing. ``LoopLag`` wakes every ``INTERVAL`` seconds 
 measures how late it woke (the lag every callback of the loop is seeing), exported as
 ``tictactoe_event_loop_lag_seconds``. When every wake-up of the last ``WINDOW`` seconds was
 at least ``threshold`` late (a sustained overload, not one slow callback), ``check`` refuses
-what adds load: a new room, a quick play, a ``join`` without a token (a new seat or a
-spectator), each with ``unavailable`` and a ``retry_after``. A player resuming a seat with
-its token and every command of a joined connection always pass: the games in progress are
-what the refusal protects. A threshold of 0 turns admission off (the lag is still measured).
+what adds load: a new room, a quick play, a new guest identity, a ``join`` without a token (a
+new seat or a spectator), each with ``unavailable`` and a ``retry_after``. A player resuming a
+seat with its token and every command of a joined connection always pass: the games in
+progress are what the refusal protects. A threshold of 0 turns admission off (the lag is
+still measured).
 """
 
 from __future__ import annotations
@@ -78,8 +79,8 @@ class LoopLag:
         )
 
     def check(self, what: str) -> None:
-        """Refuse ``what`` (``room``, ``quickplay``, ``join``) with ``unavailable`` when the
-        worker is overloaded."""
+        """Refuse ``what`` (``room``, ``quickplay``, ``player``, ``join``) with ``unavailable``
+        when the worker is overloaded."""
         if not self.overloaded:
             return
         ADMISSION_REFUSALS.labels(what).inc()

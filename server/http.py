@@ -17,6 +17,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Match, Route
 
 from rooms import ErrorCode, RoomError, queue_key, quick_play
+from rooms.players import verified
 from rooms.protocol import ENCODES, dumps
 from rooms.room import current_record, format_record
 
@@ -26,14 +27,17 @@ from .room_options import parse_quickplay, parse_room
 from .state import app_state
 from .write_guard import check_write
 
-__all__ = ["error_response", "routes"]
+__all__ = ["error_response", "read_body", "routes"]
 
 _STATUS = {
     ErrorCode.BAD_MESSAGE: 400,
     ErrorCode.TOO_LARGE: 413,
     ErrorCode.INVALID_RULES: 422,
     ErrorCode.INVALID_OPTIONS: 422,
+    ErrorCode.INVALID_NAME: 422,
+    ErrorCode.BAD_IDENTITY: 401,
     ErrorCode.ROOM_NOT_FOUND: 404,
+    ErrorCode.PLAYER_NOT_FOUND: 404,
     ErrorCode.NOT_FOUND: 404,
     ErrorCode.ORIGIN_NOT_ALLOWED: 403,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
@@ -57,7 +61,7 @@ def error_response(exc: RoomError) -> JSONResponse:
     return JSONResponse(body, status_code=_STATUS.get(exc.code, 500), headers=headers)
 
 
-async def _read_body(request: Request, limit: int) -> bytes:
+async def read_body(request: Request, limit: int) -> bytes:
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > limit:
         raise RoomError(ErrorCode.TOO_LARGE, f"a request body may be at most {limit} bytes")
@@ -86,7 +90,7 @@ async def create_room(request: Request) -> Response:
     try:
         check_write(request, state.settings.allowed_origins)
         state.lag.check("room")
-        raw = await _read_body(request, state.settings.max_body_bytes)
+        raw = await read_body(request, state.settings.max_body_bytes)
         body = parse_room(raw, state.settings)
         room = await state.service.create(
             body.rules,
@@ -119,16 +123,19 @@ async def quickplay(request: Request) -> Response:
     try:
         check_write(request, state.settings.allowed_origins)
         state.lag.check("quickplay")
-        raw = await _read_body(request, state.settings.max_body_bytes)
+        raw = await read_body(request, state.settings.max_body_bytes)
         body = parse_quickplay(raw, state.settings)
         settings = state.settings.room_settings(body.time_control)
+        # the identity is read before any seat is taken: bad_identity changes nothing
+        player = await verified(state.backend.players, body.player) if body.player else None
         matched = await quick_play(
             state.service,
             state.quickplay,
             body.rules,
             settings,
-            name=body.name,
+            name=body.name or (player.name if player is not None else None),
             join_key=body.join_key,
+            player_id=player.player_id if player is not None else None,
         )
     except RoomError as exc:
         return error_response(exc)

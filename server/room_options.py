@@ -1,7 +1,7 @@
 """The JSON bodies of ``POST /api/rooms`` and ``POST /api/quickplay``, checked field by field.
 
 The fields are rules, visibility, a bot opponent, a time control, a name and, for quick play,
-a join key (protocol.md).
+a join key and a guest identity (protocol.md).
 """
 
 from __future__ import annotations
@@ -13,14 +13,16 @@ from typing import Any
 from core import GameError, Rules
 from core.ai import LEVELS
 from rooms import ErrorCode, RoomError, TimeControl, from_game_error
+from rooms.common.names import clean_name
+from rooms.players import Credentials, credentials_of
 from rooms.protocol import JOIN_KEY_RULE, valid_join_key
 
 from .settings import Settings
 
-__all__ = ["QuickPlayBody", "RoomBody", "parse_quickplay", "parse_room"]
+__all__ = ["QuickPlayBody", "RoomBody", "json_object", "parse_quickplay", "parse_room"]
 
 _ROOM_FIELDS = ("rules", "public", "bot", "bot_mark", "time_control")
-_QUICK_FIELDS = ("rules", "time_control", "name", "join_key")
+_QUICK_FIELDS = ("rules", "time_control", "name", "join_key", "player")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,16 +39,18 @@ class QuickPlayBody:
     time_control: TimeControl | None
     name: str | None
     join_key: str | None = None
+    player: Credentials | None = None
 
-    def __repr__(self) -> str:  # never print a join key
+    def __repr__(self) -> str:  # never print a join key (Credentials hide the secret)
         key = "<key>" if self.join_key is not None else None
         return (
             f"QuickPlayBody(rules={self.rules!r}, time_control={self.time_control!r}, "
-            f"name={self.name!r}, join_key={key})"
+            f"name={self.name!r}, join_key={key}, player={self.player!r})"
         )
 
 
-def _object(raw: bytes, known: tuple[str, ...]) -> dict[str, Any]:
+def json_object(raw: bytes, known: tuple[str, ...]) -> dict[str, Any]:
+    """The body as a JSON object of ``known`` fields (empty: ``{}``); bad_message else."""
     try:
         data: Any = json.loads(raw) if raw.strip() else {}
     except (ValueError, RecursionError):
@@ -103,7 +107,7 @@ def _bot(data: dict[str, Any], rules: Rules) -> tuple[str, str] | None:
 
 
 def parse_room(raw: bytes, settings: Settings) -> RoomBody:
-    data = _object(raw, _ROOM_FIELDS)
+    data = json_object(raw, _ROOM_FIELDS)
     public = data.get("public", False)
     if not isinstance(public, bool):
         raise RoomError(ErrorCode.BAD_MESSAGE, f"public must be true or false, got {public!r:.40}")
@@ -112,19 +116,26 @@ def parse_room(raw: bytes, settings: Settings) -> RoomBody:
 
 
 def parse_quickplay(raw: bytes, settings: Settings) -> QuickPlayBody:
-    data = _object(raw, _QUICK_FIELDS)
+    data = json_object(raw, _QUICK_FIELDS)
     name = data.get("name")
     if name is not None:
-        if (
-            not isinstance(name, str)
-            or not 1 <= len(name.strip()) <= 32
-            or any(not ch.isprintable() for ch in name)
-        ):
-            message = f"name must be 1 to 32 printable characters, got {name!r:.40}"
-            raise RoomError(ErrorCode.BAD_MESSAGE, message)
-        name = name.strip()
+        try:  # the seat's name: the join's rule (rooms.common.names)
+            name = clean_name(name)
+        except ValueError as exc:
+            raise RoomError(ErrorCode.BAD_MESSAGE, str(exc)) from None
     join_key = data.get("join_key")
     if join_key is not None and not valid_join_key(join_key):
         raise RoomError(ErrorCode.BAD_MESSAGE, f"{JOIN_KEY_RULE}, got {join_key!r:.40}")
     rules = _rules(data)
-    return QuickPlayBody(rules, _time_control(data, settings), name, join_key)
+    player = _player(data.get("player"))
+    return QuickPlayBody(rules, _time_control(data, settings), name, join_key, player)
+
+
+def _player(value: object) -> Credentials | None:
+    """A guest identity's id and secret (shape only: the directory says if they prove one)."""
+    if value is None:
+        return None
+    try:
+        return credentials_of(value)
+    except ValueError as exc:
+        raise RoomError(ErrorCode.BAD_MESSAGE, str(exc)) from None

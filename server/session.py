@@ -20,6 +20,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rooms import ErrorCode, Feed, Hub, LeaseLost, Presence, RoomError, RoomService
+from rooms.players import PlayerDirectory, verified
 from rooms.protocol import (
     ActionMessage,
     ChatMessage,
@@ -96,10 +97,12 @@ class Session:
         hub: Hub,
         settings: Settings,
         presence: Presence,
+        players: PlayerDirectory,
         lag: LoopLag | None = None,
         conn_id: str | None = None,
     ) -> None:
         self.room_id = room_id
+        self.players = players
         self.lag = lag
         self.service = service
         self.hub = hub
@@ -319,6 +322,9 @@ class Session:
             raise RoomError(ErrorCode.ALREADY_JOINED, "this connection already joined the room")
         if message.token is None and self.lag is not None:  # a newcomer: not when overloaded
             self.lag.check("join")
+        # A read before the room's commit (an identity is not room state); bad_identity
+        # refuses the join before anything is written.
+        player = await verified(self.players, message.player) if message.player else None
         feed = Feed(self.room_id, self.service, self.conn.send)
         await self.hub.attach(self.room_id, feed)  # subscribe first, then read the room
         try:
@@ -327,7 +333,12 @@ class Session:
             # departure: a join refused by the room changed nothing, but one whose commit
             # lost its answer (Redis timed out) may have landed.
             command = Join(
-                self.conn.id, message.role, message.name, message.token, message.join_key
+                self.conn.id,
+                message.role,
+                message.name or (player.name if player is not None else None),
+                message.token,
+                message.join_key,
+                player.player_id if player is not None else None,
             )
             executed = await self.presence.join(self.room_id, command, self._lease_lost)
         except BaseException as exc:

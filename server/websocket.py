@@ -54,6 +54,7 @@ async def _serve(websocket: WebSocket, state: AppState, conn_id: str) -> None:
             hub=state.hub,
             settings=state.settings,
             presence=state.presence,
+            players=state.backend.players,
             lag=state.lag,
             conn_id=conn_id,
         )

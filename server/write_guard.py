@@ -1,4 +1,4 @@
-"""What a state-changing HTTP request (a POST) must show before its body is read.
+"""What a state-changing HTTP request (a POST or PATCH) must show before its body is read.
 
 Its ``Origin`` passes the same check as a WebSocket handshake (server/origin.py): a page
 of another site cannot create rooms or take seats in a visitor's name (a request without

@@ -80,8 +80,9 @@ LOOP_LAG = Gauge(
 )
 ADMISSION_REFUSALS = Counter(
     "tictactoe_admission_refusals",
-    "New rooms, quick plays and joins without a token refused as unavailable because the "
-    "worker's event loop ran late (server.admission), by what was refused.",
+    "New rooms, quick plays, guest identities and joins without a token refused as "
+    "unavailable because the worker's event loop ran late (server.admission), by what was "
+    "refused.",
     ["what"],
 )
 UNAVAILABLE = Counter(

@@ -92,19 +92,26 @@ async def test_a_cross_site_write_is_logged_once_at_warning(
 
 async def test_every_state_changing_endpoint_is_guarded(server: LiveServer) -> None:
     writes = sorted(
-        route.path
+        (route.path, method)
         for route in server.app.router.routes
-        if isinstance(route, Route)
-        and route.endpoint is not api_not_found
-        and (route.methods or set()) - {"GET", "HEAD"}
+        if isinstance(route, Route) and route.endpoint is not api_not_found
+        for method in (route.methods or set()) - {"GET", "HEAD"}
     )
-    assert {"/api/rooms", "/api/quickplay", "/api/analysis"} <= set(writes)
+    assert {
+        ("/api/rooms", "POST"),
+        ("/api/quickplay", "POST"),
+        ("/api/analysis", "POST"),
+        ("/api/players", "POST"),
+        ("/api/players/{player_id}", "PATCH"),
+    } <= set(writes)
     headers = {"origin": EVIL, "content-type": "text/plain"}
     async with httpx.AsyncClient(base_url=server.url) as client:
-        for path in writes:
-            response = await client.post(path, content=b"{}", headers=headers)
+        for path, method in writes:
+            response = await client.request(method, path, content=b"{}", headers=headers)
             assert (response.status_code, response.json()["code"]) == (403, "origin_not_allowed")
-            response = await client.post(path, content=b"{}", headers={"content-type": "text/x"})
+            response = await client.request(
+                method, path, content=b"{}", headers={"content-type": "text/x"}
+            )
             assert response.status_code == 415, path
 
 

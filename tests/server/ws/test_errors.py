@@ -18,8 +18,11 @@ HTTP_ONLY = {
     ErrorCode.INVALID_OPTIONS,
     ErrorCode.ORIGIN_NOT_ALLOWED,
     ErrorCode.UNSUPPORTED_MEDIA_TYPE,
+    ErrorCode.INVALID_NAME,
+    ErrorCode.PLAYER_NOT_FOUND,
 }
-"""Provoked in test_http_api.py, test_http_lifecycle.py and test_write_guard.py."""
+"""Provoked in test_http_api.py, test_http_lifecycle.py, test_write_guard.py and
+test_players_api.py."""
 SERVICE_ONLY = {ErrorCode.BUSY, ErrorCode.OUT_OF_TIME}
 """Needs a compare-and-set race lost 64 times in a row, or a move landing between a flag
 and the timer that commits it (never deterministic over a socket): tests/rooms."""
@@ -136,6 +139,8 @@ async def test_every_error_code_leaves_the_room_unchanged(
     )
     stranger = await connect(server, room_id)
     await s.expect(stranger, {"type": "join", "as": "player"}, "room_full")
+    nobody = {"id": "AAAAAAAAAAAAAAAA", "secret": "not the secret of anyone"}
+    await s.expect(stranger, {"type": "join", "as": "player", "player": nobody}, "bad_identity")
     for cells in [(o, 0, 0), (x, 1, 0), (o, 0, 1), (x, 1, 2)]:
         client, row, col = cells
         await client.seen(x.version if client is o else o.version)
