@@ -28,6 +28,17 @@ async def makers() -> AsyncIterator[list[BackendMaker]]:
             await maker.close()
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_config_home(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """``XDG_CONFIG_HOME`` of this session alone, for this process and every program it
+    starts: ``tictactoe play --connect`` keeps its player identities there, never in the
+    home directory of whoever runs the tests."""
+    home = tmp_path_factory.mktemp("config-home")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(home))
+        yield home
+
+
 # -- private Redis ---------------------------------------------------------------------------
 # Never the system's redis-server: each of these is a process of the tests' own on a free
 # port, stopped by its pid. Tests sharing one use random room ids or key prefixes.

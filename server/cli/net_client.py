@@ -5,7 +5,8 @@
 connection drops it reconnects with its seat token and the last version it saw, and a move
 whose answer was lost is sent again with the same ``move_id`` (applied at most once). A
 player's seat-taking join carries a join key, kept (in memory) until the token arrives: a join
-whose answer was lost is sent again with it and gets the same seat.
+whose answer was lost is sent again with it and gets the same seat, and, when the player has
+a guest identity (identity_file), its ``player`` too, so the seat is linked to it.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from core import GameError, MoveRequest, Rules
 
-__all__ = ["Disconnected", "NetError", "RoomClient", "RoomLink", "create_room"]
+__all__ = ["Disconnected", "NetError", "RoomClient", "RoomLink", "create_room", "post_json"]
 
 _PERMANENT = {4001, 4003, 4004, 4008, 1003, 1008, 1009}  # closes a retry cannot fix
 
@@ -88,18 +89,19 @@ class RoomLink:
         return "ws" + self.http_base[4:] + f"/ws/{self.room_id}"
 
 
-def create_room(link: RoomLink, rules: Rules, *, public: bool = False) -> RoomLink:
-    """POST /api/rooms; the link of the new room."""
-    body = json.dumps({"rules": rules.to_dict(), "public": public}).encode()
+def post_json(http_base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    """POST ``body`` as JSON to ``http_base + path``; the JSON answer. NetError with the
+    server's code when it refuses, Disconnected when it cannot be reached."""
     request = urllib.request.Request(
-        f"{link.http_base}/api/rooms",
-        data=body,
+        f"{http_base}{path}",
+        data=json.dumps(body).encode(),
         method="POST",
         headers={"Content-Type": "application/json"},
     )
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
-            created = json.loads(response.read())
+            answer: dict[str, Any] = json.loads(response.read())
+            return answer
     except urllib.error.HTTPError as exc:
         try:
             error = json.loads(exc.read())
@@ -107,7 +109,12 @@ def create_room(link: RoomLink, rules: Rules, *, public: bool = False) -> RoomLi
             error = {"code": "unavailable", "message": f"HTTP {exc.code}"}
         raise NetError(error.get("code", "unavailable"), error.get("message", str(exc))) from None
     except (urllib.error.URLError, OSError) as exc:
-        raise Disconnected(f"cannot reach {link.http_base}: {exc}") from None
+        raise Disconnected(f"cannot connect to {http_base}: {exc}") from None
+
+
+def create_room(link: RoomLink, rules: Rules, *, public: bool = False) -> RoomLink:
+    """POST /api/rooms; the link of the new room."""
+    created = post_json(link.http_base, "/api/rooms", {"rules": rules.to_dict(), "public": public})
     return RoomLink(link.http_base, str(created["room_id"]))
 
 
@@ -120,10 +127,12 @@ class RoomClient:
         name: str | None = None,
         notify: Callable[[str], None] = lambda line: None,
         retries: int = 5,
+        player: dict[str, str] | None = None,
     ) -> None:
         self.link = link
         self.role = role
         self.name = name
+        self.player = player  # a guest identity's {"id", "secret"}: its seat is linked to it
         self.notify = notify
         self.retries = retries
         self.mark: str | None = None
@@ -169,6 +178,8 @@ class RoomClient:
             join.update(token=self._token, last_version=self.version)
         elif self._join_key is not None:
             join["join_key"] = self._join_key
+            if self.player is not None:  # only a seat-taking join links (a resume ignores it)
+                join["player"] = self.player
         try:
             ws.send(json.dumps(join))
         except ConnectionClosed as exc:

@@ -3,7 +3,9 @@
 Plugs two move sources into the terminal game's seats: ``NetworkSeat`` (this terminal's
 seat: typed here, judged by the server) and ``RemoteSeat`` (a seat played elsewhere: its
 moves arrive from the server). The local game only mirrors the server's move list, so the
-server stays the only authority and the board on screen is always one it accepted.
+server stays the only authority and the board on screen is always one it accepted. A player
+joins with the guest identity kept for that server (identity_file; made on first use) unless
+``--guest`` says not to, so the seat is linked to it.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import TextIO
 from core import Game, MalformedMove, MoveRequest, Rules
 
 from .game_loop import play_game
+from .identity_file import IdentityError, IdentityFile, default_path, identity_for
 from .move_input import Command, PlayMove, Redo, Undo
 from .net_client import Disconnected, NetError, RoomClient, RoomLink, create_room
 from .rules_flags import rules_from_args
@@ -78,19 +81,35 @@ def play_connected(
     def notify(line: str) -> None:
         print(line, file=out, flush=True)
 
+    file = IdentityFile(default_path())
     try:
         link = RoomLink.parse(args.connect)
         created = link.room_id is None
-        if created:
-            if args.watch:
-                raise ValueError("--watch needs a room link (http://HOST/r/ROOM)")
-            link = create_room(link, rules_from_args(args))
+        if created and args.watch:
+            raise ValueError("--watch needs a room link (http://HOST/r/ROOM)")
         role = "spectator" if args.watch or link.watch else "player"
-        client = RoomClient(link, role=role, name=args.name, notify=notify)
+        player = None  # spectators need none: a server ignores it from them
+        if role == "player" and not getattr(args, "guest", False):
+            player = identity_for(link.http_base, file, name=args.name, notify=notify)
+        if created:
+            link = create_room(link, rules_from_args(args))
+        client = RoomClient(
+            link,
+            role=role,
+            name=args.name,
+            notify=notify,
+            player=player.credentials() if player is not None else None,
+        )
         client.connect()
         if created:  # only now: the creator holds the first seat before anyone is invited
             notify(f"Created a room. Invite the other player: {link.play_url}")
-    except (ValueError, NetError, Disconnected) as exc:
+    except (ValueError, NetError, Disconnected, IdentityError) as exc:
+        if isinstance(exc, NetError) and exc.code == "bad_identity":
+            exc = IdentityError(
+                f"{link.http_base} does not know the identity kept for it in {file.path} (it "
+                "expired after 400 days unused, or the server lost its data). Remove that "
+                "server's entry from the file to get a new one, or play with --guest"
+            )
         print(f"tictactoe: error: {exc}", file=err)
         return 2
     try:

@@ -42,6 +42,15 @@ def register(subparsers: Any) -> None:
     )
     network.add_argument("--watch", action="store_true", help="with --connect: spectate")
     network.add_argument("--name", default=None, help="with --connect: your display name")
+    network.add_argument(
+        "--guest",
+        "--no-identity",
+        dest="guest",
+        action="store_true",
+        help="with --connect: play without your player identity (by default one is made on "
+        "each server on first use and kept in $XDG_CONFIG_HOME/tictactoe/identity.json, "
+        "else ~/.config/tictactoe/identity.json)",
+    )
     parser.add_argument(
         "--replay",
         metavar="FILE",
