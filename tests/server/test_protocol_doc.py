@@ -1,6 +1,6 @@
-"""docs/protocol.md stays true: every message type, event, error code, close code and
-reserved name the code knows is documented, and the doc's tables name nothing the code
-does not know."""
+"""docs/protocol.md stays true: every message type, event, error code, close code,
+reserved name and HTTP endpoint the code knows is documented, and the doc's tables name
+nothing the code does not know."""
 
 from __future__ import annotations
 
@@ -8,11 +8,13 @@ import re
 from pathlib import Path
 
 import pytest
+from starlette.routing import Route
 
 from rooms import ErrorCode
 from rooms.protocol import PROTOCOL_VERSION, RESERVED_TYPES, ClientType, ServerType
 from rooms.room import EventType
-from server import CloseCode
+from server import CloseCode, Settings, create_app
+from server.http import api_not_found
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 
@@ -59,3 +61,25 @@ def test_reserved_names_and_the_version_are_documented() -> None:
         assert f"`{name}`" in reserved
     assert f"protocol version **{PROTOCOL_VERSION}**" in DOC
     assert DOC.startswith(f"# Protocol, version {PROTOCOL_VERSION}\n")
+
+
+def test_every_api_endpoint_is_documented(tmp_path: Path) -> None:
+    """Each ``/api/`` route of the app, by method and path, has its ``METHOD path`` heading
+    (no I/O: ``create_app`` only builds the app)."""
+    app = create_app(Settings(static_dir=tmp_path))
+    endpoints = {
+        (method, route.path)
+        for route in app.router.routes
+        if isinstance(route, Route)
+        and route.path.startswith("/api/")
+        and route.endpoint is not api_not_found
+        for method in (route.methods or set()) - {"HEAD"}
+    }
+    assert ("PATCH", "/api/players/{player_id}") in endpoints
+    headings = "\n".join(
+        line for line in section("HTTP endpoints").splitlines() if line.startswith("### ")
+    )
+    missing = sorted(
+        f"{method} {path}" for method, path in endpoints if f"`{method} {path}`" not in headings
+    )
+    assert not missing, f"docs/protocol.md has no section for {missing}"
