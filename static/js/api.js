@@ -1,4 +1,5 @@
-// The HTTP side of the protocol: create a room, list public rooms, read one room.
+// The HTTP side of the protocol: create a room, list public rooms, read one room, and the
+// guest identities (create, read, rename).
 // Every failure becomes an ApiError carrying the server's code, message and field.
 
 export class ApiError extends Error {
@@ -10,12 +11,12 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, body, signal) {
+async function request(method, path, body, signal, headers = {}) {
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body ? { "content-type": "application/json" } : {},
+      headers: body ? { "content-type": "application/json", ...headers } : headers,
       body: body ? JSON.stringify(body) : undefined,
       cache: "no-store",
       signal,
@@ -44,10 +45,12 @@ export const createRoom = (rules, isPublic, options = {}) =>
   request("POST", "/api/rooms", { rules, public: isPublic, ...options });
 
 /** POST /api/quickplay → {room_id, mark, token, matched, rules, time_control, links}.
- *  `joinKey`: the same for every retry of one request (a lost answer: the same seat again). */
-export const quickPlay = (rules, timeControl, name, joinKey) =>
+ *  `joinKey`: the same for every retry of one request (a lost answer: the same seat again);
+ *  `player`: the guest identity ({id, secret}) the seat links to. */
+export const quickPlay = (rules, timeControl, name, joinKey, player) =>
   request("POST", "/api/quickplay", {
     rules, time_control: timeControl || null, ...(name ? { name } : {}), ...(joinKey ? { join_key: joinKey } : {}),
+    ...(player ? { player: { id: player.id, secret: player.secret } } : {}),
   });
 
 /** POST /api/analysis → {board, turn, over, proven, cells: [{row, col, layer, value, moves_to_end, score}]}. */
@@ -58,3 +61,15 @@ export const listRooms = async () => (await request("GET", "/api/rooms")).rooms 
 
 /** GET /api/rooms/{id} → the snapshot. */
 export const getRoom = (roomId) => request("GET", `/api/rooms/${encodeURIComponent(roomId)}`);
+
+/** POST /api/players → {player_id, secret, name, created}: a new guest identity. */
+export const createPlayer = (name) => request("POST", "/api/players", name ? { name } : {});
+
+/** GET /api/players/{id} → {player_id, name, created}. */
+export const getPlayer = (id) => request("GET", `/api/players/${encodeURIComponent(id)}`);
+
+/** PATCH /api/players/{id} with the secret → the public view with the new name. */
+export const renamePlayer = (id, secret, name) =>
+  request("PATCH", `/api/players/${encodeURIComponent(id)}`, { name }, undefined, {
+    authorization: `Bearer ${secret}`,
+  });

@@ -21,7 +21,8 @@ import { STEP_BACK_EVENT } from "./evaluation.js";
 import { cellName, variantName } from "./rules.js";
 import { createSession, initialGameState } from "./session.js";
 import { createSound } from "./sound.js";
-import { createdHere, loadName, loadPref, loadSeat, markCreated, savePref, saveName } from "./storage.js";
+import { createdHere, loadIdentity, loadName, loadPref, loadSeat, markCreated, savePref, saveName } from "./storage.js";
+import { ensureIdentity, renameIdentity } from "./identity.js";
 import { pageSnapshot } from "./page-room.js";
 import { createStore } from "./store.js";
 import { gameView, lineDown } from "./view.js";
@@ -33,7 +34,9 @@ const ZOOM = 2; // a zoomed board is this many times its width
 export function startGame(app, roomId, want) {
   const shown = pageSnapshot(roomId); // the room as served with the page, drawn at once
   const store = createStore({ ...initialGameState(roomId, want, shown), focus: null, flash: null });
-  const session = createSession(store, { announce });
+  // a seat-taking join waits for the player's identity (made once, by the first seat)
+  const beforeJoin = want === "player" && !loadSeat(roomId) ? () => ensureIdentity(loadName() || undefined) : undefined;
+  const session = createSession(store, { announce, beforeJoin });
   const analysis = createAnalysis(store);
   const attention = createAttention(store, { sound: createSound(), roomId });
   const links = {
@@ -386,6 +389,9 @@ export function startGame(app, roomId, want) {
       value: loadName() || guestName(),
       onName(name) {
         saveName(name);
+        // the identity goes by the name chosen now; a first one is made while the socket opens
+        if (loadIdentity()) renameIdentity(name);
+        else ensureIdentity(name);
         el.nameCard.hidden = true;
         store.update({ askName: false });
         session.start();

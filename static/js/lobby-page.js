@@ -5,6 +5,8 @@
 import { createRoom, getRoom, listRooms, quickPlay } from "./api.js";
 import { announce } from "./announce.js";
 import { fill, h } from "./dom.js";
+import { identityCard } from "./identity-card.js";
+import { ensureIdentity, renameIdentity } from "./identity.js";
 import { renderRoomList } from "./render/lobby.js";
 import { clockFieldset, OPTION_FIELDS, opponentFieldset, readOptions, readTimeControl, syncOptions } from "./lobby-options.js";
 import { MAX_LAYERS, MAX_SIDE, PRESETS } from "./rules.js";
@@ -14,7 +16,8 @@ import { loadName, markCreated, newJoinKey, saveName, saveSeat } from "./storage
 const POLL_MS = 1500;
 
 export function startLobby(app) {
-  const form = createForm();
+  const identity = identityCard();
+  const form = createForm(identity);
   const list = h("div", { class: "rooms", "aria-live": "off" });
   const join = joinForm();
   fill(app, h("div", { class: "lobby" },
@@ -27,7 +30,8 @@ export function startLobby(app) {
           h("span", { class: "live-tag", title: "Updated every few seconds" }, h("span", { class: "dot", "aria-hidden": "true" }), "live")),
         list),
       h("section", { class: "card join-card", "aria-labelledby": "join-title" },
-        h("h2", { id: "join-title" }, "Join by code or link"), join))));
+        h("h2", { id: "join-title" }, "Join by code or link"), join),
+      identity.root)));
   pollRooms(list);
 }
 
@@ -73,7 +77,7 @@ function checkField(name, label, hint) {
     h("span", {}, h("span", { class: "check-label" }, label), hint ? h("small", {}, hint) : null));
 }
 
-function createForm() {
+function createForm(identity) {
   const error = h("div", { class: "form-error", role: "alert", hidden: true });
   const presetChips = PRESETS.map((p, i) => h("label", { class: "chip" },
     h("input", { type: "radio", name: "preset", value: p.id, checked: i === 0 }),
@@ -149,7 +153,11 @@ function createForm() {
     if (name === "preset") {
       applyPreset(event.target.value);
       showRules();
-    } else if (name === "name") saveName(event.target.value);
+    } else if (name === "name") {
+      saveName(event.target.value);
+      const chosen = cleanName(event.target.value);
+      if (chosen) renameIdentity(chosen).then(() => identity.refresh()); // the identity's name too
+    }
     else syncLayers();
     syncOptions(form);
     clearError(form, error);
@@ -172,12 +180,17 @@ function createForm() {
       if (quick) {
         // one key for this request and its retries: an answer lost on the way gives no second seat
         quickKey = quickKey || newJoinKey();
-        const seat = await quickPlay(readRules(el), readTimeControl(el), name, quickKey);
+        const player = await ensureIdentity(name); // the seat links to it (made the first time)
+        const seat = await quickPlay(readRules(el), readTimeControl(el), name, quickKey, player);
         quickKey = null;
         saveSeat(seat.room_id, { token: seat.token, mark: seat.mark }); // the seat taken for us
         roomId = seat.room_id;
       } else {
-        roomId = (await createRoom(readRules(el), el.public.value === "yes", readOptions(el))).room_id;
+        // the identity is made (the first time) while the room is: the seat will link to it
+        const [room] = await Promise.all([
+          createRoom(readRules(el), el.public.value === "yes", readOptions(el)), ensureIdentity(name),
+        ]);
+        roomId = room.room_id;
         markCreated(roomId); // its creator: seated on arrival, not asked for a name
       }
       location.assign(`/r/${encodeURIComponent(roomId)}`);

@@ -22,11 +22,14 @@ export const COMMAND_TYPES = Object.freeze([
 /** Close codes after which reconnecting cannot help (protocol.md, "Close codes"). */
 export const FATAL_CLOSE_CODES = Object.freeze(new Set([4004]));
 
-export function joinMessage({ as, name, token, joinKey, lastVersion }) {
+export function joinMessage({ as, name, token, joinKey, lastVersion, player }) {
   const msg = { type: "join", as, protocol: PROTOCOL_VERSION };
   if (name) msg.name = name;
   if (token) msg.token = token;
-  else if (joinKey && as === "player") msg.join_key = joinKey; // a seat-taking join: repeatable
+  else if (as === "player") {
+    if (joinKey) msg.join_key = joinKey; // a seat-taking join: repeatable
+    if (player) msg.player = { id: player.id, secret: player.secret }; // the seat links to it
+  }
   if (Number.isInteger(lastVersion)) msg.last_version = lastVersion;
   return msg;
 }

@@ -15,7 +15,7 @@ import { landing } from "./board-model.js";
 import { afterEvent } from "./page-memo.js";
 import { applyEvent, fromSnapshot } from "./room-state.js";
 import { serverTime } from "./clock.js";
-import { forgetSeat, joinKeyFor, loadName, loadSeat, saveSeat } from "./storage.js";
+import { forgetSeat, joinKeyFor, loadIdentity, loadName, loadSeat, saveSeat } from "./storage.js";
 import { refusedMove } from "./error-text.js";
 import { cellName } from "./rules.js";
 import { eventText } from "./text.js";
@@ -23,6 +23,7 @@ import { eventText } from "./text.js";
 const MOVE_RETRY_MS = 8000;
 const ACK_EVENT_MS = 1500;
 const CHAT_KEEP = 200;
+const JOIN_WAIT_MS = 3000; // the longest a join waits for the identity: then it goes without
 
 /** Errors that answer a `join`: the page shows them in place of the game. */
 const JOIN_ERRORS = new Set([
@@ -60,13 +61,25 @@ export function initialGameState(roomId, want, shown = null) {
   };
 }
 
-export function createSession(store, { announce = () => {}, url } = {}) {
+/** `beforeJoin()`, when given, is awaited (at most JOIN_WAIT_MS) before each join: the
+ *  page's guest identity being made (identity.js), so that the seat links to it. */
+export function createSession(store, { announce = () => {}, url, beforeJoin } = {}) {
   const { roomId } = store.get();
   let joinedOnce = false;
   let chatSeq = 0;
+  let opens = 0; // which opening of the socket a delayed join belongs to
+
+  function onOpen() {
+    const opening = ++opens;
+    const ready = beforeJoin ? beforeJoin() : null;
+    if (!ready) return sendJoin();
+    const waited = new Promise((resolve) => setTimeout(resolve, JOIN_WAIT_MS));
+    const join = () => { if (opening === opens) sendJoin(); }; // not on a later socket
+    return Promise.race([ready, waited]).then(join, join);
+  }
 
   const conn = new Connection(url || roomSocketUrl(roomId), {
-    onOpen: sendJoin,
+    onOpen,
     onMessage: handle,
     onStatus: (status) => {
       store.update((s) => ({
@@ -94,6 +107,7 @@ export function createSession(store, { announce = () => {}, url } = {}) {
       name: seat ? undefined : loadName() || undefined, // a resumed seat keeps its name
       token: seat?.token,
       joinKey: asPlayer && !seat ? joinKeyFor(roomId) : undefined, // kept until a token is
+      player: asPlayer && !seat ? loadIdentity() || undefined : undefined,
       lastVersion: s.room ? s.room.version : undefined,
     }));
   }

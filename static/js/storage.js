@@ -2,8 +2,10 @@
 // reconnect resumes the seat), the join key of a room until a token is held there (so a
 // seat-taking join whose answer was lost takes the same seat again), a mark on a room this
 // browser just created until it holds a seat there (its creator is not asked for a name
-// again), the player's display name, and the on/off switches of the page (sound,
-// notifications). localStorage only; a token or a key never goes into a URL.
+// again), the player's display name, the player's guest identity (its id and secret: the
+// identity itself, lost with this storage), and the on/off switches of the page (sound,
+// notifications). localStorage only; a token, a key or a secret never goes into a URL
+// (an identity's link for another device puts it in the fragment, which is never sent).
 
 import { cleanName } from "./names.js";
 
@@ -11,6 +13,8 @@ const SEAT = (roomId) => `ttt.seat.${roomId}`;
 const JOIN_KEY = (roomId) => `ttt.joinkey.${roomId}`;
 const CREATED = (roomId) => `ttt.created.${roomId}`;
 const NAME = "ttt.name";
+const IDENTITY = "ttt.identity";
+const IDENTITY_PART = /^[A-Za-z0-9_-]{1,128}$/; // protocol.md: a player id, a secret
 const KEY_SHAPE = /^[A-Za-z0-9_-]{22,128}$/; // protocol.md: a join_key
 
 function read(key) {
@@ -84,3 +88,13 @@ export function loadPref(name, fallback) {
 }
 
 export const savePref = (name, value) => write(PREF(name), Boolean(value));
+
+/** {id, secret} of this browser's guest identity, or null (none, or not of the right shape). */
+export function loadIdentity() {
+  const kept = read(IDENTITY);
+  const fits = kept && IDENTITY_PART.test(kept.id) && IDENTITY_PART.test(kept.secret);
+  return fits ? { id: kept.id, secret: kept.secret } : null;
+}
+
+export const saveIdentity = ({ id, secret }) => write(IDENTITY, { id, secret });
+export const forgetIdentity = () => write(IDENTITY, null);

@@ -1,0 +1,77 @@
+// The lobby's card about the player's guest identity: who this browser plays as, that the
+// identity lives in this browser only, and a link that carries it to another device. A
+// page opened from such a link (`/#identity=ID.SECRET`) asks first whether to use it here.
+
+import { copyText } from "./clipboard.js";
+import { fill, h } from "./dom.js";
+import { adoptIdentity, identityFromHash, identityLink } from "./identity.js";
+import { loadIdentity, loadName } from "./storage.js";
+
+const LOST_WARNING =
+  "Your identity lives in this browser only: if its storage is cleared, the identity and its " +
+  "games' link to you are lost. To play as yourself on another device, open your link there.";
+
+/** The card; it redraws itself when the identity changes (`refresh`). */
+export function identityCard() {
+  const root = h("section", { class: "card identity-card", "aria-labelledby": "identity-title" });
+  let offered = identityFromHash(location.hash);
+  let status = null; // {tone, text}: the last action's outcome
+
+  function forgetLink() {
+    offered = null;
+    history.replaceState(null, "", location.pathname + location.search); // the secret leaves the address bar
+  }
+
+  async function useOffered() {
+    const identity = offered;
+    forgetLink();
+    try {
+      const player = await adoptIdentity(identity);
+      status = { tone: "ok", text: `This browser now plays as ${player.name}.` };
+      const field = document.querySelector('.create-form input[name="name"]');
+      if (field) field.value = player.name;
+    } catch (err) {
+      status = { tone: "error", text: `That link's identity cannot be used: ${err.message}.` };
+    }
+    draw();
+  }
+
+  async function copyLink() {
+    const link = identityLink(location.origin);
+    const copied = link ? await copyText(link) : false;
+    status = copied
+      ? { tone: "ok", text: "Link copied. Keep it private: whoever opens it plays as you." }
+      : { tone: "error", text: "Could not copy: select the link and copy it by hand." };
+    draw(copied ? null : link);
+  }
+
+  function draw(shownLink = null) {
+    const kept = loadIdentity();
+    const parts = [h("h2", { id: "identity-title" }, "Your identity")];
+    if (offered) {
+      parts.push(
+        h("p", { class: "identity-offer" },
+          "This link carries a player identity. Use it in this browser?",
+          kept ? " It replaces the one this browser has now, which is lost unless you kept its link." : ""),
+        h("div", { class: "button-row" },
+          h("button", { type: "button", class: "button primary", onclick: useOffered }, "Use this identity"),
+          h("button", { type: "button", class: "button", onclick: () => { forgetLink(); draw(); } }, "Not now")));
+    } else if (kept) {
+      parts.push(
+        h("p", { class: "identity-who" }, "You play as ", h("strong", {}, loadName() || "a guest"),
+          " ", h("span", { class: "identity-id" }, `(player ${kept.id})`)),
+        h("p", { class: "hint" }, LOST_WARNING),
+        h("button", { type: "button", class: "button", onclick: copyLink }, "Copy link for another device"));
+      if (shownLink) parts.push(h("input", { class: "identity-link", readonly: true, value: shownLink, "aria-label": "Your identity's link" }));
+    } else {
+      parts.push(h("p", { class: "hint" },
+        "No identity yet: this browser gets one when you take your first seat, so that your games stay yours. ",
+        "No account and no password."));
+    }
+    if (status) parts.push(h("p", { class: `identity-status ${status.tone}`, role: "status" }, status.text));
+    fill(root, ...parts);
+  }
+
+  draw();
+  return { root, refresh: () => draw() };
+}
