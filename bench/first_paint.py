@@ -14,7 +14,9 @@ proxy:
 - in another fresh context, a game page (``/r/{id}``, a room created beforehand: an invite
   link opened by someone new), usable when its name form is there with the stored name in
   it and "Join the game" can be pressed; then "Join" is pressed at once, and the page is
-  seated when the server has seated it ("You play X") and the board's cells are drawn.
+  seated when the server has seated it ("You play X") and the board's cells are drawn;
+- the seated player then reloads the page: when the board is drawn (from the room the page
+  carries), and when the seat is resumed (the server's ``welcome``).
 
 With ``--h2`` the proxy is in front of HAProxy terminating TLS with HTTP/2
 (bench/tls_front.py), as a deployment puts it: one connection carries every file at once.
@@ -54,6 +56,7 @@ INVITE_USABLE = """() => {
   return name && name.value && join && !join.disabled && join.offsetParent
     ? performance.now() : false;
 }"""
+BOARD_DRAWN = """() => document.querySelector('.board .cell') ? performance.now() : false"""
 SEATED = """() => {
   const seated = document.querySelector('.role-badge')?.textContent === 'You play X';
   return seated && document.querySelector('.board .cell') ? performance.now() : false;
@@ -92,12 +95,19 @@ def _one_run(browser: Any, proxy: DelayProxy, server_url: str, gzip: bool) -> di
         invite = _usable_after(page, f"{proxy.url}/r/{room}", INVITE_USABLE)
         page.locator(".name-form button[type=submit]").click()  # at once: the name prefilled
         seated = float(page.wait_for_function(SEATED, polling="raf", timeout=WAIT_MS).json_value())
+        # the seated player reloads: the board is back from the page itself, the seat after
+        reload = _usable_after(page, f"{proxy.url}/r/{room}", BOARD_DRAWN)
+        reseated = float(
+            page.wait_for_function(SEATED, polling="raf", timeout=WAIT_MS).json_value()
+        )
     finally:
         context.close()
     return {
         "lobby_ms": lobby,
         "invite_ms": invite,
         "seated_ms": seated,
+        "reload_ms": reload,
+        "reseated_ms": reseated,
         "revisit_ms": revisit,
         "lobby_kib": lobby_traffic.down / 1024,
         "lobby_connections": lobby_traffic.connections,
@@ -144,6 +154,8 @@ def run(delay_ms: float, runs: int, *, gzip: bool = True, h2: bool = False) -> d
         "lobby_ms": figures("lobby_ms"),
         "invite_ms": figures("invite_ms"),
         "seated_ms": figures("seated_ms"),
+        "reload_ms": figures("reload_ms"),
+        "reseated_ms": figures("reseated_ms"),
         "revisit_ms": figures("revisit_ms"),
         "lobby_kib": round(samples[-1]["lobby_kib"], 1),
         "lobby_connections": samples[-1]["lobby_connections"],
@@ -182,6 +194,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("lobby_ms", "lobby usable (cold)"),
         ("invite_ms", "invite page usable"),
         ("seated_ms", "seated (Join at once)"),
+        ("reload_ms", "reload: board drawn"),
+        ("reseated_ms", "reload: seat resumed"),
         ("revisit_ms", "lobby usable (revisit)"),
     ):
         f = result[key]

@@ -76,7 +76,7 @@ def test_one_run_reports_the_lobby_and_the_game_page(front: list[str]) -> None:
     report = json.loads(done.stdout.strip().splitlines()[-1])
     assert report["runs"] == 1 and report["gzip"] is True and report["delay_ms"] == 20
     assert report["h2"] is bool(front)
-    for key in ("lobby_ms", "invite_ms", "seated_ms", "revisit_ms"):
+    for key in ("lobby_ms", "invite_ms", "seated_ms", "reload_ms", "reseated_ms", "revisit_ms"):
         assert 0 < report[key]["p50"] <= report[key]["max"]
     # the page came through the proxy, and a revisit fetches less than the first visit
     assert report["lobby_kib"] > 0 and report["lobby_connections"] >= 1

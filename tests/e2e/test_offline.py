@@ -103,7 +103,9 @@ def test_a_dropped_socket_shows_reconnecting_at_once_then_back(
     cell(x, 1, 1).click()  # queued behind the outage
     expect(overlay(x)).to_contain_text("a1 is sent when the connection is back")
     line.refuse = False
-    x.get_by_role("button", name="Retry now").click()
+    # the button comes and goes with each refused retry (waiting ↔ connecting); a busy host
+    # can miss it between pointer down and up, which is not what this test is about
+    x.get_by_role("button", name="Retry now").dispatch_event("click")
     expect(overlay(x)).to_have_text("Back")
     expect_cell(o, 1, 1, "X")
     expect(overlay(x)).to_be_hidden()
