@@ -2,8 +2,9 @@
 
 Start at ``RoomService`` (rooms.service): every command goes load → ``Room.handle`` →
 compare-and-set commit → publish. ``open_backend(url)`` picks store, bus, presence
-registry, quick-play queue and player directory together (``memory://``, ``redis://``,
-``redis+cluster://``, ``redis+sentinel://``); guest identities live in ``rooms.players``;
+registry, quick-play queue, player directory and rating book together (``memory://``,
+``redis://``, ``redis+cluster://``, ``redis+sentinel://``); guest identities live in
+``rooms.players``, ratings in ``rooms.ratings``;
 ``Hub`` and ``Feed`` fan each room's events out to a worker's connections in version
 order. Commands live in ``rooms.room``, wire messages in ``rooms.protocol``, the seams in
 ``rooms.backends``. Never imports the server layer, Starlette or uvicorn.
@@ -19,6 +20,7 @@ from rooms.fanout.hub import Hub
 from rooms.presence.lease import LeaseLost, Presence
 from rooms.presence.sweep import Sweeper
 from rooms.quickplay import Matched, queue_key, quick_play
+from rooms.ratings.rater import Rater
 from rooms.room.commands import Command, Role
 from rooms.room.config import RoomSettings, TimeControl
 from rooms.room.room import Room, Status
@@ -36,6 +38,7 @@ __all__ = [
     "LeaseLost",
     "Matched",
     "Presence",
+    "Rater",
     "Role",
     "Room",
     "RoomError",

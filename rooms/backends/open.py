@@ -1,5 +1,5 @@
-"""One backend chosen by URL: store, bus, presence registry, quick-play queue and player
-directory together.
+"""One backend chosen by URL: store, bus, presence registry, quick-play queue, player
+directory and rating book together.
 
 ``memory://`` (one process), ``redis://`` (``rediss://``, ``unix://``: one Redis, shared by
 workers and hosts), ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster) or
@@ -21,6 +21,7 @@ from rooms.backends.registry import MemoryRegistry, Registry
 from rooms.backends.store import Store
 from rooms.errors import UnsupportedBackend
 from rooms.players import MemoryDirectory, PlayerDirectory
+from rooms.ratings import MemoryBook, RatingBook
 
 __all__ = ["Backend", "BackendOptions", "open_backend"]
 
@@ -56,6 +57,8 @@ class Backend:
     players: PlayerDirectory
     """Guest identities (rooms.players), in the same store as the rooms; it shares the store's
     connections, so opening and closing the store covers it."""
+    ratings: RatingBook
+    """Ratings per pool (rooms.ratings), in the same store and on its connections too."""
 
     @property
     def shared(self) -> bool:
@@ -86,7 +89,9 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             max_rooms=options.max_rooms,
         )
         players = MemoryDirectory(max_players=options.max_players)
-        return Backend(url, memory_store, memory_bus, MemoryRegistry(), MemoryQueue(), players)
+        return Backend(
+            url, memory_store, memory_bus, MemoryRegistry(), MemoryQueue(), players, MemoryBook()
+        )
     if scheme not in REDIS_SCHEMES | CLUSTER_SCHEMES | SENTINEL_SCHEMES:
         raise UnsupportedBackend(
             f"unknown store URL {_redact(url)!r}: expected memory://, redis://host:port/db, "
@@ -98,6 +103,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
     from rooms.backends.redis.players import RedisDirectory
     from rooms.backends.redis.presence import redis_registry
     from rooms.backends.redis.quickplay import RedisQueue
+    from rooms.backends.redis.ratings import RedisBook
 
     redis_options = RedisOptions(auto_pipeline=options.auto_pipeline)
     store: Store
@@ -114,7 +120,13 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             registry_timeout=options.registry_timeout,
         )
         return Backend(
-            url, store, bus, registry, RedisQueue.of_store(store), RedisDirectory.of_store(store)
+            url,
+            store,
+            bus,
+            registry,
+            RedisQueue.of_store(store),
+            RedisDirectory.of_store(store),
+            RedisBook.of_store(store),
         )
     if scheme in CLUSTER_SCHEMES:
         from rooms.backends.redis.cluster.pair import cluster_pair
@@ -132,7 +144,13 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         url, timeout=options.registry_timeout, auto_pipeline=options.auto_pipeline
     )
     return Backend(
-        url, store, bus, registry, RedisQueue.of_store(store), RedisDirectory.of_store(store)
+        url,
+        store,
+        bus,
+        registry,
+        RedisQueue.of_store(store),
+        RedisDirectory.of_store(store),
+        RedisBook.of_store(store),
     )
 
 

@@ -54,8 +54,12 @@ def encode_room(room: Room) -> str:
         "ended_at": room.ended_at,
         "move_times": list(room.move_times),
         "offers": room.offers.to_dict(),
-        "game_number": room.game_number,  # last: game_number_of reads it off the end
     }
+    if room.rating_pending:  # only in rated rooms: other records stay as they were
+        data["rating_pending"] = room.rating_pending
+    if room.rating_change is not None:
+        data["rating_change"] = room.rating_change
+    data["game_number"] = room.game_number  # last: game_number_of reads it off the end
     if not room.games:
         return dumps(data)
     return f"{dumps(data)}\n{room.games.text}"
@@ -134,6 +138,9 @@ def decode_room(text: str, base: Room | None = None) -> Room:
             else Offers.from_dict(offers)
         )
         state["game_number"] = int(data.get("game_number", 1))
+        state["rating_pending"] = _rating_pending(data.get("rating_pending"))
+        change = data.get("rating_change")
+        state["rating_change"] = change if isinstance(change, dict) else None
         if stored_as == _INLINE_GAMES:
             state["games"] = Archive.of(data.get("games", []))
         elif games:
@@ -144,6 +151,14 @@ def decode_room(text: str, base: Room | None = None) -> Room:
     except (GameError, ValueError, KeyError, TypeError, AttributeError, RoomError) as exc:
         # RoomError: stored settings out of range; the store's fault, not the client's
         raise RoomError(ErrorCode.INTERNAL_ERROR, f"stored room cannot be decoded: {exc}") from exc
+
+
+def _rating_pending(data: Any) -> list[dict[str, Any]]:
+    if data is None:
+        return []
+    if not isinstance(data, list) or not all(isinstance(p, dict) for p in data):
+        raise ValueError(f"rating_pending must be a list of objects, got {data!r:.80}")
+    return data
 
 
 def _seats(data: Any, earlier: Sequence[Seat]) -> list[Seat]:

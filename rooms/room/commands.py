@@ -2,8 +2,8 @@
 
 A command names the connection it comes from; the room knows which seat (if any) each
 connection holds, so nothing a client says about itself is trusted. ``Reserve``, ``Tick``,
-``BotMove`` and ``Evict`` come from the server itself (quick play, timers, bots, the
-presence sweep), never from a client message.
+``BotMove``, ``Evict`` and ``RatingsApplied`` come from the server itself (quick play, timers,
+bots, the presence sweep, ratings), never from a client message.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ __all__ = [
     "Offer",
     "OfferKind",
     "PlayMove",
+    "RatingsApplied",
     "Rematch",
     "Reply",
     "Reserve",
@@ -206,6 +207,16 @@ class Tick:
     did not come. Harmless when nothing is due (a stale tick changes nothing)."""
 
 
+@dataclass(frozen=True, slots=True)
+class RatingsApplied:
+    """The ratings of the room's rated game ``game_number`` were applied (rooms.ratings), with
+    ``change``: per mark, its player's rating before and after. Only the server sends it; a
+    repeat (another worker applied them too) changes nothing."""
+
+    game_number: int
+    change: dict[str, dict[str, object]]
+
+
 Command = (
     Join
     | JoinSpectators
@@ -223,6 +234,7 @@ Command = (
     | Claim
     | Tick
     | Retire
+    | RatingsApplied
 )
 
 

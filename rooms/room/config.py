@@ -91,7 +91,8 @@ class RoomSettings:
     purpose) must be gone before the opponent may claim; ``takeback_backoff``: the wait
     after the first declined takeback (doubling after each); ``bot_budget``: a bot's
     thinking time per move; ``bot_grace``: how long past its budget a bot's move may be
-    missing before any worker computes it again."""
+    missing before any worker computes it again; ``pool``: the rating pool of a rated room
+    (rooms.ratings.pools; None: the room is not rated)."""
 
     time_control: TimeControl | None = None
     abandon_grace: float = 30.0
@@ -99,6 +100,11 @@ class RoomSettings:
     takeback_backoff: float = 5.0
     bot_budget: float = 1.0
     bot_grace: float = 2.0
+    pool: str | None = None
+
+    @property
+    def rated(self) -> bool:
+        return self.pool is not None
 
     def __post_init__(self) -> None:
         for name in ("abandon_grace", "leave_grace", "takeback_backoff", "bot_budget"):
@@ -118,7 +124,7 @@ class RoomSettings:
 
     def to_dict(self) -> dict[str, Any]:
         tc = self.time_control
-        return {
+        data: dict[str, Any] = {
             "time_control": tc.to_dict() if tc is not None else None,
             "abandon_grace": self.abandon_grace,
             "leave_grace": self.leave_grace,
@@ -126,6 +132,9 @@ class RoomSettings:
             "bot_budget": self.bot_budget,
             "bot_grace": self.bot_grace,
         }
+        if self.pool is not None:  # only then: an unrated room's record stays as it was
+            data["pool"] = self.pool
+        return data
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RoomSettings:
@@ -138,4 +147,5 @@ class RoomSettings:
             takeback_backoff=float(data.get("takeback_backoff", defaults.takeback_backoff)),
             bot_budget=float(data.get("bot_budget", defaults.bot_budget)),
             bot_grace=float(data.get("bot_grace", defaults.bot_grace)),
+            pool=str(data["pool"]) if data.get("pool") is not None else None,
         )

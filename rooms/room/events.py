@@ -23,6 +23,7 @@ __all__ = [
     "offered",
     "player_joined",
     "presence",
+    "rated",
     "spectators",
     "undone",
 ]
@@ -41,6 +42,7 @@ class EventType(StrEnum):
     UNDONE = "undone"
     REMATCH_OFFERED = "rematch_offered"
     NEW_GAME = "new_game"
+    RATED = "rated"
 
 
 def player_joined(version: int, player: dict[str, Any], status: str) -> dict[str, Any]:
@@ -113,6 +115,12 @@ def game_over(
         "players": players,
         "at": at,
     }
+
+
+def rated(version: int, change: dict[str, Any]) -> dict[str, Any]:
+    """The ratings a rated game changed (rooms.room.rated): ``game_number``, ``pool`` and
+    ``rating_change`` by mark."""
+    return {"type": EventType.RATED.value, "version": version, **change}
 
 
 _OFFERED = {

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rooms.errors import ErrorCode, RoomError
-from rooms.room import endings, moves, offers, rematch, seating, views
+from rooms.room import endings, moves, offers, rated, rematch, seating, views
 from rooms.room.commands import (
     Abort,
     Answer,
@@ -30,6 +30,7 @@ from rooms.room.commands import (
     LeaveSpectators,
     Offer,
     PlayMove,
+    RatingsApplied,
     Rematch,
     Reserve,
     Resign,
@@ -85,4 +86,5 @@ _HANDLERS: dict[type, Callable[[Room, Any, float], Handled]] = {
     Offer: offers.offer,
     Answer: offers.answer,
     Rematch: rematch.rematch,
+    RatingsApplied: rated.applied,
 }

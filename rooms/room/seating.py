@@ -62,6 +62,8 @@ def _take_seat(
             ErrorCode.ROOM_FULL,
             f"all {room.rules.players} seats are taken; join as a spectator to watch",
         )
+    if room.settings.rated:
+        _check_rated_seat(room, player_id)
     taken = {seat.mark for seat in room.seats}
     mark = next(m for m in room.rules.marks if m not in taken)
     token = new_token()
@@ -82,6 +84,21 @@ def _take_seat(
     player = room.players()[room.seats.index(seat)]
     event = events.player_joined(version, player, room.status.value)
     return Handled(room.with_state(event, now), JoinReply(Role.PLAYER, mark, token))
+
+
+def _check_rated_seat(room: RoomState, player_id: str | None) -> None:
+    """A rated room's seat goes to a verified identity, and never to one seated already:
+    a rating compares two different players."""
+    if player_id is None:
+        raise RoomError(
+            ErrorCode.IDENTITY_REQUIRED,
+            "this room is rated: join with your player identity (player) to take a seat",
+        )
+    if any(seat.player_id == player_id for seat in room.seats):
+        raise RoomError(
+            ErrorCode.IDENTITY_SEATED,
+            f"player {player_id!r:.40} holds a seat here already; a rated game needs two players",
+        )
 
 
 def _take_again(room: RoomState, seat: Seat, conn: str | None, now: float) -> Handled:

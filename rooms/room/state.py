@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Self
 
-from core import Game, GameError, Rules, ended_because
+from core import EndReason, Game, GameError, Rules, ended_because
 from rooms.errors import ErrorCode, RoomError, from_game_error
 from rooms.room import events
 from rooms.room.archive import EMPTY, Archive
@@ -62,6 +62,11 @@ class RoomState:
         self.offers = Offers()
         self.game_number = 1
         self.games: Archive = EMPTY  # the earlier finished games (records, oldest first)
+        self.rating_pending: list[dict[str, Any]] = []
+        """Rated games that ended and whose ratings are not yet known applied (rooms.room.rated):
+        while there is one, the room is due at once, so some worker applies them."""
+        self.rating_change: dict[str, Any] | None = None
+        """The last applied rating change (``rated`` event), for a snapshot to show."""
 
     # -- state ----------------------------------------------------------------------------
 
@@ -119,11 +124,15 @@ class RoomState:
         return seat if seat is not None and seat.bot is not None else None
 
     def due(self) -> float | None:
-        """When the server must act by itself next: a flag or first-move deadline, or an
-        overdue bot move (its budget and grace passed without it landing), the earlier.
-        Asked per change, twice: without a clock or a bot seat, two cheap checks say None."""
+        """When the server must act by itself next: a flag or first-move deadline, an
+        overdue bot move (its budget and grace passed without it landing), or at once the
+        ratings of a rated game that ended (rooms.room.rated), the earliest. Asked per
+        change, twice: without a clock, a bot seat or a pending rating, three cheap checks
+        say None."""
         deadline = self.deadline()
         due = deadline.at if deadline is not None else None
+        if self.rating_pending:  # a rated game's end: due at once until its ratings are applied
+            due = self.updated if due is None else min(due, self.updated)
         if self.turn_started is not None and self.bot_to_move() is not None:
             settings = self.settings
             overdue = self.turn_started + settings.bot_budget + settings.bot_grace
@@ -220,6 +229,29 @@ class RoomState:
                 seat.wins += 1
             elif outcome.is_draw:
                 seat.draws += 1
+        pending = self.rated_end()
+        if pending is not None:
+            self.rating_pending = [*self.rating_pending, pending]
+
+    def rated_end(self) -> dict[str, Any] | None:
+        """The entry a rated game that just ended leaves to apply (rooms.room.rated): the
+        pool, both player ids in mark order and the first one's score; None when the room is
+        not rated or the game was aborted (no result)."""
+        outcome, pool = self.game.outcome, self.settings.pool
+        if pool is None or outcome is None or outcome.reason is EndReason.ABORTED:
+            return None
+        seats = self.seats  # in mark order (rooms.room.seating)
+        if len(seats) != 2 or any(seat.player_id is None or seat.bot for seat in seats):
+            return None  # seating refuses this in a rated room
+        first = seats[0].mark
+        score = 1.0 if outcome.winner == first else 0.5 if outcome.is_draw else 0.0
+        return {
+            "game_number": self.game_number,
+            "pool": pool,
+            "marks": [seat.mark for seat in seats],
+            "players": [seat.player_id for seat in seats],
+            "score": score,
+        }
 
     def start_if_full(self, now: float) -> None:
         """The last seat was just taken: the game (and the first move's limit) starts."""
@@ -230,6 +262,8 @@ class RoomState:
     def seat_bot(self, level: str, mark: str) -> None:
         """Seat a bot on ``mark`` of a new room, before anyone joins (no token, no event:
         the room is created with it)."""
+        if self.settings.rated:
+            raise RoomError(ErrorCode.NOT_RATED, "games against a bot are not rated", field="bot")
         if self.seats or mark not in self.rules.marks:
             raise RoomError(
                 ErrorCode.INVALID_OPTIONS, f"cannot seat a bot on {mark!r:.8}", field="bot_mark"
@@ -244,6 +278,9 @@ class RoomState:
         state["spectators"], state["move_times"] = self.spectators.copy(), self.move_times.copy()
         state["clock"] = self.clock.copy() if self.clock is not None else None
         state["offers"] = self.offers.copy()  # the games (an Archive) never change: shared
+        state["rating_pending"] = self.rating_pending.copy()  # of entries never changed
+        change = self.rating_change
+        state["rating_change"] = dict(change) if change is not None else None
         return type(self).restored(state)  # one dict copied, not filled key by key
 
     @classmethod

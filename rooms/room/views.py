@@ -40,6 +40,9 @@ def snapshot(room: RoomState, now: float) -> dict[str, Any]:
         "offers": room.offers.view(),
         "settings": room.settings.public(),
         "games": list(room.games),
+        "rated": room.settings.rated,
+        "pool": room.settings.pool,
+        "rating_change": room.rating_change,
     }
 
 
@@ -56,4 +59,6 @@ def summary(room: RoomState) -> dict[str, Any]:
         "time_control": (
             room.settings.time_control.to_dict() if room.settings.time_control else None
         ),
+        "rated": room.settings.rated,
+        "pool": room.settings.pool,
     }

@@ -15,6 +15,9 @@ are global keys, so nothing needs a cross-slot script:
                             short string that hashes to that slot (``cluster.store``)
 ``<prefix>:player:{<id>}``  hash: a player identity (``players``): ``h`` its secret's hash,
                             ``n`` name, ``c`` created, ``s`` last seen; one key, one slot
+``<prefix>:{rating:<pool>}:…`` a rating pool (``ratings``): ``p:<player>`` a rating, ``h:<player>``
+                            its history, ``board`` the leaderboard, ``done:<room>:<game>`` a
+                            game applied; one hash tag, so one slot, per pool
 """
 
 from __future__ import annotations
@@ -73,6 +76,10 @@ class KeyLayout:
     def player(self, player_id: str) -> str:
         """The hash of the identity ``player_id`` (its own hash tag: one key, one slot)."""
         return f"{self.prefix}:player:{{{player_id}}}"
+
+    def rating(self, pool: str, *parts: str) -> str:
+        """A key of the rating pool ``pool`` (all of a pool's keys share its hash tag)."""
+        return ":".join((f"{self.prefix}:{{rating:{pool}}}", *parts))
 
     def slot_epoch(self, tag: str) -> str:
         """The epoch key of the hash slot that ``tag`` hashes to (a Cluster's)."""
