@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from functools import partial
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -23,6 +24,7 @@ from rooms import (
     ErrorCode,
     Hub,
     Presence,
+    Rater,
     RoomError,
     RoomService,
     Sweeper,
@@ -34,12 +36,14 @@ from .admission import LoopLag
 from .analysis_api import analysis_routes
 from .bots import BotPool
 from .capacity import ConnectionLimit
+from .crash_points import AFTER_RATING, crash_point
 from .fastpath import Collector, RawSend
 from .headers import SecureStarlette
 from .http import error_response, routes
 from .logs import install_quiet, use_worker_id
 from .metrics import install_sink, metrics_routes, worker_exited
 from .players_api import player_routes
+from .ratings_api import rating_routes
 from .redact import install_redaction
 from .room_page import room_page_routes
 from .settings import Settings
@@ -71,6 +75,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     hub = Hub(backend.bus, service.cache)  # bus messages keep the service's room copies current
     bots = BotPool(settings.bot_pool, settings.bot_workers)
     watch = Watch(service, think=bots.think)
+    # rated games' ends (rooms.ratings.rater); only tests crash between its two steps
+    rater = Rater(service, backend.ratings, between=partial(crash_point, AFTER_RATING))
     hub.on_due = watch.noted  # the due of each event, parsed only when not null
     presence = Presence(backend.registry, service, ttl=settings.lease_ttl)
     sweeper = Sweeper(backend.registry, service, presence, interval=settings.sweep_interval)
@@ -87,6 +93,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         Collector() if settings.tune_gc else None,
         connections=ConnectionLimit(settings.max_connections),
         lag=LoopLag(settings.admission_lag),
+        rater=rater,
     )
 
     @asynccontextmanager
@@ -110,6 +117,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     state.collector.close()
                 await state.lag.close()
                 await sweeper.close()
+                await rater.close()
                 await watch.close()
                 bots.close()
                 await state.hub.close()
@@ -123,6 +131,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     all_routes: list[BaseRoute] = [
         *analysis_routes(),  # before routes(): its /api catch-all answers 404
         *player_routes(),
+        *rating_routes(),
         *routes(),
         *metrics_routes(),  # before the client's files, which would answer /metrics too
         WebSocketRoute("/ws/{room_id}", room_socket),

@@ -6,17 +6,19 @@ does not list it). At that point the process ends at once with ``os._exit``, as 
 would leave it: nothing flushed, no shutdown, no departure recorded.
 
 ``after_seat``: a seat-taking ``join`` (or quick play) has committed its seat and the answer
-carrying the token is not yet written.
+carrying the token is not yet written. ``after_rating``: a rated game's ratings are applied in
+the rating book and ``RatingsApplied`` is not yet committed (rooms.ratings.rater).
 """
 
 from __future__ import annotations
 
 import os
 
-__all__ = ["AFTER_SEAT", "CRASH_ENV", "CRASH_STATUS", "crash_point"]
+__all__ = ["AFTER_RATING", "AFTER_SEAT", "CRASH_ENV", "CRASH_STATUS", "crash_point"]
 
 CRASH_ENV = "TTT_TEST_CRASH_AT"
 AFTER_SEAT = "after_seat"
+AFTER_RATING = "after_rating"
 CRASH_STATUS = 137
 """The exit status, as a shell reports a process killed with SIGKILL."""
 

@@ -35,6 +35,7 @@ _STATUS = {
     ErrorCode.INVALID_RULES: 422,
     ErrorCode.INVALID_OPTIONS: 422,
     ErrorCode.INVALID_NAME: 422,
+    ErrorCode.NOT_RATED: 422,
     ErrorCode.BAD_IDENTITY: 401,
     ErrorCode.ROOM_NOT_FOUND: 404,
     ErrorCode.PLAYER_NOT_FOUND: 404,
@@ -95,10 +96,11 @@ async def create_room(request: Request) -> Response:
         room = await state.service.create(
             body.rules,
             public=body.public,
-            settings=state.settings.room_settings(body.time_control),
+            settings=state.settings.room_settings(body.time_control, pool=body.pool),
             bot=body.bot,
         )
-        if room.listed and body.bot is None:  # quick play may match players into it
+        # quick play may match players into it (not into a rated room: it seats identities)
+        if room.listed and body.bot is None and body.pool is None:
             key = queue_key(room.rules, body.time_control)
             await state.quickplay.push(key, room.room_id)
     except RoomError as exc:
@@ -112,6 +114,8 @@ async def create_room(request: Request) -> Response:
         "links": _links(request, room.room_id),
         "bot": body.bot[0] if body.bot is not None else None,
         "time_control": tc.to_dict() if tc is not None else None,
+        "rated": room.settings.rated,
+        "pool": room.settings.pool,
     }
     # The same compact JSON as JSONResponse's, from orjson (rooms.common.jsontext): every new
     # room answers this, and the json module is much slower.

@@ -2,10 +2,11 @@
 
 Creating one is new work, like creating a room: the write guard (Origin, JSON) and admission
 (``unavailable`` with ``Retry-After`` while the worker's loop lags) come first. Reading one is
-public and shows only the id, the name and when it was made. Renaming one needs its secret as
-``Authorization: Bearer <secret>``; an unknown id and a wrong secret get the same ``401
-bad_identity``, so the answer never tells whether an id exists. Every answer is
-``Cache-Control: no-store`` (server.headers does it for ``/api/``): the secret is in one.
+public and shows the id, the name, when it was made and its ratings (server.ratings_api).
+Renaming one needs its secret as ``Authorization: Bearer <secret>``; an unknown id and a wrong
+secret get the same ``401 bad_identity``, so the answer never tells whether an id exists.
+Every answer is ``Cache-Control: no-store`` (server.headers does it for ``/api/``): the secret
+is in one.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from rooms.players import MAX_SECRET, Credentials, bad_identity
 from rooms.room import guest_name
 
 from .http import error_response, read_body
+from .ratings_api import player_ratings
 from .room_options import json_object
 from .state import app_state
 from .write_guard import check_write
@@ -82,9 +84,10 @@ async def get_player(request: Request) -> Response:
         player = await state.backend.players.get(player_id)
         if player is None:
             raise RoomError(ErrorCode.PLAYER_NOT_FOUND, f"no player {player_id!r:.40}")
+        ratings = await player_ratings(state, player.player_id)
     except RoomError as exc:
         return error_response(exc)
-    return JSONResponse(player.public())
+    return JSONResponse({**player.public(), **ratings})
 
 
 async def rename_player(request: Request) -> Response:

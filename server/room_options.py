@@ -1,7 +1,7 @@
 """The JSON bodies of ``POST /api/rooms`` and ``POST /api/quickplay``, checked field by field.
 
-The fields are rules, visibility, a bot opponent, a time control, a name and, for quick play,
-a join key and a guest identity (protocol.md).
+The fields are rules, visibility, a bot opponent, a time control, whether the room is rated, a
+name and, for quick play, a join key and a guest identity (protocol.md).
 """
 
 from __future__ import annotations
@@ -16,12 +16,13 @@ from rooms import ErrorCode, RoomError, TimeControl, from_game_error
 from rooms.common.names import clean_name
 from rooms.players import Credentials, credentials_of
 from rooms.protocol import JOIN_KEY_RULE, valid_join_key
+from rooms.ratings import pool_of
 
 from .settings import Settings
 
 __all__ = ["QuickPlayBody", "RoomBody", "json_object", "parse_quickplay", "parse_room"]
 
-_ROOM_FIELDS = ("rules", "public", "bot", "bot_mark", "time_control")
+_ROOM_FIELDS = ("rules", "public", "bot", "bot_mark", "time_control", "rated")
 _QUICK_FIELDS = ("rules", "time_control", "name", "join_key", "player")
 
 
@@ -31,6 +32,8 @@ class RoomBody:
     public: bool
     bot: tuple[str, str] | None
     time_control: TimeControl | None
+    pool: str | None = None
+    """The rating pool of a rated room (None: not rated)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,7 +115,24 @@ def parse_room(raw: bytes, settings: Settings) -> RoomBody:
     if not isinstance(public, bool):
         raise RoomError(ErrorCode.BAD_MESSAGE, f"public must be true or false, got {public!r:.40}")
     rules = _rules(data)
-    return RoomBody(rules, public, _bot(data, rules), _time_control(data, settings))
+    bot, time_control = _bot(data, rules), _time_control(data, settings)
+    return RoomBody(rules, public, bot, time_control, _pool(data, rules, bot, time_control))
+
+
+def _pool(
+    data: dict[str, Any], rules: Rules, bot: tuple[str, str] | None, tc: TimeControl | None
+) -> str | None:
+    """The pool of a room asked for ``rated`` (rooms.ratings.pools); None when not rated."""
+    rated = data.get("rated", False)
+    if not isinstance(rated, bool):
+        raise RoomError(ErrorCode.BAD_MESSAGE, f"rated must be true or false, got {rated!r:.40}")
+    if not rated:
+        return None
+    if bot is not None:
+        raise RoomError(
+            ErrorCode.NOT_RATED, "rated: games against a bot are not rated", field="rated"
+        )
+    return pool_of(rules, tc)
 
 
 def parse_quickplay(raw: bytes, settings: Settings) -> QuickPlayBody:

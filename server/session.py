@@ -72,6 +72,8 @@ _REFUSED_FOR_SURE = frozenset(
         ErrorCode.BAD_TOKEN,
         ErrorCode.BAD_MESSAGE,
         ErrorCode.ROOM_NOT_FOUND,
+        ErrorCode.IDENTITY_REQUIRED,  # a rated room's seat (rooms.room.seating)
+        ErrorCode.IDENTITY_SEATED,
     }
 )
 """A join the room refused: nothing was written. Any other failure of a join's commit (the

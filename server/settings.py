@@ -183,10 +183,14 @@ class Settings:
         shown = "127.0.0.1" if self.host in {"0.0.0.0", ""} else host
         return f"http://{shown}:{self.port}"
 
-    def room_settings(self, time_control: TimeControl | None = None) -> RoomSettings:
-        """What a new room is created with (stored in it, so every worker agrees)."""
+    def room_settings(
+        self, time_control: TimeControl | None = None, *, pool: str | None = None
+    ) -> RoomSettings:
+        """What a new room is created with (stored in it, so every worker agrees); ``pool``:
+        the rating pool of a rated room."""
         return RoomSettings(
             time_control=time_control,
+            pool=pool,
             abandon_grace=self.abandon_grace,
             leave_grace=self.leave_grace,
             takeback_backoff=self.takeback_backoff,

@@ -2,7 +2,7 @@
 
 That is the settings, backend (store + bus), service, hub, watch (timers and bots), quick-play
 queue, bots' pool, and the worker's presence (its lease and the rooms where it holds
-connections) with its sweep of dead workers, its connection count and its loop lag.
+connections) with its sweep of dead workers, its connection count, its loop lag and its rater.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from starlette.applications import Starlette
 
-from rooms import Backend, Hub, Presence, RoomService, Sweeper, Watch
+from rooms import Backend, Hub, Presence, Rater, RoomService, Sweeper, Watch
 from rooms.backends import QuickPlayQueue
 
 from .admission import LoopLag
@@ -41,6 +41,8 @@ class AppState:
     """This worker's open WebSockets against ``settings.max_connections``."""
     lag: LoopLag = field(default_factory=lambda: LoopLag(0.0))
     """This worker's event-loop lag and the admission of newcomers (server.admission)."""
+    rater: Rater | None = None
+    """Applies the ratings of the rated games this worker sees ended (rooms.ratings.rater)."""
 
 
 def app_state(app: Starlette) -> AppState:

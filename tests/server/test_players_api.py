@@ -52,7 +52,13 @@ async def test_an_identity_is_issued_once_with_its_secret_and_read_without_it(
     assert re.fullmatch(r"[A-Za-z0-9_-]{43}", body["secret"])
     got = await read(server, body["player_id"])
     assert got.status_code == 200 and got.headers["cache-control"] == "no-store"
-    assert got.json() == {"player_id": body["player_id"], "name": "Ada", "created": body["created"]}
+    assert got.json() == {
+        "player_id": body["player_id"],
+        "name": "Ada",
+        "created": body["created"],
+        "ratings": {},  # rated in no pool yet
+        "recent_games": [],
+    }
     assert body["secret"] not in got.text
     assert "hash" not in got.text and '"h"' not in got.text
 
