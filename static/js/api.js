@@ -73,3 +73,7 @@ export const renamePlayer = (id, secret, name) =>
   request("PATCH", `/api/players/${encodeURIComponent(id)}`, { name }, undefined, {
     authorization: `Bearer ${secret}`,
   });
+
+/** GET /api/leaderboards/{pool} → {pool, top: [{rank, player_id, name, rating, ...}], around}. */
+export const getLeaderboard = (pool, around) =>
+  request("GET", `/api/leaderboards/${encodeURIComponent(pool)}${around ? `?around=${encodeURIComponent(around)}` : ""}`);

@@ -59,7 +59,7 @@ export function identityCard() {
     } else if (kept) {
       parts.push(
         h("p", { class: "identity-who" }, "You play as ", h("strong", {}, loadName() || "a guest"),
-          " ", h("span", { class: "identity-id" }, `(player ${kept.id})`)),
+          " ", h("a", { class: "identity-id", href: `/p/${encodeURIComponent(kept.id)}` }, "your ratings")),
         h("p", { class: "hint" }, LOST_WARNING),
         h("button", { type: "button", class: "button", onclick: copyLink }, "Copy link for another device"));
       if (shownLink) parts.push(h("input", { class: "identity-link", readonly: true, value: shownLink, "aria-label": "Your identity's link" }));

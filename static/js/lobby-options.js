@@ -73,6 +73,11 @@ export function syncOptions(form) {
   form.querySelector(".tc-custom").hidden = el.clock.value !== "custom";
   const quick = form.querySelector("[data-quick]");
   if (quick) quick.hidden = bot;
+  const rated = form.querySelector('[data-field="rated"]');
+  if (rated) { // a rating compares two people: never a game against a bot
+    rated.hidden = bot;
+    el.rated.disabled = bot;
+  }
 }
 
 export function readTimeControl(el) {
@@ -86,7 +91,7 @@ export function readTimeControl(el) {
   return preset && preset.tc ? { ...preset.tc } : null;
 }
 
-/** {bot?, bot_mark?, time_control?} for POST /api/rooms. */
+/** {bot?, bot_mark?, time_control?, rated?} for POST /api/rooms. */
 export function readOptions(el) {
   const options = {};
   if (el.opponent.value === "bot") {
@@ -95,5 +100,6 @@ export function readOptions(el) {
   }
   const tc = readTimeControl(el);
   if (tc) options.time_control = tc;
+  if (el.rated && el.rated.checked && !el.rated.disabled) options.rated = true;
   return options;
 }

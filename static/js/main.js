@@ -1,14 +1,20 @@
 // Entry point: picks the page from the URL. /r/{id} plays, /r/{id}/watch watches,
-// / is the lobby; anything else gets a short "not found" with a way back.
+// / is the lobby, /leaderboards/{family}/{class} ranks a rating pool, /p/{id} shows a player;
+// anything else gets a short "not found" with a way back.
 
 import { fill, h } from "./dom.js";
 import { startGame } from "./game-page.js";
 import { startLobby } from "./lobby-page.js";
+import { startLeaderboard, startPlayer } from "./ratings-pages.js";
 
 export function route(pathname) {
   const m = pathname.match(/^\/r\/([^/]+)(\/watch)?\/?$/);
   if (m) return { page: "game", roomId: decodeURIComponent(m[1]), want: m[2] ? "spectator" : "player" };
   if (pathname === "/" || pathname === "/index.html") return { page: "lobby" };
+  const board = pathname.match(/^\/leaderboards(?:\/([^/.]+)\/([^/.]+))?\/?$/); // /leaderboards/classic/blitz
+  if (board) return { page: "leaderboard", pool: board[1] ? `${board[1]}.${board[2]}` : null };
+  const player = pathname.match(/^\/p\/([^/]+)\/?$/);
+  if (player) return { page: "player", playerId: decodeURIComponent(player[1]) };
   return { page: "missing" };
 }
 
@@ -17,6 +23,8 @@ const where = route(location.pathname);
 document.body.dataset.page = where.page;
 if (where.page === "game") startGame(app, where.roomId, where.want);
 else if (where.page === "lobby") startLobby(app);
+else if (where.page === "leaderboard") startLeaderboard(app, where.pool);
+else if (where.page === "player") startPlayer(app, where.playerId);
 else {
   fill(app, h("section", { class: "card missing" },
     h("h1", {}, "Page not found"),

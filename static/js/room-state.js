@@ -71,6 +71,9 @@ const APPLY = {
   takeback_offered: (room) => room,
   takeback_declined: (room) => room,
   rematch_offered: (room) => room,
+  rated(room, ev) { // a rated game's ratings were updated (once): the change, for the banner
+    return { ...room, rating_change: { game_number: ev.game_number, pool: ev.pool, rating_change: ev.rating_change } };
+  },
   undone(room, ev) {
     const taken = Array.isArray(ev.moves) ? ev.moves.length : 0;
     return {

@@ -7,6 +7,7 @@
 
 import { boardText, cellKey, landing, positionAt } from "./board-model.js";
 import { clockView, serverTime, timeControlText } from "./clock.js";
+import { poolName, ratingNote } from "./ratings.js";
 import { analysisAllowed, evalMap, summary } from "./evaluation.js";
 import { absence, opponents, possible } from "./lifecycle.js";
 import { nextMark, predictedPosition } from "./move-check.js";
@@ -116,6 +117,8 @@ export function gameView(s) {
     statusText: statusLine({ ...room, turn: turnShown }, me),
     result: room.status === "finished" ? outcomeText(room.outcome, room, me) : null,
     rematchNote: rematchNote(room, me, rematchFrom, names),
+    ratingNote: room.status === "finished" ? ratingNote(room, names) : null,
+    rated: room.rated ? poolName(room.pool) : null,
     rematchFrom: rematchFrom.length > 0,
     spectators: room.spectators,
     players,

@@ -20,6 +20,7 @@ export function renderBanner(root, view, { actions = [] } = {}) {
     h("div", { class: "banner-text" },
       h("strong", { class: "banner-title" }, view.result.title),
       h("span", { class: "banner-detail" }, view.result.detail),
-      view.rematchNote ? h("span", { class: "banner-note", role: "status" }, view.rematchNote) : null),
+      view.rematchNote ? h("span", { class: "banner-note", role: "status" }, view.rematchNote) : null,
+      view.ratingNote ? h("span", { class: "banner-note rating-note" }, view.ratingNote) : null),
     actions.length ? h("div", { class: "banner-actions" }, actions) : null);
 }

@@ -91,7 +91,7 @@ export function renderGame(el, state, view, on) {
   memo(el.invite, `${view.status}|${actionsKey("invite")}`, () =>
     renderInvite(el.invite, view, on.links.play,
       actionButtons(available("invite", view), { run: on.runAction, flash: state.flash })));
-  memo(el.banner, `${JSON.stringify(view.result)}|${view.rematchNote}|${actionsKey("banner")}`, () =>
+  memo(el.banner, `${JSON.stringify(view.result)}|${view.rematchNote}|${view.ratingNote}|${actionsKey("banner")}`, () =>
     renderBanner(el.banner, view, { actions: buttonsFor("banner") }));
   memo(el.bannerError, errorAt("banner"), () =>
     renderNotice(el.bannerError, errorAt("banner"), { onDismiss: on.dismissActionError }));

@@ -9,5 +9,6 @@ export function renderInfo(root, view) {
     row("Room", h("code", {}, view.roomId)),
     row("Visibility", view.room.public ? "Public · listed in the lobby" : "Private · link only"),
     row("Clock", view.timeControl || "No clock"),
+    view.rated ? row("Rated", view.rated) : null,
     view.bots.length ? row("Bot", view.bots.join(", ")) : null);
 }

@@ -1,0 +1,41 @@
+// Ratings as the pages show them: a pool's name in words, a rating with lichess's "?" while
+// it is provisional, and a rated game's change per player.
+
+const FAMILIES = { classic: "Classic 3×3", connect4: "Connect Four", gomoku: "Gomoku", "3d": "3D 4×4×4" };
+const CLASSES = { untimed: "untimed", blitz: "blitz", rapid: "rapid" };
+
+/** The pools the server rates (docs/ratings.md), in the order the pages list them. */
+export const POOLS = Object.keys(FAMILIES).flatMap((family) =>
+  Object.keys(CLASSES).map((kind) => `${family}.${kind}`));
+
+/** "Classic 3×3, blitz" for "classic.blitz" (the id itself for a pool this page does not know). */
+export function poolName(pool) {
+  const [family, kind] = String(pool).split(".");
+  return FAMILIES[family] && CLASSES[kind] ? `${FAMILIES[family]}, ${CLASSES[kind]}` : String(pool);
+}
+
+/** "1662" or "1662?" (provisional: too few games to be sure). */
+export function ratingText(rating, provisional) {
+  return `${Math.round(rating)}${provisional ? "?" : ""}`;
+}
+
+/** "+162", "−12", "±0". */
+export function deltaText(before, after) {
+  const delta = Math.round(after) - Math.round(before);
+  if (delta === 0) return "±0";
+  return delta > 0 ? `+${delta}` : `−${-delta}`;
+}
+
+/** "Rating, Classic 3×3, blitz: Ada 1500 → 1662? (+162) · Bob 1500 → 1338? (−162)", for
+ *  the game on the board when its change is known; null otherwise. */
+export function ratingNote(room, names) {
+  const change = room.rating_change;
+  if (!room.rated || !change || change.game_number !== room.game_number || !change.rating_change) return null;
+  const parts = Object.entries(change.rating_change).map(([mark, c]) =>
+    `${names(mark)} ${Math.round(c.before)} → ${ratingText(c.after, c.provisional)} (${deltaText(c.before, c.after)})`);
+  return `Rating, ${poolName(change.pool)}: ${parts.join(" · ")}`;
+}
+
+/** The page of a pool's leaderboard: /leaderboards/classic/blitz (a path whose last part has
+ *  no dot, which the server answers with the page, not as a file). */
+export const leaderboardPath = (pool) => `/leaderboards/${String(pool).replace(".", "/")}`;
