@@ -47,39 +47,12 @@ from .connection import Connection
 from .crash_points import AFTER_SEAT, crash_point
 from .limits import TokenBucket
 from .metrics import edge as metrics
+from .refusals import CLOSE_REFUSALS, JOIN_REFUSED_FOR_SURE, UVICORN_REFUSALS
 from .settings import Settings
 
 __all__ = ["Session"]
 
-_REFUSALS: dict[int | None, str] = {
-    CloseCode.UNSUPPORTED_DATA: "binary_frame",
-    CloseCode.FLOOD: "flood",
-    CloseCode.TOO_SLOW: "too_slow",
-}
-"""Closes that refuse an abusive or too slow client, logged at WARNING."""
-
-_UVICORN_REFUSALS: dict[int, str] = {
-    CloseCode.TOO_BIG: "frame_too_big",
-    CloseCode.INVALID_DATA: "invalid_utf8",
-}
-"""Closes that uvicorn makes itself, seen here as the disconnect code: logged the same way."""
-
 log = logging.getLogger("tictactoe.server")
-
-_REFUSED_FOR_SURE = frozenset(
-    {
-        ErrorCode.ROOM_FULL,
-        ErrorCode.BAD_TOKEN,
-        ErrorCode.BAD_MESSAGE,
-        ErrorCode.ROOM_NOT_FOUND,
-        ErrorCode.IDENTITY_REQUIRED,  # a rated room's seat (rooms.room.seating)
-        ErrorCode.IDENTITY_SEATED,
-    }
-)
-"""A join the room refused: nothing was written. Any other failure of a join's commit (the
-store failed mid-way, a retried commit found it landed) may have joined this connection;
-its departure is then recorded, maybe later (rooms.presence), so this connection id is
-spent: the session closes with 1012 and the client joins again on a new connection."""
 
 
 @dataclass(slots=True)
@@ -152,8 +125,8 @@ class Session:
             self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
         finally:
             self.conn.on_end = None
-            if self.conn.close_code in _REFUSALS:  # ended by the reader or by a sender
-                self._refused(_REFUSALS[self.conn.close_code], self.conn.close_code)
+            if self.conn.close_code in CLOSE_REFUSALS:  # ended by the reader or by a sender
+                self._refused(CLOSE_REFUSALS[self.conn.close_code], self.conn.close_code)
             try:
                 await self._leave()
             finally:
@@ -230,8 +203,8 @@ class Session:
             message = await self.websocket.receive()
         if message["type"] == "websocket.disconnect":
             code = message.get("code")
-            if code in _UVICORN_REFUSALS:  # uvicorn refused a frame and closed the socket
-                self._refused(_UVICORN_REFUSALS[code], code)
+            if code in UVICORN_REFUSALS:  # uvicorn refused a frame and closed the socket
+                self._refused(UVICORN_REFUSALS[code], code)
             self.conn.end(None, "the peer closed")
             return None
         return message
@@ -315,7 +288,7 @@ class Session:
                 self._rejoin_afresh()
 
     def _rejoin_afresh(self) -> None:
-        """A join that may have landed failed (``_REFUSED_FOR_SURE``): close, so that the
+        """A join that may have landed failed (``JOIN_REFUSED_FOR_SURE``): close, so that the
         client joins again on a new connection, with its token or join key."""
         self.conn.end(CloseCode.SERVICE_RESTART, "the join may have landed; join again")
 
@@ -345,7 +318,7 @@ class Session:
             executed = await self.presence.join(self.room_id, command, self._lease_lost)
         except BaseException as exc:
             if not isinstance(exc, LeaseLost):  # a lost lease closes with 1012 by itself
-                refused = isinstance(exc, RoomError) and exc.code in _REFUSED_FOR_SURE
+                refused = isinstance(exc, RoomError) and exc.code in JOIN_REFUSED_FOR_SURE
                 self._spent = not refused and isinstance(exc, Exception)
             feed.close()
             await self.hub.detach(self.room_id, feed)
