@@ -109,7 +109,12 @@ async def test_a_served_game_goes_on_across_a_sentinel_failover(
             if number == 2:  # mid-game: the primary moves to the replica
                 old, _ = await asyncio.to_thread(sentinel.failover)
                 await asyncio.to_thread(sentinel.wait_demoted, old)
-            ok = await mover.play(row, col, f"m{number}")
+            try:
+                ok = await mover.play(row, col, f"m{number}")
+            except OSError as exc:  # the server stopped listening: say what it said
+                raise AssertionError(
+                    f"{exc}; server alive: {server.alive}\n{server.log_tail(80)}"
+                ) from exc
             acknowledged.append(ok)
             await (o if mover is x else x).seen(ok["version"])
         stored = await snapshot(server, room_id)
