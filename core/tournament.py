@@ -10,8 +10,8 @@ a bye ahead of the games beside it.
 Standings are ordered by, in turn:
 
 - points;
-- head-to-head: the points taken from the others tied on points;
 - Sonneborn-Berger: each game's points times the opponent's total, summed (a bye adds nothing);
+- head-to-head: the points taken from the others tied on points;
 - games won (byes are not wins);
 - name, so the order is total and repeatable.
 """
@@ -222,7 +222,7 @@ class Tournament:
 
         def order(name: str) -> tuple[int, int, int, int, str]:
             tally = tallies[name]
-            return (-tally.points, -head_to_head[name], -sonneborn_berger[name], -tally.wins, name)
+            return (-tally.points, -sonneborn_berger[name], -head_to_head[name], -tally.wins, name)
 
         return tuple(
             Standing(

@@ -218,7 +218,7 @@ def test_points_come_first() -> None:
     assert [s.points for s in t.standings()] == [4, 3, 3, 1]
 
 
-def test_head_to_head_among_the_tied() -> None:
+def test_sonneborn_berger_before_head_to_head() -> None:
     t = Tournament(["a", "b", "c", "d", "e"])
     play(t, {
         ("e", "b"): "e", ("c", "d"): DRAW, ("a", "c"): "a", ("d", "e"): DRAW,
@@ -228,12 +228,11 @@ def test_head_to_head_among_the_tied() -> None:
     rows = table(t)
     d, c = rows["d"], rows["c"]
     assert d.points == c.points == 7
-    # b, c and d are all on 7; among them d drew both others, c drew d and lost to b
-    assert [s.name for s in t.standings()][2:] == ["b", "d", "c"]
+    assert c.sonneborn_berger > d.sonneborn_berger
+    # b, c and d are all on 7; among them d drew both others, c drew d and lost to b:
+    # head-to-head would have put d before c
     assert (rows["b"].head_to_head, d.head_to_head, c.head_to_head) == (4, 2, 1)
-    # Sonneborn-Berger, wins and name would all have put c first
-    assert c.sonneborn_berger > d.sonneborn_berger and c.wins > d.wins and "c" < "d"
-    assert d.rank < c.rank
+    assert c.rank < d.rank
 
 
 def test_sonneborn_berger_when_head_to_head_is_level() -> None:
@@ -251,6 +250,21 @@ def test_sonneborn_berger_when_head_to_head_is_level() -> None:
     assert d.rank < a.rank
 
 
+def test_head_to_head_when_sonneborn_berger_is_level() -> None:
+    t = Tournament(["a", "b", "c", "d", "e"])
+    play(t, {
+        ("e", "b"): DRAW, ("c", "d"): "d", ("a", "c"): "c", ("d", "e"): "d",
+        ("b", "d"): DRAW, ("e", "a"): "a", ("c", "e"): "e", ("a", "b"): "b",
+        ("d", "a"): "a", ("b", "c"): DRAW,
+    })  # fmt: skip
+    rows = table(t)
+    b, a = rows["b"], rows["a"]
+    assert (b.points, b.sonneborn_berger) == (a.points, a.sonneborn_berger) == (9, 51)
+    assert (b.head_to_head, a.head_to_head) == (3, 0)  # b beat a
+    assert a.wins > b.wins and "a" < "b"  # wins and name would have put a first
+    assert b.rank < a.rank
+
+
 def test_wins_when_sonneborn_berger_is_level_and_a_bye_is_not_a_win() -> None:
     t = Tournament(["a", "b", "c", "d", "e"])
     play(t, {
@@ -261,8 +275,8 @@ def test_wins_when_sonneborn_berger_is_level_and_a_bye_is_not_a_win() -> None:
     rows = table(t)
     d, a = rows["d"], rows["a"]
     assert a.byes == 1 and d.byes == 0
-    assert (d.points, d.head_to_head, d.sonneborn_berger) == (7, 1, 43)
-    assert (a.points, a.head_to_head, a.sonneborn_berger) == (7, 1, 43)
+    assert (d.points, d.sonneborn_berger, d.head_to_head) == (7, 43, 1)
+    assert (a.points, a.sonneborn_berger, a.head_to_head) == (7, 43, 1)
     assert (d.wins, a.wins) == (2, 1)
     assert d.rank < a.rank  # name alone would have put a first
 
@@ -271,7 +285,7 @@ def test_name_when_everything_else_is_level() -> None:
     t = Tournament(["zed", "amy", "kim"])
     play(t, {("zed", "amy"): DRAW, ("amy", "kim"): DRAW, ("kim", "zed"): DRAW})
     assert [s.name for s in t.standings()] == ["amy", "kim", "zed"]
-    assert len({(s.points, s.head_to_head, s.sonneborn_berger, s.wins) for s in t.standings()}) == 1
+    assert len({(s.points, s.sonneborn_berger, s.head_to_head, s.wins) for s in t.standings()}) == 1
 
 
 @settings(max_examples=40, deadline=None)
@@ -286,7 +300,7 @@ def test_standings_add_up_and_are_ordered(n: int, double: bool, data: st.DataObj
         t.record(pairing, data.draw(st.sampled_from([None, *pairing.players])))
     standings = t.standings()
     assert [s.rank for s in standings] == list(range(1, n + 1))
-    keys = [(-s.points, -s.head_to_head, -s.sonneborn_berger, -s.wins, s.name) for s in standings]
+    keys = [(-s.points, -s.sonneborn_berger, -s.head_to_head, -s.wins, s.name) for s in standings]
     assert keys == sorted(keys)
     draws = sum(r.is_draw for r in t.results)
     decisive = len(t.results) - draws
