@@ -123,6 +123,26 @@ class RoomService:
                 return room
         raise RoomError(ErrorCode.BUSY, "could not find a free room id; try again")
 
+    async def create_named(
+        self,
+        room_id: str,
+        rules: Rules,
+        *,
+        settings: RoomSettings,
+        seat: Callable[[Room], None],
+    ) -> Room | None:
+        """A new private room under a chosen id (a tournament game's), its seats filled by
+        ``seat`` before it is stored; None when the id is taken: whoever made it first made
+        this same room, so a retry or a second worker never makes a twin."""
+        room = Room(room_id, rules, public=False, created=self._clock(), settings=settings)
+        seat(room)
+        data = encode_room(room)
+        if not await self.store.create(room_id, data, listed=room.listed):
+            return None
+        self.cache.offer(room_id, 0, data, room)
+        self._observe(room, True)  # a bot to move first is asked at once
+        return room
+
     async def execute(
         self, room_id: str, command: Command, *, index: IndexChange | None = None
     ) -> Executed:

@@ -31,6 +31,8 @@ from rooms import (
     Watch,
     open_backend,
 )
+from rooms.tournaments import TournamentService
+from rooms.tournaments.director import Director
 
 from .admission import LoopLag
 from .analysis_api import analysis_routes
@@ -50,6 +52,9 @@ from .settings import Settings
 from .startup import OneLineStartupFailure
 from .state import AppState, app_state
 from .static import ClientFiles
+from .tournament_feeds import TournamentFeeds
+from .tournament_socket import tournament_socket
+from .tournaments_api import tournament_routes
 from .websocket import room_socket
 
 __all__ = ["create_app"]
@@ -80,6 +85,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     hub.on_due = watch.noted  # the due of each event, parsed only when not null
     presence = Presence(backend.registry, service, ttl=settings.lease_ttl)
     sweeper = Sweeper(backend.registry, service, presence, interval=settings.sweep_interval)
+    tournaments = TournamentService(backend.tournaments)
+    director = Director(tournaments, service)
     state = AppState(
         settings,
         backend,
@@ -90,6 +97,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
         bots,
         presence,
         sweeper,
+        tournaments,
+        director,
+        TournamentFeeds(tournaments),
         Collector() if settings.tune_gc else None,
         connections=ConnectionLimit(settings.max_connections),
         lag=LoopLag(settings.admission_lag),
@@ -108,6 +118,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 bots.start()
                 await presence.start()
                 sweeper.start()
+                director.start()
                 state.lag.start()
                 if state.collector is not None:
                     state.collector.start()
@@ -117,6 +128,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     state.collector.close()
                 await state.lag.close()
                 await sweeper.close()
+                await state.feeds.close()
+                await director.close()
                 await rater.close()
                 await watch.close()
                 bots.close()
@@ -132,8 +145,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *analysis_routes(),  # before routes(): its /api catch-all answers 404
         *player_routes(),
         *rating_routes(),
+        *tournament_routes(),
         *routes(),
         *metrics_routes(),  # before the client's files, which would answer /metrics too
+        WebSocketRoute("/ws/t/{tournament_id}", tournament_socket),
         WebSocketRoute("/ws/{room_id}", room_socket),
         *room_page_routes(client),  # the page with the room inside it
         Mount("/", app=client),

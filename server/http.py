@@ -44,6 +44,10 @@ _STATUS = {
     ErrorCode.UNSUPPORTED_MEDIA_TYPE: 415,
     ErrorCode.UNAVAILABLE: 503,
     ErrorCode.BUSY: 503,
+    ErrorCode.TOURNAMENT_CLOSED: 409,
+    ErrorCode.TOURNAMENT_FULL: 409,
+    ErrorCode.NOT_CREATOR: 403,
+    ErrorCode.IDENTITY_REQUIRED: 400,
 }
 
 

@@ -20,7 +20,14 @@ from rooms.ratings import pool_of
 
 from .settings import Settings
 
-__all__ = ["QuickPlayBody", "RoomBody", "json_object", "parse_quickplay", "parse_room"]
+__all__ = [
+    "QuickPlayBody",
+    "RoomBody",
+    "json_object",
+    "parse_quickplay",
+    "parse_room",
+    "player_credentials",
+]
 
 _ROOM_FIELDS = ("rules", "public", "bot", "bot_mark", "time_control", "rated")
 _QUICK_FIELDS = ("rules", "time_control", "name", "join_key", "player")
@@ -147,11 +154,11 @@ def parse_quickplay(raw: bytes, settings: Settings) -> QuickPlayBody:
     if join_key is not None and not valid_join_key(join_key):
         raise RoomError(ErrorCode.BAD_MESSAGE, f"{JOIN_KEY_RULE}, got {join_key!r:.40}")
     rules = _rules(data)
-    player = _player(data.get("player"))
+    player = player_credentials(data.get("player"))
     return QuickPlayBody(rules, _time_control(data, settings), name, join_key, player)
 
 
-def _player(value: object) -> Credentials | None:
+def player_credentials(value: object) -> Credentials | None:
     """A guest identity's id and secret (shape only: the directory says if they prove one)."""
     if value is None:
         return None

@@ -2,7 +2,8 @@
 
 That is the settings, backend (store + bus), service, hub, watch (timers and bots), quick-play
 queue, bots' pool, and the worker's presence (its lease and the rooms where it holds
-connections) with its sweep of dead workers, its connection count, its loop lag and its rater.
+connections) with its sweep of dead workers, its connection count, its loop lag, its rater,
+and the tournaments: their service, this worker's director and the live sockets' watchers.
 """
 
 from __future__ import annotations
@@ -13,12 +14,15 @@ from starlette.applications import Starlette
 
 from rooms import Backend, Hub, Presence, Rater, RoomService, Sweeper, Watch
 from rooms.backends import QuickPlayQueue
+from rooms.tournaments import TournamentService
+from rooms.tournaments.director import Director
 
 from .admission import LoopLag
 from .bots import BotPool
 from .capacity import ConnectionLimit
 from .fastpath import Collector
 from .settings import Settings
+from .tournament_feeds import TournamentFeeds
 
 __all__ = ["AppState", "app_state"]
 
@@ -34,6 +38,10 @@ class AppState:
     bots: BotPool
     presence: Presence
     sweeper: Sweeper
+    tournaments: TournamentService
+    director: Director
+    """Does each tournament's due work on this worker (rooms.tournaments.director)."""
+    feeds: TournamentFeeds
     collector: Collector | None = None
     """The worker's garbage collector schedule when ``settings.tune_gc`` (started by the
     lifespan)."""

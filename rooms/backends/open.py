@@ -1,5 +1,5 @@
 """One backend chosen by URL: store, bus, presence registry, quick-play queue, player
-directory and rating book together.
+directory, rating book and tournament shelf together.
 
 ``memory://`` (one process), ``redis://`` (``rediss://``, ``unix://``: one Redis, shared by
 workers and hosts), ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster) or
@@ -22,6 +22,7 @@ from rooms.backends.store import Store
 from rooms.errors import UnsupportedBackend
 from rooms.players import MemoryDirectory, PlayerDirectory
 from rooms.ratings import MemoryBook, RatingBook
+from rooms.tournaments.shelf import MemoryShelf, TournamentShelf
 
 __all__ = ["Backend", "BackendOptions", "open_backend"]
 
@@ -59,6 +60,8 @@ class Backend:
     connections, so opening and closing the store covers it."""
     ratings: RatingBook
     """Ratings per pool (rooms.ratings), in the same store and on its connections too."""
+    tournaments: TournamentShelf
+    """Tournament records (rooms.tournaments), in the same store, on its connections."""
 
     @property
     def shared(self) -> bool:
@@ -90,7 +93,14 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         )
         players = MemoryDirectory(max_players=options.max_players)
         return Backend(
-            url, memory_store, memory_bus, MemoryRegistry(), MemoryQueue(), players, MemoryBook()
+            url,
+            memory_store,
+            memory_bus,
+            MemoryRegistry(),
+            MemoryQueue(),
+            players,
+            MemoryBook(),
+            MemoryShelf(),
         )
     if scheme not in REDIS_SCHEMES | CLUSTER_SCHEMES | SENTINEL_SCHEMES:
         raise UnsupportedBackend(
@@ -104,6 +114,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
     from rooms.backends.redis.presence import redis_registry
     from rooms.backends.redis.quickplay import RedisQueue
     from rooms.backends.redis.ratings import RedisBook
+    from rooms.backends.redis.tournaments import RedisShelf
 
     redis_options = RedisOptions(auto_pipeline=options.auto_pipeline)
     store: Store
@@ -127,6 +138,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             RedisQueue.of_store(store),
             RedisDirectory.of_store(store),
             RedisBook.of_store(store),
+            RedisShelf.of_store(store),
         )
     if scheme in CLUSTER_SCHEMES:
         from rooms.backends.redis.cluster.pair import cluster_pair
@@ -151,6 +163,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         RedisQueue.of_store(store),
         RedisDirectory.of_store(store),
         RedisBook.of_store(store),
+        RedisShelf.of_store(store),
     )
 
 

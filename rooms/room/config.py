@@ -92,7 +92,9 @@ class RoomSettings:
     after the first declined takeback (doubling after each); ``bot_budget``: a bot's
     thinking time per move; ``bot_grace``: how long past its budget a bot's move may be
     missing before any worker computes it again; ``pool``: the rating pool of a rated room
-    (rooms.ratings.pools; None: the room is not rated)."""
+    (rooms.ratings.pools; None: the room is not rated); ``tournament``: the tournament whose
+    game this room plays (rooms.tournaments: its seats are the two entrants', made with the
+    room, and nobody aborts)."""
 
     time_control: TimeControl | None = None
     abandon_grace: float = 30.0
@@ -101,6 +103,7 @@ class RoomSettings:
     bot_budget: float = 1.0
     bot_grace: float = 2.0
     pool: str | None = None
+    tournament: str | None = None
 
     @property
     def rated(self) -> bool:
@@ -134,6 +137,8 @@ class RoomSettings:
         }
         if self.pool is not None:  # only then: an unrated room's record stays as it was
             data["pool"] = self.pool
+        if self.tournament is not None:
+            data["tournament"] = self.tournament
         return data
 
     @classmethod
@@ -148,4 +153,5 @@ class RoomSettings:
             bot_budget=float(data.get("bot_budget", defaults.bot_budget)),
             bot_grace=float(data.get("bot_grace", defaults.bot_grace)),
             pool=str(data["pool"]) if data.get("pool") is not None else None,
+            tournament=str(data["tournament"]) if data.get("tournament") is not None else None,
         )

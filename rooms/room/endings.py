@@ -31,6 +31,8 @@ def abort(room: RoomState, command: Abort, now: float) -> Handled:
     seat = room.seated(command.conn)
     if room.status is Status.FINISHED:
         room.require_playing()  # raises game_over
+    if room.settings.tournament is not None:  # an abort would score against the side to move
+        raise RoomError(ErrorCode.CANNOT_ABORT, "a tournament game cannot be aborted (resign)")
     if room.game.ply >= room.rules.players:
         raise RoomError(
             ErrorCode.CANNOT_ABORT,

@@ -35,6 +35,8 @@ def rematch(room: RoomState, command: Rematch, now: float) -> Handled:
         raise RoomError(
             ErrorCode.NOT_FINISHED, "a rematch can be asked for only once the game is over"
         )
+    if room.settings.tournament is not None:  # the tournament scores one game a pairing
+        raise RoomError(ErrorCode.GAME_OVER, "a tournament game has no rematch")
     if len(room.seats) < room.rules.players:
         raise RoomError(ErrorCode.NOT_STARTED, "this room never started; nothing to rematch")
     if seat.mark in room.offers.rematch:

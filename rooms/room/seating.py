@@ -6,6 +6,8 @@ mark) by a repeat with that key, until its token first resumes it: the answer th
 token may have been lost with a dying worker or socket. A seat taken by a verified guest
 identity records its ``player_id`` (checked by the caller before the commit: identity is not
 room state); resuming with the token, or taking the seat of a join key again, keeps the seat's.
+A tournament game's room is made with both seats (rooms.tournaments): an entrant's verified
+identity takes its own seat again (a fresh token), as a join key does, and nobody else sits.
 Abandonment rests on presence: when a seat's last connection closes, the seat records since
 when it is away and whether it said it was leaving; coming back with the token clears both.
 Nothing here ends a game: only the opponent's claim does. A dead worker cannot send ``Leave``;
@@ -151,9 +153,26 @@ def join(room: RoomState, command: Join, now: float) -> Handled:
         return Handled(
             events.presence(room.bump(now), player), JoinReply(Role.PLAYER, seat.mark, None)
         )
+    if room.settings.tournament is not None and command.join_key is None:
+        return _take_entrant_seat(room, command.player_id, command.conn, now)
     return _take_seat(
         room, command.name, command.conn, now, command.join_key, player_id=command.player_id
     )
+
+
+def _take_entrant_seat(room: RoomState, player_id: str | None, conn: str, now: float) -> Handled:
+    """The seat of the entrant ``player_id`` in a tournament game, with a fresh token."""
+    if player_id is None:
+        raise RoomError(
+            ErrorCode.IDENTITY_REQUIRED,
+            "this is a tournament game: join with your player identity (player) to play",
+        )
+    seat = next((s for s in room.seats if s.bot is None and s.player_id == player_id), None)
+    if seat is None:
+        raise RoomError(
+            ErrorCode.ROOM_FULL, "this tournament game's seats are its entrants'; watch instead"
+        )
+    return _take_again(room, seat, conn, now)
 
 
 def join_spectators(room: RoomState, command: JoinSpectators, now: float) -> Handled:

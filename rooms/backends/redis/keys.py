@@ -18,6 +18,8 @@ are global keys, so nothing needs a cross-slot script:
 ``<prefix>:{rating:<pool>}:…`` a rating pool (``ratings``): ``p:<player>`` a rating, ``h:<player>``
                             its history, ``board`` the leaderboard, ``done:<room>:<game>`` a
                             game applied; one hash tag, so one slot, per pool
+``<prefix>:{tournament:<id>}`` hash: a tournament (``tournaments``): ``v`` version, ``d`` record
+``<prefix>:tournaments``    sorted set: ids of tournaments not finished, scored by creation
 """
 
 from __future__ import annotations
@@ -80,6 +82,15 @@ class KeyLayout:
     def rating(self, pool: str, *parts: str) -> str:
         """A key of the rating pool ``pool`` (all of a pool's keys share its hash tag)."""
         return ":".join((f"{self.prefix}:{{rating:{pool}}}", *parts))
+
+    def tournament(self, tournament_id: str) -> str:
+        """The hash of tournament ``tournament_id`` (its own hash tag: one key, one slot)."""
+        return f"{self.prefix}:{{tournament:{tournament_id}}}"
+
+    @property
+    def tournaments(self) -> str:
+        """The sorted set of the tournaments not finished."""
+        return f"{self.prefix}:tournaments"
 
     def slot_epoch(self, tag: str) -> str:
         """The epoch key of the hash slot that ``tag`` hashes to (a Cluster's)."""

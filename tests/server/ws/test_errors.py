@@ -20,9 +20,13 @@ HTTP_ONLY = {
     ErrorCode.UNSUPPORTED_MEDIA_TYPE,
     ErrorCode.INVALID_NAME,
     ErrorCode.PLAYER_NOT_FOUND,
+    ErrorCode.TOURNAMENT_CLOSED,
+    ErrorCode.TOURNAMENT_FULL,
+    ErrorCode.NOT_CREATOR,
 }
-"""Provoked in test_http_api.py, test_http_lifecycle.py, test_write_guard.py and
-test_players_api.py."""
+"""Provoked in test_http_api.py, test_http_lifecycle.py, test_write_guard.py,
+test_players_api.py and test_tournaments_api.py (tests/rooms/tournaments for
+tournament_closed)."""
 SERVICE_ONLY = {ErrorCode.BUSY, ErrorCode.OUT_OF_TIME}
 """Needs a compare-and-set race lost 64 times in a row, or a move landing between a flag
 and the timer that commits it (never deterministic over a socket): tests/rooms."""

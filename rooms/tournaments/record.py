@@ -1,0 +1,275 @@
+"""A round-robin tournament's record and its changes, sans I/O (docs/tournaments.md).
+
+The whole record is one value with a ``version``: every change is a function that edits a
+decoded copy, and the shelf (``rooms.tournaments.shelf``) writes it back only if the stored
+version is still the one read (compare-and-set), so two workers never both pair a round or
+both score a game. Each change is idempotent where a retry can repeat it: a result already
+there, rooms already recorded, a round already advanced change nothing.
+
+Entrants are identities (``player_id``) or bots the creator adds (``bot:LEVEL:N``). The
+schedule comes from ``core.round_robin`` once the tournament starts; each game's room id is
+derived from (tournament, round, game), so a second worker creating the same room finds it
+taken instead of making another. Standings are ``core.tournament``'s from the results.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from core.round_robin import schedule
+from core.tournament import Standing, Tournament
+from rooms.errors import ErrorCode, RoomError
+
+__all__ = [
+    "BOT_PREFIX",
+    "DRAW",
+    "MISSES_TO_WITHDRAW",
+    "Entrant",
+    "Game",
+    "Status",
+    "TournamentRecord",
+    "game_room_id",
+]
+
+BOT_PREFIX = "bot:"
+MISSES_TO_WITHDRAW = 2
+"""Games in a row an entrant may miss (no first move in time) before being withdrawn."""
+DRAW = "draw"
+
+
+class Status(StrEnum):
+    OPEN = "open"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+def game_room_id(tournament_id: str, round_number: int, index: int) -> str:
+    """The room of game ``index`` (from 0) of round ``round_number``: one id for every worker."""
+    return f"{tournament_id}-{round_number}-{index}"
+
+
+@dataclass(slots=True)
+class Entrant:
+    id: str
+    name: str
+    bot: str | None = None
+    """The bot's level, for a bot entrant."""
+    withdrawn: bool = False
+    missed: int = 0
+    """Games missed in a row (no first move within the limit)."""
+
+
+@dataclass(slots=True)
+class Game:
+    round: int
+    index: int
+    first: str
+    """The entrant playing X."""
+    second: str
+    room: str | None = None
+    """Set once the room exists."""
+    result: str | None = None
+    """The winner's entrant id, ``draw``, or None while unplayed."""
+    forfeit: str | None = None
+    """The entrant who forfeited it (missed the first move, or withdrawn), if any."""
+
+    def involves(self, entrant: str) -> bool:
+        return entrant in (self.first, self.second)
+
+    def other(self, entrant: str) -> str:
+        return self.second if entrant == self.first else self.first
+
+
+@dataclass(slots=True)
+class TournamentRecord:
+    id: str
+    name: str
+    creator: str
+    rules: dict[str, Any]
+    time_control: dict[str, float]
+    max_players: int
+    public: bool
+    created: float
+    starts_at: float | None = None
+    """When it starts by itself; None: when the creator starts it."""
+    kind: str = "round_robin"
+    status: Status = Status.OPEN
+    entrants: list[Entrant] = field(default_factory=list)
+    games: list[Game] = field(default_factory=list)
+    byes: dict[int, str] = field(default_factory=dict)
+    round: int = 0
+    """The round being played (from 1); 0 before the start."""
+    rounds: int = 0
+    version: int = 0
+    updated: float = 0.0
+
+    # -- text ------------------------------------------------------------------------------
+
+    def text(self) -> str:
+        data = asdict(self)
+        data["status"] = self.status.value
+        data["byes"] = {str(k): v for k, v in self.byes.items()}
+        return json.dumps(data, separators=(",", ":"), sort_keys=True)
+
+    @classmethod
+    def of_text(cls, text: str) -> TournamentRecord:
+        data = json.loads(text)
+        data["status"] = Status(data["status"])
+        data["entrants"] = [Entrant(**e) for e in data["entrants"]]
+        data["games"] = [Game(**g) for g in data["games"]]
+        data["byes"] = {int(k): v for k, v in data["byes"].items()}
+        return cls(**data)
+
+    # -- reading ---------------------------------------------------------------------------
+
+    def entrant(self, entrant_id: str) -> Entrant | None:
+        return next((e for e in self.entrants if e.id == entrant_id), None)
+
+    def round_games(self, number: int | None = None) -> list[Game]:
+        number = self.round if number is None else number
+        return [g for g in self.games if g.round == number]
+
+    def standings(self) -> tuple[Standing, ...]:
+        """``core.tournament``'s table from the results so far (entrant ids as names)."""
+        ids = [e.id for e in self.entrants]
+        if len(ids) < 2:
+            return ()
+        table = Tournament(ids)
+        by_players = {(p.round, p.first, p.second): p for p in table.pairings}
+        for game in self.games:
+            if game.result is not None:
+                pairing = by_players[(game.round, game.first, game.second)]
+                table.record(pairing, None if game.result == DRAW else game.result)
+        return table.standings()
+
+    def game_of(self, entrant_id: str) -> Game | None:
+        """The entrant's game of the current round, when its room exists and is unfinished."""
+        for game in self.round_games():
+            if game.involves(entrant_id) and game.room is not None and game.result is None:
+                return game
+        return None
+
+    # -- changes before the start ----------------------------------------------------------
+
+    def _require(self, status: Status, doing: str) -> None:
+        if self.status is not status:
+            raise RoomError(
+                ErrorCode.TOURNAMENT_CLOSED,
+                f"cannot {doing}: the tournament is {self.status.value}",
+            )
+
+    def require_creator(self, player_id: str, doing: str) -> None:
+        if player_id != self.creator:
+            raise RoomError(ErrorCode.NOT_CREATOR, f"only the tournament's creator can {doing}")
+
+    def join(self, entrant_id: str, name: str, *, bot: str | None = None) -> bool:
+        """Enter ``entrant_id``; False when entered already (a repeat changes nothing)."""
+        self._require(Status.OPEN, "join")
+        if self.entrant(entrant_id) is not None:
+            return False
+        if len(self.entrants) >= self.max_players:
+            raise RoomError(
+                ErrorCode.TOURNAMENT_FULL, f"the tournament is full ({self.max_players} players)"
+            )
+        self.entrants.append(Entrant(entrant_id, name, bot))
+        return True
+
+    def add_bot(self, level: str, name: str) -> str:
+        """Enter a new bot of ``level``; its entrant id."""
+        number = 1 + sum(1 for e in self.entrants if e.bot is not None)
+        bot_id = f"{BOT_PREFIX}{level}:{number}"
+        self.join(bot_id, name, bot=level)
+        return bot_id
+
+    def start(self) -> None:
+        """Draw the schedule and open round 1 (its rooms are made by whoever sees it due)."""
+        self._require(Status.OPEN, "start")
+        if len(self.entrants) < 2:
+            raise RoomError(
+                ErrorCode.TOURNAMENT_CLOSED, "a round robin needs at least two entrants to start"
+            )
+        rounds = schedule([e.id for e in self.entrants])
+        self.games = [
+            Game(r.number, index, p.first, p.second)
+            for r in rounds
+            for index, p in enumerate(r.pairings)
+        ]
+        self.byes = {r.number: r.bye for r in rounds if r.bye is not None}
+        self.rounds, self.round, self.status = len(rounds), 1, Status.RUNNING
+
+    def withdraw(self, entrant_id: str) -> bool:
+        """Leave: before the start, off the list; after it, every game not yet in a room is
+        forfeited (a game being played is played out, or forfeited by its first-move limit).
+        False when there is nothing to do (not entered, withdrawn already, finished)."""
+        entrant = self.entrant(entrant_id)
+        if entrant is None or entrant.withdrawn or self.status is Status.FINISHED:
+            return False
+        if self.status is Status.OPEN:
+            self.entrants.remove(entrant)
+            return True
+        entrant.withdrawn = True
+        for game in self.games:
+            if game.involves(entrant_id) and game.room is None and game.result is None:
+                self._forfeit(game, entrant_id)
+        return True
+
+    # -- running ---------------------------------------------------------------------------
+
+    def _forfeit(self, game: Game, loser: str) -> None:
+        """Score ``game`` against ``loser``; between two withdrawn entrants, a draw."""
+        other = self.entrant(game.other(loser))
+        both = other is not None and other.withdrawn and game.room is None
+        game.result, game.forfeit = (DRAW if both else game.other(loser)), loser
+
+    def rooms_due(self) -> list[Game]:
+        """The current round's games that need a room (both entrants still in)."""
+        if self.status is not Status.RUNNING:
+            return []
+        return [g for g in self.round_games() if g.room is None and g.result is None]
+
+    def room_made(self, game_round: int, index: int, room_id: str) -> bool:
+        game = self._game(game_round, index)
+        if game.room is not None:
+            return False
+        game.room = room_id
+        return True
+
+    def score(self, game_round: int, index: int, result: str, *, missed: str | None) -> bool:
+        """Record a game's result (the winner's id or ``draw``); ``missed``: the entrant who
+        did not make the first move (the game forfeited by them). False when scored already:
+        a result is written once, whoever reports it and however often."""
+        game = self._game(game_round, index)
+        if game.result is not None:
+            return False
+        if missed is not None:
+            self._forfeit(game, missed)
+        else:
+            game.result = result
+        for entrant_id in (game.first, game.second):
+            entrant = self.entrant(entrant_id)
+            assert entrant is not None
+            entrant.missed = entrant.missed + 1 if entrant_id == missed else 0
+            if entrant.missed >= MISSES_TO_WITHDRAW and not entrant.withdrawn:
+                self.withdraw(entrant_id)
+        return True
+
+    def advance(self) -> bool:
+        """Open the next round (or finish) once every game of this one has a result."""
+        if self.status is not Status.RUNNING:
+            return False
+        if any(g.result is None for g in self.round_games()):
+            return False
+        if self.round >= self.rounds:
+            self.status = Status.FINISHED
+        else:
+            self.round += 1
+        return True
+
+    def _game(self, game_round: int, index: int) -> Game:
+        for game in self.games:
+            if game.round == game_round and game.index == index:
+                return game
+        raise RoomError(ErrorCode.NOT_FOUND, f"no game {index} in round {game_round}")
