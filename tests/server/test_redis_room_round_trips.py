@@ -93,6 +93,8 @@ class Monitor:
             command = line["command"].split(" ", 1)[0].upper()
             if name == PROBE or command == "PING":  # the probe's and the bus's health
                 continue
+            if command == "ZRANGE" and line["command"].split(" ")[1] == "ttt:tournaments":
+                continue  # the tournament director's scan (twice a second), not a room's step
             kind = (
                 "bus"
                 if name.endswith("-bus")
