@@ -153,7 +153,7 @@ def join(room: RoomState, command: Join, now: float) -> Handled:
         return Handled(
             events.presence(room.bump(now), player), JoinReply(Role.PLAYER, seat.mark, None)
         )
-    if room.settings.tournament is not None and command.join_key is None:
+    if room.settings.tournament is not None:  # a join key adds nothing: each try is the same seat
         return _take_entrant_seat(room, command.player_id, command.conn, now)
     return _take_seat(
         room, command.name, command.conn, now, command.join_key, player_id=command.player_id

@@ -176,7 +176,12 @@ async def test_a_tournament_room_seats_its_entrants_only_and_plays_one_game(
         x = await join(rooms, game.room, game.first)
         tab = await rooms.execute(game.room, Join("tab", Role.PLAYER, "x", player_id=game.first))
         assert isinstance(tab.reply, JoinReply) and tab.reply.mark == "X"  # the same seat
+        key = "k" * 22  # a browser's join carries a join key too: the identity picks the seat
+        keyed = Join("key", Role.PLAYER, "x", join_key=key, player_id=game.second)
+        answer = await rooms.execute(game.room, keyed)
+        assert isinstance(answer.reply, JoinReply) and answer.reply.mark == "O"
         assert (await rooms.load(game.room)).seats[0].connections == [x, "tab"]
+        assert (await rooms.load(game.room)).seats[1].connections == ["key"]
         with pytest.raises(RoomError) as abort:
             await rooms.execute(game.room, Abort(x))
         assert abort.value.code is ErrorCode.CANNOT_ABORT
