@@ -23,7 +23,7 @@ export const ACTIONS = [
     place: "bar",
     label: "Abort game",
     hint: "No result: possible until both players have moved",
-    when: (v) => v.can.abort,
+    when: (v) => v.can.abort && !v.tournament, // a tournament game is played or resigned
     send: () => command("abort"),
   },
   {
@@ -116,19 +116,27 @@ export const ACTIONS = [
   },
   // -- after the game (result banner) -------------------------------------------------------
   {
+    id: "tournament",
+    place: "banner",
+    label: "Back to the tournament",
+    tone: "primary",
+    when: (v) => v.status === "finished" && Boolean(v.tournament),
+    run: (v, ctx) => ctx.goTournament(),
+  },
+  {
     id: "rematch",
     place: "banner",
     label: "Rematch",
     tone: "primary",
     label2: (v) => (v.rematchFrom ? "Accept rematch" : "Rematch"),
-    when: (v) => v.can.rematch,
+    when: (v) => v.can.rematch && !v.tournament, // the tournament scores one game a pairing
     send: () => command("rematch"),
   },
   {
     id: "new-room",
     place: "banner",
     label: "New game, same rules",
-    when: (v) => v.status === "finished",
+    when: (v) => v.status === "finished" && !v.tournament,
     run: (v, ctx) => ctx.newRoom(v.room),
   },
   {

@@ -1,5 +1,5 @@
-// The HTTP side of the protocol: create a room, list public rooms, read one room, and the
-// guest identities (create, read, rename).
+// The HTTP side of the protocol: create a room, list public rooms, read one room, the
+// guest identities (create, read, rename), the leaderboards and the tournaments.
 // Every failure becomes an ApiError carrying the server's code, message and field.
 
 export class ApiError extends Error {
@@ -77,3 +77,25 @@ export const renamePlayer = (id, secret, name) =>
 /** GET /api/leaderboards/{pool} → {pool, top: [{rank, player_id, name, rating, ...}], around}. */
 export const getLeaderboard = (pool, around) =>
   request("GET", `/api/leaderboards/${encodeURIComponent(pool)}${around ? `?around=${encodeURIComponent(around)}` : ""}`);
+
+const credentials = (player) => ({ id: player.id, secret: player.secret });
+
+/** POST /api/tournaments → the tournament's view. `options`: {name, rules, time_control,
+ *  max_players, public, starts_at}; `player`: the creator's identity ({id, secret}). */
+export const createTournament = (options, player) =>
+  request("POST", "/api/tournaments", { ...options, player: credentials(player) });
+
+/** GET /api/tournaments → the public tournaments still open or running (lobby lines). */
+export const listTournaments = async () => (await request("GET", "/api/tournaments")).tournaments || [];
+
+/** GET /api/tournaments/{id}(?player=ID) → the whole view (with `your_game` for `playerId`). */
+export const getTournament = (id, playerId) =>
+  request("GET", `/api/tournaments/${encodeURIComponent(id)}${playerId ? `?player=${encodeURIComponent(playerId)}` : ""}`);
+
+/** POST /api/tournaments/{id}/{action} ("join", "withdraw", "start", "bots") for `player`,
+ *  with `extra` in the body ({level} for a bot) → the view. */
+export const tournamentAction = (id, action, player, extra = {}) =>
+  request("POST", `/api/tournaments/${encodeURIComponent(id)}/${action}`, { ...extra, player: credentials(player) });
+
+/** The CSV table of a tournament's standings and games (a download link). */
+export const resultsCsvPath = (id) => `/api/tournaments/${encodeURIComponent(id)}/results.csv`;

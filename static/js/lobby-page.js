@@ -1,6 +1,6 @@
 // The lobby (/): create a game (against a person or a bot, with or without a clock) or
 // be matched by quick play, see the open and live public games (kept up to date), join
-// by code or link.
+// by code or link; a link to the tournaments (tournaments-page.js).
 
 import { createRoom, getRoom, listRooms, quickPlay } from "./api.js";
 import { announce } from "./announce.js";
@@ -22,7 +22,9 @@ export function startLobby(app) {
   const join = joinForm();
   fill(app, h("div", { class: "lobby" },
     h("section", { class: "card create-card", "aria-labelledby": "create-title" },
-      h("h1", { id: "create-title" }, "Start a game"), form),
+      h("h1", { id: "create-title" }, "Start a game"), form,
+      h("p", { class: "hint tournament-hint" }, "Or ", h("a", { href: "/tournaments" }, "run a tournament"),
+        ": a round robin where everyone plays everyone.")),
     h("div", { class: "lobby-side" },
       h("section", { class: "card rooms-card", "aria-labelledby": "rooms-title" },
         h("div", { class: "card-head" },

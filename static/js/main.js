@@ -1,11 +1,13 @@
 // Entry point: picks the page from the URL. /r/{id} plays, /r/{id}/watch watches,
-// / is the lobby, /leaderboards/{family}/{class} ranks a rating pool, /p/{id} shows a player;
-// anything else gets a short "not found" with a way back.
+// / is the lobby, /leaderboards/{family}/{class} ranks a rating pool, /p/{id} shows a player,
+// /tournaments lists and creates tournaments, /t/{id} is one; anything else gets a short "not found" with a way back.
 
 import { fill, h } from "./dom.js";
 import { startGame } from "./game-page.js";
 import { startLobby } from "./lobby-page.js";
 import { startLeaderboard, startPlayer } from "./ratings-pages.js";
+import { startTournament } from "./tournament-page.js";
+import { startTournaments } from "./tournaments-page.js";
 
 export function route(pathname) {
   const m = pathname.match(/^\/r\/([^/]+)(\/watch)?\/?$/);
@@ -15,6 +17,9 @@ export function route(pathname) {
   if (board) return { page: "leaderboard", pool: board[1] ? `${board[1]}.${board[2]}` : null };
   const player = pathname.match(/^\/p\/([^/]+)\/?$/);
   if (player) return { page: "player", playerId: decodeURIComponent(player[1]) };
+  if (/^\/tournaments(\/new)?\/?$/.test(pathname)) return { page: "tournaments" };
+  const tournament = pathname.match(/^\/t\/([^/.]+)\/?$/);
+  if (tournament) return { page: "tournament", tournamentId: decodeURIComponent(tournament[1]) };
   return { page: "missing" };
 }
 
@@ -25,6 +30,8 @@ if (where.page === "game") startGame(app, where.roomId, where.want);
 else if (where.page === "lobby") startLobby(app);
 else if (where.page === "leaderboard") startLeaderboard(app, where.pool);
 else if (where.page === "player") startPlayer(app, where.playerId);
+else if (where.page === "tournaments") startTournaments(app);
+else if (where.page === "tournament") startTournament(app, where.tournamentId);
 else {
   fill(app, h("section", { class: "card missing" },
     h("h1", {}, "Page not found"),

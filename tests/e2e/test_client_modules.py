@@ -283,3 +283,40 @@ def test_an_unproven_bot_move_is_marked_in_the_move_list(js: Any) -> None:
     assert out["flag"] and out["unproven"]
     assert out["text"] == "b2?"
     assert "no proof in time" in out["title"]
+
+
+def test_a_tournament_crosstable_and_what_a_player_may_do(js: Any) -> None:
+    out = js("""
+        const t = await import("/js/tournament.js");
+        const view = {status: "running", round: 2, rounds: 3, creator: "a", max_players: 3,
+            entrants: [{id: "a", name: "Ada"}, {id: "b", name: "Bob"}, {id: "c", name: "Cid"}],
+            standings: [{id: "a"}, {id: "c"}, {id: "b"}].map((s, i) => ({...s, rank: i + 1})),
+            schedule: [
+                {number: 1, bye: "c", games: [{first: "a", second: "b", result: "a", forfeit: null,
+                                                room_id: "t-1-0"}]},
+                {number: 2, bye: "a", games: [{first: "c", second: "b", result: null, forfeit: null,
+                                                room_id: "t-2-0"}]},
+                {number: 3, bye: "b", games: [{first: "a", second: "c", result: null, forfeit: null,
+                                                room_id: null}]}]};
+        const cross = t.crosstable(view);
+        const text = (x, y) => (cross.cell(x, y) || {text: null}).text;
+        return {
+            order: cross.order, ab: text("a", "b"), ba: text("b", "a"), cb: text("c", "b"),
+            ac: text("a", "c"), aa: text("a", "a"), title: cross.cell("b", "a").title,
+            creator: t.myPart(view, "a"), stranger: t.myPart(view, "z"),
+            nobody: t.myPart(view, null),
+            status: t.statusText(view),
+            open: t.myPart({...view, status: "open", entrants: view.entrants.slice(0, 1)}, "z"),
+            path: t.tournamentPath("a b"),
+        };
+    """)
+    assert out["order"] == ["a", "c", "b"]
+    assert (out["ab"], out["ba"], out["cb"], out["ac"], out["aa"]) == ("W", "L", "…", "", None)
+    assert out["title"] == "lost against Ada as O"
+    assert out["creator"]["creator"] and out["creator"]["canWithdraw"]
+    assert not out["creator"]["canStart"]  # running: started already
+    assert not out["stranger"]["canJoin"] and not out["stranger"]["canWithdraw"]
+    assert out["nobody"]["entrant"] is None
+    assert out["status"] == "Playing round 2 of 3"
+    assert out["open"]["canJoin"] and not out["open"]["full"]
+    assert out["path"] == "/t/a%20b"

@@ -1,0 +1,106 @@
+// A tournament's page parts, drawn from the server's view (pure: view → DOM): the entrants,
+// the standings with the crosstable, the schedule round by round with each game's room, and
+// the podium once it is finished.
+
+import { h } from "../dom.js";
+import { crosstable, namer, podium } from "../tournament.js";
+import { piece } from "./pieces.js";
+
+const watchPath = (roomId) => `/r/${encodeURIComponent(roomId)}/watch`;
+const playPath = (roomId) => `/r/${encodeURIComponent(roomId)}`;
+
+/** The entrants in the order they entered (the order the schedule is drawn from). */
+export function entrantList(t, mine) {
+  if (!t.entrants.length) return h("p", { class: "empty-note" }, "Nobody has entered yet.");
+  return h("ol", { class: "entrant-list" }, t.entrants.map((e) => h("li", {
+    class: e.id === mine ? "mine" : null, dataset: { entrant: e.id },
+  },
+  h("span", { class: "entrant-name" }, e.name),
+  e.id === mine ? h("span", { class: "tag" }, "you") : null,
+  e.id === t.creator ? h("span", { class: "tag" }, "creator") : null,
+  e.bot ? h("span", { class: "tag" }, "bot") : null,
+  e.withdrawn ? h("span", { class: "tag warn" }, "withdrawn") : null)));
+}
+
+/** Rank, name, points, games, wins/draws/losses, Sonneborn–Berger, then one column per
+ *  entrant (numbered by rank) with the result against them. */
+export function standingsTable(t, mine) {
+  if (!t.standings.length) return h("p", { class: "empty-note" }, "No entrants yet.");
+  const cross = crosstable(t);
+  const number = new Map(cross.order.map((id, i) => [id, i + 1]));
+  const names = namer(t);
+  const th = (text, title) => h("th", { scope: "col", title: title || null }, text);
+  return h("div", { class: "table-scroll" }, h("table", { class: "standings" },
+    h("caption", { class: "sr-only" }, "Standings, best first, with each result against each opponent"),
+    h("thead", {}, h("tr", {},
+      th("#", "Rank"), th("Player"), th("Pts", "Points: 3 a win, 1 a draw"), th("Games"),
+      th("W", "Wins"), th("D", "Draws"), th("L", "Losses"), th("SB", "Sonneborn–Berger tie-break"),
+      cross.order.map((id) => th(String(number.get(id)), `Against ${names(id)}`)))),
+    h("tbody", {}, t.standings.map((s) => h("tr", { class: s.id === mine ? "mine" : null, dataset: { entrant: s.id } },
+      h("td", {}, String(s.rank)),
+      h("th", { scope: "row", class: "standing-name" }, h("span", { class: "cross-number" }, `${number.get(s.id)}.`), " ", s.name),
+      h("td", { class: "points" }, String(s.points)),
+      h("td", {}, String(s.played)),
+      h("td", {}, String(s.wins)), h("td", {}, String(s.draws)), h("td", {}, String(s.losses)),
+      h("td", {}, String(s.sonneborn_berger)),
+      cross.order.map((other) => {
+        const c = cross.cell(s.id, other);
+        if (!c) return h("td", { class: "cross self", "aria-label": "itself" }, "—");
+        return h("td", { class: "cross", dataset: { tone: c.tone, against: other }, title: c.title || null, "aria-label": c.title || "not played yet" }, c.text);
+      }))))));
+}
+
+function gameLine(g, t, mine, onOpen) {
+  const names = namer(t);
+  const mineHere = g.first === mine || g.second === mine;
+  let result = "not started";
+  if (g.result === "draw") result = "draw";
+  else if (g.result) result = `${names(g.result)} won${g.forfeit ? ` (${names(g.forfeit)} forfeited)` : ""}`;
+  else if (g.room_id) result = "playing";
+  const live = g.room_id && !g.result;
+  const link = g.room_id
+    ? h("a", {
+      class: `button small${live && mineHere ? " primary" : ""}`,
+      href: live && mineHere ? playPath(g.room_id) : watchPath(g.room_id),
+      onclick: () => onOpen(g.room_id),
+    }, live && mineHere ? "Play" : g.result ? "Replay" : "Watch")
+    : null;
+  return h("li", { class: `game-line${mineHere ? " mine" : ""}`, dataset: { room: g.room_id || "", result: g.result || "" } },
+    h("span", { class: "game-players" },
+      h("span", { class: "side mark-X" }, piece("X"), names(g.first)),
+      h("span", { class: "versus" }, "vs"),
+      h("span", { class: "side mark-O" }, piece("O"), names(g.second))),
+    h("span", { class: "game-result" }, result),
+    link);
+}
+
+/** Every round with its games (room links open them to watch, or to play one's own). */
+export function scheduleList(t, mine, onOpen) {
+  if (!t.schedule.length) {
+    return h("p", { class: "empty-note" }, "The schedule is drawn when the tournament starts: everyone plays everyone once.");
+  }
+  const names = namer(t);
+  return h("div", { class: "schedule" }, t.schedule.map((round) => h("section", {
+    class: `t-round${round.number === t.round && t.status === "running" ? " current" : ""}`,
+    "aria-labelledby": `round-${round.number}`,
+    dataset: { round: round.number },
+  },
+  h("h3", { id: `round-${round.number}` }, `Round ${round.number}`,
+    round.number === t.round && t.status === "running" ? h("span", { class: "tag" }, "now") : null),
+  h("ul", { class: "game-lines" }, round.games.map((g) => gameLine(g, t, mine, onOpen))),
+  round.bye ? h("p", { class: "hint bye" }, `${names(round.bye)} sits this round out (a bye: 3 points).`) : null)));
+}
+
+const PLACES = ["1st", "2nd", "3rd"];
+
+/** The first three of a finished tournament, the winner in the middle. */
+export function podiumView(t) {
+  const top = podium(t);
+  if (!top.length) return null;
+  return h("section", { class: "podium", "aria-labelledby": "podium-title" },
+    h("h2", { id: "podium-title" }, "Podium"),
+    h("ol", { class: "podium-steps" }, top.map((s, i) => h("li", { class: `step place-${i + 1}`, dataset: { place: i + 1 } },
+      h("span", { class: "place" }, PLACES[i]),
+      h("strong", { class: "podium-name" }, s.name),
+      h("span", { class: "podium-points" }, `${s.points} ${s.points === 1 ? "point" : "points"}`)))));
+}

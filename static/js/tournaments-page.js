@@ -1,0 +1,168 @@
+// The tournaments' page (/tournaments): the public tournaments still open or running (kept up
+// to date), and the form that creates one: a round robin of one rated family's game, with a
+// clock, a maximum of players, a start by its creator or at a time, public or private. The
+// creator enters with this browser's guest identity (made now when there is none) and goes
+// to the tournament's page.
+
+import { createTournament, listTournaments } from "./api.js";
+import { announce } from "./announce.js";
+import { timeControlText } from "./clock.js";
+import { fill, h } from "./dom.js";
+import { ensureIdentity, renameIdentity } from "./identity.js";
+import { TIME_CONTROLS } from "./lobby-options.js";
+import { cleanName, guestName } from "./names.js";
+import { PRESETS, variantName } from "./rules.js";
+import { loadIdentity, loadName, saveName } from "./storage.js";
+import { summaryText, tournamentPath } from "./tournament.js";
+
+const POLL_MS = 3000;
+const FAMILIES = ["classic", "connect4", "gomoku", "cube"]; // the rated families (ratings.js)
+const CLOCKS = TIME_CONTROLS.filter((t) => t.tc); // a tournament game is always timed
+const DEFAULT_CLOCK = "3+2";
+const MAX_PLAYERS = 32;
+
+export function startTournaments(app) {
+  const list = h("div", { class: "tournament-list", "aria-live": "off" }, h("p", { class: "empty-note" }, "Loading…"));
+  fill(app, h("div", { class: "lobby tournaments" },
+    h("section", { class: "card create-card", "aria-labelledby": "new-title" },
+      h("h1", { id: "new-title" }, "New tournament"),
+      h("p", { class: "hint intro" }, "A round robin: everyone plays everyone once, 3 points a win, 1 a draw."),
+      createForm()),
+    h("section", { class: "card rooms-card", "aria-labelledby": "list-title" },
+      h("div", { class: "card-head" },
+        h("h2", { id: "list-title" }, "Open and running tournaments"),
+        h("span", { class: "live-tag", title: "Updated every few seconds" }, h("span", { class: "dot", "aria-hidden": "true" }), "live")),
+      list)));
+  poll(list);
+}
+
+function poll(root) {
+  let timer = null;
+  async function tick() {
+    clearTimeout(timer);
+    if (document.visibilityState !== "hidden") {
+      try {
+        renderList(root, await listTournaments());
+      } catch (err) {
+        fill(root, h("p", { class: "list-error", role: "alert" }, h("strong", {}, "Could not load the tournaments: "), err.message, " Retrying…"));
+      }
+    }
+    timer = setTimeout(tick, POLL_MS);
+  }
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") tick(); });
+  tick();
+}
+
+function renderList(root, tournaments) {
+  if (!tournaments.length) {
+    fill(root, h("p", { class: "empty-note" }, "No public tournaments right now. Create one and it shows up here."));
+    return;
+  }
+  fill(root, h("ul", { class: "room-list" }, tournaments.map((t) => {
+    const open = t.status === "open";
+    return h("li", { class: "room-item tournament-item", dataset: { tournamentId: t.tournament_id, status: t.status } },
+      h("div", { class: "room-variant" },
+        h("strong", {}, t.name),
+        h("span", { class: "room-rules" }, `${variantName(t.rules)} · ${timeControlText(t.time_control)}`)),
+      h("div", { class: "room-players" }, summaryText(t)),
+      h("div", { class: "room-actions" },
+        h("a", {
+          class: `button small${open ? " primary" : ""}`,
+          href: tournamentPath(t.tournament_id),
+          "aria-label": `${open ? "Join" : "Watch"} ${t.name}`,
+        }, open ? "Join" : "Watch")));
+  })));
+}
+
+function chip(name, value, label, hint, checked) {
+  return h("label", { class: "chip" },
+    h("input", { type: "radio", name, value, checked }),
+    h("span", { class: "chip-body" }, h("strong", {}, label), hint ? h("small", {}, hint) : null));
+}
+
+function radio(name, value, label, hint, checked) {
+  return h("label", { class: "radio" }, h("input", { type: "radio", name, value, checked }),
+    h("span", {}, h("strong", {}, label), h("small", {}, hint)));
+}
+
+function createForm() {
+  const error = h("div", { class: "form-error", id: "tournament-error", role: "alert", hidden: true });
+  const presets = PRESETS.filter((p) => FAMILIES.includes(p.id));
+  const form = h("form", { class: "create-form", novalidate: true },
+    h("div", { class: "field-row two" },
+      h("label", { class: "field" },
+        h("span", { class: "field-label" }, "Your name"),
+        h("input", { name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "Guest", value: loadName() })),
+      h("label", { class: "field", dataset: { field: "name" } },
+        h("span", { class: "field-label" }, "Tournament name"),
+        h("input", { name: "tournament_name", maxlength: 32, autocomplete: "off", placeholder: "Club night" }))),
+    h("fieldset", { class: "presets" }, h("legend", {}, "Game"),
+      h("div", { class: "chips" }, presets.map((p, i) => chip("preset", p.id, p.label, p.hint, i === 0)))),
+    h("fieldset", { class: "clock-fields", dataset: { field: "time_control" } }, h("legend", {}, "Time control"),
+      h("div", { class: "chips tc-chips tournament-clocks", role: "radiogroup", "aria-label": "Time control" },
+        CLOCKS.map((t) => h("label", { class: "chip small-chip" },
+          h("input", { type: "radio", name: "clock", value: t.id, checked: t.id === DEFAULT_CLOCK }),
+          h("span", { class: "chip-body" }, h("strong", {}, t.label)))))),
+    h("div", { class: "field-row two" },
+      h("label", { class: "field", dataset: { field: "max_players" } },
+        h("span", { class: "field-label" }, "Most players"),
+        h("input", { type: "number", name: "max_players", value: 8, min: 2, max: MAX_PLAYERS, step: 1, inputmode: "numeric" })),
+      h("label", { class: "field", dataset: { field: "starts_at" } },
+        h("span", { class: "field-label" }, "Start at (empty: when I start it)"),
+        h("input", { type: "datetime-local", name: "starts_at" }))),
+    h("fieldset", { class: "visibility" }, h("legend", {}, "Who can join"),
+      radio("public", "yes", "Public", "listed here", true),
+      radio("public", "no", "Private", "only people with the link", false)),
+    error,
+    h("button", { type: "submit", class: "button primary big" }, "Create tournament"));
+
+  const el = form.elements;
+  form.addEventListener("change", (event) => {
+    if (event.target.name !== "name") return;
+    saveName(event.target.value);
+    const chosen = cleanName(event.target.value);
+    if (chosen && loadIdentity()) renameIdentity(chosen); // the entrant's name is the identity's
+  });
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    error.hidden = true;
+    const submit = form.querySelector("button[type=submit]");
+    submit.disabled = true;
+    submit.textContent = "Creating…";
+    try {
+      const name = cleanName(el.name.value) || loadName() || guestName();
+      saveName(name);
+      const had = loadIdentity();
+      const player = await ensureIdentity(name);
+      if (!player) throw new Error("your player identity could not be made: try again in a moment");
+      if (had) await renameIdentity(name);
+      const made = await createTournament(readOptions(el), player);
+      location.assign(tournamentPath(made.tournament_id));
+    } catch (err) {
+      error.hidden = false;
+      fill(error, h("strong", {}, "Could not create the tournament: "), err.message);
+      const input = err.field && form.querySelector(`[data-field="${err.field}"] input`);
+      if (input) input.setAttribute("aria-invalid", "true");
+      announce(err.message);
+      submit.disabled = false;
+      submit.textContent = "Create tournament";
+    }
+  });
+  return form;
+}
+
+/** The body of POST /api/tournaments (the server judges the values). */
+function readOptions(el) {
+  const preset = PRESETS.find((p) => p.id === el.preset.value) || PRESETS[0];
+  const clock = CLOCKS.find((t) => t.id === el.clock.value) || CLOCKS[0];
+  const startsAt = el.starts_at.value ? Date.parse(el.starts_at.value) / 1000 : null;
+  const title = cleanName(el.tournament_name.value);
+  return {
+    ...(title ? { name: title } : {}),
+    rules: { ...preset.rules },
+    time_control: { ...clock.tc },
+    max_players: Number(el.max_players.value),
+    public: el.public.value === "yes",
+    starts_at: Number.isFinite(startsAt) ? startsAt : null,
+  };
+}
