@@ -24,6 +24,7 @@ from typing import Any
 
 from core import Move
 from core.ai import BotAnswer, BotJob, answer_bot_job
+from rooms.common.tasks import cancel_all
 from rooms.errors import ErrorCode, RoomError
 from rooms.room.commands import BotMove, Tick
 from rooms.room.room import Room
@@ -177,11 +178,6 @@ class Watch:
         for _, handle in self._timers.values():
             handle.cancel()
         self._timers.clear()
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_all(self._tasks)
         with contextlib.suppress(ValueError):
             self._service.observers.remove(self.observe)

@@ -18,6 +18,7 @@ import logging
 from collections.abc import Callable, Coroutine
 from typing import Any
 
+from rooms.common.tasks import cancel_all
 from rooms.errors import ErrorCode, RoomError
 from rooms.ratings.book import RatingBook
 from rooms.room.commands import RatingsApplied
@@ -83,11 +84,6 @@ class Rater:
             await asyncio.gather(*tuple(self._tasks), return_exceptions=True)
 
     async def close(self) -> None:
-        tasks = list(self._tasks)
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_all(self._tasks)
         with contextlib.suppress(ValueError):
             self._service.observers.remove(self.observe)

@@ -28,6 +28,7 @@ import logging
 from functools import partial
 
 from core import EndReason, Rules
+from rooms.common.tasks import cancel_all
 from rooms.errors import ErrorCode, RoomError
 from rooms.room.config import RoomSettings, TimeControl
 from rooms.room.handled import Status as RoomStatus
@@ -181,12 +182,7 @@ class Director:
             await asyncio.gather(*tuple(self._tasks), return_exceptions=True)
 
     async def close(self) -> None:
-        tasks = [t for t in (self._loop_task, *self._tasks) if t is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await cancel_all(t for t in (self._loop_task, *self._tasks) if t is not None)
         with contextlib.suppress(ValueError):
             self._rooms.observers.remove(self.observe)
 
