@@ -105,9 +105,25 @@ class Presence:
     # -- the lease ------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Register (RoomError when the registry cannot be reached), then beat in the
-        background every ``ttl / 3`` seconds."""
-        await self._register()
+        """Register, then beat in the background every ``ttl / 3`` seconds.
+
+        The store was reachable a moment ago (the backend opened), so a refused registration
+        is most likely a failover under way (NOREPLICAS, READONLY): it is retried for up to
+        one lease length before the RoomError is let go and the worker does not start.
+        """
+        loop = asyncio.get_running_loop()  # real time, as the pauses (a test clock may stand)
+        give_up = loop.time() + self._ttl
+        pause = 0.05
+        while True:
+            try:
+                await self._register()
+                break
+            except RoomError as exc:
+                if exc.code != ErrorCode.UNAVAILABLE or loop.time() + pause > give_up:
+                    raise
+                log.warning("presence: cannot register yet (%s); retrying", exc.message)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 1.0)
         self._task = asyncio.get_running_loop().create_task(self._run(), name="presence")
 
     async def _register(self) -> None:

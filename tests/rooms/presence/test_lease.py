@@ -275,3 +275,47 @@ def test_settings_are_checked() -> None:
     presence = Presence(MemoryRegistry(), service)
     with pytest.raises(ValueError, match="interval"):
         Sweeper(MemoryRegistry(), service, presence, interval=-1)
+
+
+class RefusingRegistry(MemoryRegistry):
+    """Refuses ``refusals`` registrations with ``code``, as a Redis primary mid-failover
+    refuses writes (NOREPLICAS, READONLY) although it answers."""
+
+    def __init__(self, refusals: int, code: ErrorCode = ErrorCode.UNAVAILABLE) -> None:
+        super().__init__()
+        self.refusals, self.code, self.tries = refusals, code, 0
+
+    async def register(self, worker: str, ttl: float, *, holder: str) -> None:
+        self.tries += 1
+        if self.tries <= self.refusals:
+            raise RoomError(self.code, "the room store (Redis) is unavailable (NOREPLICAS)")
+        await super().register(worker, ttl, holder=holder)
+
+
+async def test_a_registration_refused_during_a_failover_is_retried() -> None:
+    registry = RefusingRegistry(refusals=3)
+    presence = Presence(registry, RoomService(MemoryStore()), ttl=TTL, holder="host:1")
+    try:
+        await presence.start()
+        assert registry.tries == 4 and presence.alive
+        assert await registry.holder(presence.worker) == "host:1"
+    finally:
+        await presence.close()
+
+
+async def test_a_registration_refused_for_a_whole_lease_fails_the_start() -> None:
+    registry = RefusingRegistry(refusals=10_000)
+    presence = Presence(registry, RoomService(MemoryStore()), ttl=0.4, holder="host:1")
+    started_at = asyncio.get_running_loop().time()
+    with pytest.raises(RoomError) as refused:
+        await presence.start()
+    assert refused.value.code is ErrorCode.UNAVAILABLE and not presence.alive
+    assert registry.tries >= 2 and asyncio.get_running_loop().time() - started_at < 2.0
+
+
+async def test_a_registration_refused_for_another_reason_fails_at_once() -> None:
+    registry = RefusingRegistry(refusals=1, code=ErrorCode.INTERNAL_ERROR)
+    presence = Presence(registry, RoomService(MemoryStore()), ttl=TTL, holder="host:1")
+    with pytest.raises(RoomError):
+        await presence.start()
+    assert registry.tries == 1 and not presence.alive
