@@ -7,22 +7,16 @@ the whole schedule through a callback (the bots' ``tictactoe tournament``, the s
 otherwise, credited once every game of its round has a result, so partial standings never count
 a bye ahead of the games beside it.
 
-Standings are ordered by, in turn:
-
-- points;
-- Sonneborn-Berger: each game's points times the opponent's total, summed (a bye adds nothing);
-- head-to-head: the points taken from the others tied on points;
-- games won (byes are not wins);
-- name, so the order is total and repeatable.
+Standings are ``core.standings``'s: points, then Sonneborn-Berger, head-to-head, wins, name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
 
 from .round_robin import Pairing, Round, TournamentError, check_players, schedule
+from .standings import InvalidPoints, Points, Standing, rank
 
 __all__ = [
     "InvalidPoints",
@@ -53,30 +47,6 @@ class NotInPairing(TournamentError):
     code = "not_in_pairing"
 
 
-class InvalidPoints(TournamentError):
-    code = "invalid_points"
-
-
-@dataclass(frozen=True, slots=True)
-class Points:
-    """What a win, a draw, a loss and a bye are worth; whole numbers, win ≥ draw ≥ loss."""
-
-    win: int = 3
-    draw: int = 1
-    loss: int = 0
-    bye: int = 3
-
-    def __post_init__(self) -> None:
-        for name in ("win", "draw", "loss", "bye"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise InvalidPoints(f"{name} points must be a whole number ≥ 0, got {value!r}")
-        if not self.win >= self.draw >= self.loss:
-            raise InvalidPoints(
-                f"points must rank win ≥ draw ≥ loss, got {self.win}/{self.draw}/{self.loss}"
-            )
-
-
 @dataclass(frozen=True, slots=True)
 class Result:
     """A game's result: ``winner`` is one of the pairing's players, or None for a draw."""
@@ -94,48 +64,6 @@ class Result:
     @property
     def is_draw(self) -> bool:
         return self.winner is None
-
-
-@dataclass(frozen=True, slots=True)
-class Standing:
-    """One line of the table. ``head_to_head`` counts games among those tied on points."""
-
-    rank: int
-    name: str
-    points: int
-    played: int
-    wins: int
-    draws: int
-    losses: int
-    byes: int
-    head_to_head: int
-    sonneborn_berger: int
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "rank": self.rank,
-            "name": self.name,
-            "points": self.points,
-            "played": self.played,
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
-            "byes": self.byes,
-            "head_to_head": self.head_to_head,
-            "sonneborn_berger": self.sonneborn_berger,
-        }
-
-
-@dataclass(slots=True)
-class _Tally:
-    """A player's running totals while standings are computed."""
-
-    points: int = 0
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
-    byes: int = 0
-    games: list[tuple[str, int]] = field(default_factory=list)  # (opponent, points taken)
 
 
 class Tournament:
@@ -208,62 +136,14 @@ class Tournament:
     # -- standings ------------------------------------------------------------------------
 
     def standings(self) -> tuple[Standing, ...]:
-        """The table from the results so far, best first, ranked 1 to N (see module doc)."""
-        tallies = self._tallies()
-        total = {name: tally.points for name, tally in tallies.items()}
-        head_to_head = {
-            name: sum(took for opponent, took in tally.games if total[opponent] == total[name])
-            for name, tally in tallies.items()
-        }
-        sonneborn_berger = {
-            name: sum(took * total[opponent] for opponent, took in tally.games)
-            for name, tally in tallies.items()
-        }
-
-        def order(name: str) -> tuple[int, int, int, int, str]:
-            tally = tallies[name]
-            return (-tally.points, -sonneborn_berger[name], -head_to_head[name], -tally.wins, name)
-
-        return tuple(
-            Standing(
-                rank=rank,
-                name=name,
-                points=tallies[name].points,
-                played=len(tallies[name].games),
-                wins=tallies[name].wins,
-                draws=tallies[name].draws,
-                losses=tallies[name].losses,
-                byes=tallies[name].byes,
-                head_to_head=head_to_head[name],
-                sonneborn_berger=sonneborn_berger[name],
-            )
-            for rank, name in enumerate(sorted(self.players, key=order), start=1)
-        )
-
-    def _tallies(self) -> dict[str, _Tally]:
-        points = self.points
-        tallies = {name: _Tally() for name in self.players}
-        for result in self._results.values():
-            first, second = result.pairing.players
-            if result.winner is None:
-                for name, opponent in ((first, second), (second, first)):
-                    tallies[name].draws += 1
-                    tallies[name].points += points.draw
-                    tallies[name].games.append((opponent, points.draw))
-                continue
-            winner, loser = result.winner, result.loser
-            assert loser is not None
-            tallies[winner].wins += 1
-            tallies[winner].points += points.win
-            tallies[winner].games.append((loser, points.win))
-            tallies[loser].losses += 1
-            tallies[loser].points += points.loss
-            tallies[loser].games.append((winner, points.loss))
+        """The table from the results so far, best first, ranked 1 to N (``core.standings``);
+        a round's bye is credited once every game of that round has a result."""
+        byes: dict[str, int] = {}
         for rnd in self.rounds:
             if rnd.bye is not None and all(p in self._results for p in rnd.pairings):
-                tallies[rnd.bye].byes += 1
-                tallies[rnd.bye].points += points.bye
-        return tallies
+                byes[rnd.bye] = byes.get(rnd.bye, 0) + 1
+        games = ((r.pairing.first, r.pairing.second, r.winner) for r in self._results.values())
+        return rank(self.players, games, points=self.points, byes=byes)
 
     def __repr__(self) -> str:
         kind = "double round robin" if self.double else "round robin"
