@@ -24,7 +24,7 @@ from rooms.common.names import clean_name
 from rooms.errors import from_game_error
 from rooms.players import Player, verified
 from rooms.room.config import TimeControl
-from rooms.tournaments import Status, TournamentRecord
+from rooms.tournaments import ARENA, ROUND_ROBIN, Status, TournamentRecord
 from rooms.tournaments.views import results_csv, summary, view
 
 from .http import error_response, read_body
@@ -34,10 +34,22 @@ from .write_guard import check_write
 
 __all__ = ["tournament_routes"]
 
-_CREATE_FIELDS = ("name", "rules", "time_control", "max_players", "public", "starts_at", "player")
+_CREATE_FIELDS = (
+    "name",
+    "kind",
+    "duration",
+    "rules",
+    "time_control",
+    "max_players",
+    "public",
+    "starts_at",
+    "player",
+)
 DEFAULT_TIME_CONTROL = {"initial": 180.0, "increment": 2.0}
 """A tournament game is timed: the first-move limit is what forfeits a missing player."""
 MAX_PLAYERS = 32
+ARENA_SECONDS = (10.0, 3 * 3600.0)
+"""An arena's shortest and longest duration."""
 LIST_LIMIT = 100
 
 
@@ -94,6 +106,8 @@ def _options(data: dict[str, Any], state: AppState, creator: Player) -> Callable
             field="starts_at",
         )
 
+    kind, duration = _kind_and_duration(data)
+
     def make(tournament_id: str, now: float) -> TournamentRecord:
         record = TournamentRecord(
             id=tournament_id,
@@ -105,11 +119,45 @@ def _options(data: dict[str, Any], state: AppState, creator: Player) -> Callable
             public=public,
             created=now,
             starts_at=float(starts_at) if starts_at is not None else None,
+            kind=kind,
+            duration=duration,
         )
         record.join(creator.player_id, creator.name)
         return record
 
     return make
+
+
+def _kind_and_duration(data: dict[str, Any]) -> tuple[str, float]:
+    """``kind`` (a round robin unless said) and an arena's ``duration`` in seconds."""
+    kind = data.get("kind", ROUND_ROBIN)
+    if kind not in (ROUND_ROBIN, ARENA):
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS,
+            f"kind: {ROUND_ROBIN!r} or {ARENA!r}, not {kind!r:.40}",
+            field="kind",
+        )
+    duration = data.get("duration")
+    if kind == ROUND_ROBIN:
+        if duration is not None:
+            raise RoomError(
+                ErrorCode.INVALID_OPTIONS,
+                "duration: only an arena has one (a round robin lasts its rounds)",
+                field="duration",
+            )
+        return kind, 0.0
+    shortest, longest = ARENA_SECONDS
+    if (
+        isinstance(duration, bool)
+        or not isinstance(duration, int | float)
+        or not shortest <= duration <= longest
+    ):
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS,
+            f"duration: an arena's length in seconds, from {shortest:g} to {longest:g}",
+            field="duration",
+        )
+    return kind, float(duration)
 
 
 async def create_tournament(request: Request) -> Response:
@@ -161,7 +209,8 @@ async def results(request: Request) -> Response:
 
 
 def _action(
-    fields: tuple[str, ...], edit: Callable[[TournamentRecord, Player, dict[str, Any]], bool]
+    fields: tuple[str, ...],
+    edit: Callable[[TournamentRecord, Player, dict[str, Any], float], bool],
 ) -> Callable[[Request], Any]:
     """An endpoint that changes a tournament for a verified player, answering its view."""
 
@@ -170,8 +219,9 @@ def _action(
         try:
             data, player = await _body(request, state, ("player", *fields))
             tournament_id = request.path_params["tournament_id"]
+            clock = state.tournaments.clock
             record, _ = await state.tournaments.change(
-                tournament_id, lambda r: edit(r, player, data)
+                tournament_id, lambda r: edit(r, player, data, clock())
             )
         except RoomError as exc:
             return error_response(exc)
@@ -182,21 +232,23 @@ def _action(
     return endpoint
 
 
-def _join(record: TournamentRecord, player: Player, data: dict[str, Any]) -> bool:
-    return record.join(player.player_id, player.name)
+def _join(record: TournamentRecord, player: Player, data: dict[str, Any], now: float) -> bool:
+    return record.join(player.player_id, player.name, now=now)
 
 
-def _withdraw(record: TournamentRecord, player: Player, data: dict[str, Any]) -> bool:
+def _withdraw(
+    record: TournamentRecord, player: Player, data: dict[str, Any], now: float
+) -> bool:
     return record.withdraw(player.player_id)
 
 
-def _start(record: TournamentRecord, player: Player, data: dict[str, Any]) -> bool:
+def _start(record: TournamentRecord, player: Player, data: dict[str, Any], now: float) -> bool:
     record.require_creator(player.player_id, "start it")
-    record.start()
+    record.start(now)
     return True
 
 
-def _bot(record: TournamentRecord, player: Player, data: dict[str, Any]) -> bool:
+def _bot(record: TournamentRecord, player: Player, data: dict[str, Any], now: float) -> bool:
     record.require_creator(player.player_id, "add a bot")
     level = data.get("level")
     if level not in LEVELS:
@@ -205,7 +257,7 @@ def _bot(record: TournamentRecord, player: Player, data: dict[str, Any]) -> bool
             f"level: {level!r:.40} is not a bot level (known: {', '.join(LEVELS)})",
             field="level",
         )
-    record.add_bot(level, f"Bot ({level})")
+    record.add_bot(level, f"Bot ({level})", now=now)
     return True
 
 

@@ -5,15 +5,19 @@ Every worker runs one. It scans the tournaments not finished (``TournamentShelf.
 service observer), and for each one does what is due, each step a compare-and-set change of
 the record (``TournamentService.change``):
 
-- a tournament whose start time passed starts (with fewer than two entrants it finishes);
-- a game of the current round without a room gets one, under the id derived from the
-  tournament, round and game (``game_room_id``), with its two entrants seated: an identity's
-  seat waits for that player's join, a bot's plays; then the room is recorded. A second worker
-  doing the same finds the id taken (``RoomService.create_named``) and records the same room;
+- a tournament whose start time passed starts (a round robin with fewer than two entrants
+  finishes instead);
+- a game paired (a round robin's: of the current round) without a room gets one, under the
+  id derived from the tournament, round and game (``game_room_id``), with its two entrants
+  seated: an identity's seat waits for that player's join, a bot's plays; then the room is
+  recorded. A second worker doing the same finds the id taken (``RoomService.create_named``)
+  and records the same room;
 - a game whose room's game ended is scored (the winner, a draw, or, for a game aborted by its
   first-move limit, a forfeit by the side that did not move; two in a row withdraw them); a
   game whose room is gone before it ended is a draw;
-- a round whose games all have results opens the next one, or finishes the tournament.
+- a round robin's round whose games all have results opens the next one, or finishes the
+  tournament; an arena pairs its free players (``rooms.tournaments.arena``), or, once its
+  time is up and every game has a result, finishes.
 
 A worker that dies between two steps leaves the record as of its last commit: whichever
 worker scans next finds the same work due and does it, and nothing is done twice, because
@@ -35,7 +39,15 @@ from rooms.room.handled import Status as RoomStatus
 from rooms.room.room import Room
 from rooms.room.seats import Seat
 from rooms.service import RoomService
-from rooms.tournaments.record import DRAW, Game, Status, TournamentRecord, game_room_id
+from rooms.tournaments.arena import finish_if_over, pair_free
+from rooms.tournaments.record import (
+    ARENA,
+    DRAW,
+    Game,
+    Status,
+    TournamentRecord,
+    game_room_id,
+)
 from rooms.tournaments.service import TournamentService
 
 __all__ = ["Director", "game_result"]
@@ -124,19 +136,18 @@ class Director:
     async def step(self, tournament_id: str) -> TournamentRecord:
         """Do everything due in the tournament now; the record as it then stands."""
         change = self._tournaments.change
+        clock = self._tournaments.clock
         record = await self._tournaments.get(tournament_id)
-        now = self._tournaments.clock()
         starts_at = record.starts_at
-        if record.status is Status.OPEN and starts_at is not None and now >= starts_at:
-            record, _ = await change(tournament_id, _start_or_finish)
+        if record.status is Status.OPEN and starts_at is not None and clock() >= starts_at:
+            record, _ = await change(tournament_id, partial(_start_or_finish, clock()))
         while record.status is Status.RUNNING:
             for game in record.rooms_due():
                 room_id = await self._make_room(record, game)
                 made = partial(_room_made, game.round, game.index, room_id)
                 record, _ = await change(tournament_id, made)
-            for game in record.round_games():
-                if game.room is None or game.result is not None:
-                    continue
+            for game in record.open_games():
+                assert game.room is not None
                 try:
                     result = game_result(await self._rooms.load(game.room), game)
                 except RoomError as exc:
@@ -146,9 +157,9 @@ class Director:
                     # the tournament is never stuck on a game nobody can finish
                     result = (DRAW, None)
                 if result is not None:
-                    scored = partial(_scored, game.round, game.index, *result)
+                    scored = partial(_scored, game.round, game.index, *result, now=clock())
                     record, _ = await change(tournament_id, scored)
-            record, advanced = await change(tournament_id, TournamentRecord.advance)
+            record, advanced = await change(tournament_id, partial(_advance, clock()))
             if not advanced:
                 break
         return record
@@ -187,13 +198,13 @@ class Director:
             self._rooms.observers.remove(self.observe)
 
 
-def _start_or_finish(record: TournamentRecord) -> bool:
+def _start_or_finish(now: float, record: TournamentRecord) -> bool:
     if record.status is not Status.OPEN:
         return False
-    if len(record.entrants) < 2:
+    if len(record.entrants) < 2 and record.kind != ARENA:  # an arena takes late entrants
         record.status = Status.FINISHED
     else:
-        record.start()
+        record.start(now)
     return True
 
 
@@ -202,6 +213,20 @@ def _room_made(game_round: int, index: int, room_id: str, record: TournamentReco
 
 
 def _scored(
-    game_round: int, index: int, result: str, missed: str | None, record: TournamentRecord
+    game_round: int,
+    index: int,
+    result: str,
+    missed: str | None,
+    record: TournamentRecord,
+    *,
+    now: float,
 ) -> bool:
-    return record.score(game_round, index, result, missed=missed)
+    return record.score(game_round, index, result, missed=missed, at=now)
+
+
+def _advance(now: float, record: TournamentRecord) -> bool:
+    """What comes after the results: a round robin's next round or finish; an arena's next
+    pairings or, its time up, its finish."""
+    if record.kind == ARENA:
+        return pair_free(record, now) or finish_if_over(record, now)
+    return record.advance()

@@ -1,4 +1,4 @@
-"""A round-robin tournament's record and its changes, sans I/O (docs/tournaments.md).
+"""A tournament's record and its changes, sans I/O (docs/tournaments.md).
 
 The whole record is one value with a ``version``: every change is a function that edits a
 decoded copy, and the shelf (``rooms.tournaments.shelf``) writes it back only if the stored
@@ -6,10 +6,11 @@ version is still the one read (compare-and-set), so two workers never both pair 
 both score a game. Each change is idempotent where a retry can repeat it: a result already
 there, rooms already recorded, a round already advanced change nothing.
 
-Entrants are identities (``player_id``) or bots the creator adds (``bot:LEVEL:N``). The
-schedule comes from ``core.round_robin`` once the tournament starts; each game's room id is
-derived from (tournament, round, game), so a second worker creating the same room finds it
-taken instead of making another. Standings are ``core.tournament``'s from the results.
+Entrants are identities (``player_id``) or bots the creator adds (``bot:LEVEL:N``). A round
+robin's schedule comes from ``core.round_robin`` once it starts; an arena's games are added a
+pairing at a time while it runs (``rooms.tournaments.arena``), each pairing a new "round".
+Each game's room id is derived from (tournament, round, game), so a second worker creating the
+same room finds it taken instead of making another. Standings are ``core.standings``'.
 """
 
 from __future__ import annotations
@@ -20,13 +21,15 @@ from enum import StrEnum
 from typing import Any
 
 from core.round_robin import schedule
-from core.tournament import Standing, Tournament
+from core.standings import Standing, rank
 from rooms.errors import ErrorCode, RoomError
 
 __all__ = [
+    "ARENA",
     "BOT_PREFIX",
     "DRAW",
     "MISSES_TO_WITHDRAW",
+    "ROUND_ROBIN",
     "Entrant",
     "Game",
     "Status",
@@ -38,6 +41,8 @@ BOT_PREFIX = "bot:"
 MISSES_TO_WITHDRAW = 2
 """Games in a row an entrant may miss (no first move in time) before being withdrawn."""
 DRAW = "draw"
+ROUND_ROBIN = "round_robin"
+ARENA = "arena"
 
 
 class Status(StrEnum):
@@ -75,6 +80,8 @@ class Game:
     """The winner's entrant id, ``draw``, or None while unplayed."""
     forfeit: str | None = None
     """The entrant who forfeited it (missed the first move, or withdrawn), if any."""
+    ended: float | None = None
+    """When its result was recorded (an arena rests its players a moment after)."""
 
     def involves(self, entrant: str) -> bool:
         return entrant in (self.first, self.second)
@@ -95,13 +102,17 @@ class TournamentRecord:
     created: float
     starts_at: float | None = None
     """When it starts by itself; None: when the creator starts it."""
-    kind: str = "round_robin"
+    kind: str = ROUND_ROBIN
+    duration: float = 0.0
+    """An arena's length in seconds from its start."""
+    ends_at: float | None = None
+    """When an arena stops pairing (set at its start)."""
     status: Status = Status.OPEN
     entrants: list[Entrant] = field(default_factory=list)
     games: list[Game] = field(default_factory=list)
     byes: dict[int, str] = field(default_factory=dict)
     round: int = 0
-    """The round being played (from 1); 0 before the start."""
+    """The round being played (from 1); 0 before the start. An arena's last pairing."""
     rounds: int = 0
     version: int = 0
     updated: float = 0.0
@@ -133,24 +144,29 @@ class TournamentRecord:
         return [g for g in self.games if g.round == number]
 
     def standings(self) -> tuple[Standing, ...]:
-        """``core.tournament``'s table from the results so far (entrant ids as names)."""
+        """``core.standings``' table from the results so far (entrant ids as names); a round
+        robin's bye counts once every game of its round has a result."""
         ids = [e.id for e in self.entrants]
         if len(ids) < 2:
             return ()
-        table = Tournament(ids)
-        by_players = {(p.round, p.first, p.second): p for p in table.pairings}
-        for game in self.games:
-            if game.result is not None:
-                pairing = by_players[(game.round, game.first, game.second)]
-                table.record(pairing, None if game.result == DRAW else game.result)
-        return table.standings()
+        games = [
+            (g.first, g.second, None if g.result == DRAW else g.result)
+            for g in self.games
+            if g.result is not None
+        ]
+        byes: dict[str, int] = {}
+        for number, bye in self.byes.items():
+            if all(g.result is not None for g in self.round_games(number)):
+                byes[bye] = byes.get(bye, 0) + 1
+        return rank(ids, games, byes=byes)
+
+    def open_games(self) -> list[Game]:
+        """The games being played: their room exists and they have no result."""
+        return [g for g in self.games if g.room is not None and g.result is None]
 
     def game_of(self, entrant_id: str) -> Game | None:
-        """The entrant's game of the current round, when its room exists and is unfinished."""
-        for game in self.round_games():
-            if game.involves(entrant_id) and game.room is not None and game.result is None:
-                return game
-        return None
+        """The entrant's game being played (its room exists and it is unfinished), if any."""
+        return next((g for g in self.open_games() if g.involves(entrant_id)), None)
 
     # -- changes before the start ----------------------------------------------------------
 
@@ -165,9 +181,23 @@ class TournamentRecord:
         if player_id != self.creator:
             raise RoomError(ErrorCode.NOT_CREATOR, f"only the tournament's creator can {doing}")
 
-    def join(self, entrant_id: str, name: str, *, bot: str | None = None) -> bool:
-        """Enter ``entrant_id``; False when entered already (a repeat changes nothing)."""
-        self._require(Status.OPEN, "join")
+    def late_entry(self, now: float | None) -> bool:
+        """Whether an arena under way still takes entrants at ``now`` (until it ends)."""
+        return (
+            self.kind == ARENA
+            and self.status is Status.RUNNING
+            and now is not None
+            and self.ends_at is not None
+            and now < self.ends_at
+        )
+
+    def join(
+        self, entrant_id: str, name: str, *, bot: str | None = None, now: float | None = None
+    ) -> bool:
+        """Enter ``entrant_id``; False when entered already (a repeat changes nothing). An
+        arena under way takes entrants until it ends (``now``)."""
+        if not self.late_entry(now):
+            self._require(Status.OPEN, "join")
         if self.entrant(entrant_id) is not None:
             return False
         if len(self.entrants) >= self.max_players:
@@ -177,16 +207,20 @@ class TournamentRecord:
         self.entrants.append(Entrant(entrant_id, name, bot))
         return True
 
-    def add_bot(self, level: str, name: str) -> str:
+    def add_bot(self, level: str, name: str, *, now: float | None = None) -> str:
         """Enter a new bot of ``level``; its entrant id."""
         number = 1 + sum(1 for e in self.entrants if e.bot is not None)
         bot_id = f"{BOT_PREFIX}{level}:{number}"
-        self.join(bot_id, name, bot=level)
+        self.join(bot_id, name, bot=level, now=now)
         return bot_id
 
-    def start(self) -> None:
-        """Draw the schedule and open round 1 (its rooms are made by whoever sees it due)."""
+    def start(self, now: float) -> None:
+        """A round robin: draw the schedule and open round 1 (its rooms are made by whoever
+        sees it due). An arena: run until ``now + duration``, pairing as players come free."""
         self._require(Status.OPEN, "start")
+        if self.kind == ARENA:
+            self.status, self.ends_at = Status.RUNNING, now + self.duration
+            return
         if len(self.entrants) < 2:
             raise RoomError(
                 ErrorCode.TOURNAMENT_CLOSED, "a round robin needs at least two entrants to start"
@@ -225,10 +259,13 @@ class TournamentRecord:
         game.result, game.forfeit = (DRAW if both else game.other(loser)), loser
 
     def rooms_due(self) -> list[Game]:
-        """The current round's games that need a room (both entrants still in)."""
+        """The games paired so far (a round robin's up to the current round) that need a
+        room: both entrants still in, no result yet."""
         if self.status is not Status.RUNNING:
             return []
-        return [g for g in self.round_games() if g.room is None and g.result is None]
+        return [
+            g for g in self.games if g.round <= self.round and g.room is None and g.result is None
+        ]
 
     def room_made(self, game_round: int, index: int, room_id: str) -> bool:
         game = self._game(game_round, index)
@@ -237,7 +274,15 @@ class TournamentRecord:
         game.room = room_id
         return True
 
-    def score(self, game_round: int, index: int, result: str, *, missed: str | None) -> bool:
+    def score(
+        self,
+        game_round: int,
+        index: int,
+        result: str,
+        *,
+        missed: str | None,
+        at: float | None = None,
+    ) -> bool:
         """Record a game's result (the winner's id or ``draw``); ``missed``: the entrant who
         did not make the first move (the game forfeited by them). False when scored already:
         a result is written once, whoever reports it and however often."""
@@ -248,6 +293,7 @@ class TournamentRecord:
             self._forfeit(game, missed)
         else:
             game.result = result
+        game.ended = at
         for entrant_id in (game.first, game.second):
             entrant = self.entrant(entrant_id)
             assert entrant is not None
@@ -257,8 +303,9 @@ class TournamentRecord:
         return True
 
     def advance(self) -> bool:
-        """Open the next round (or finish) once every game of this one has a result."""
-        if self.status is not Status.RUNNING:
+        """A round robin's next round (or its finish) once every game of this one has a
+        result; an arena's steps are ``rooms.tournaments.arena``'s."""
+        if self.status is not Status.RUNNING or self.kind != ROUND_ROBIN:
             return False
         if any(g.result is None for g in self.round_games()):
             return False

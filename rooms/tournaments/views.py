@@ -12,7 +12,7 @@ import csv
 import io
 from typing import Any
 
-from rooms.tournaments.record import TournamentRecord
+from rooms.tournaments.record import ARENA, TournamentRecord
 
 __all__ = ["results_csv", "summary", "view"]
 
@@ -24,6 +24,8 @@ def summary(record: TournamentRecord) -> dict[str, Any]:
         "name": record.name,
         "kind": record.kind,
         "status": record.status.value,
+        "duration": record.duration if record.kind == ARENA else None,
+        "ends_at": record.ends_at,
         "rules": record.rules,
         "time_control": record.time_control,
         "entrants": len(record.entrants),

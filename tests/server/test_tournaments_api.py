@@ -170,3 +170,43 @@ async def test_a_result_reaches_the_live_socket_within_a_second(server: LiveServ
         assert done["standings"][0]["id"] == ada["id"] and done["your_game"] is None
     finally:
         await follow.close()
+
+
+async def test_an_arena_is_created_checked_and_taken_late_entrants(server: LiveServer) -> None:
+    ada, bob = [await identity(server, name) for name in ("Ada", "Bob")]
+    refused = {
+        "kind": {"kind": "swiss"},
+        "duration": {"kind": "arena"},
+    }
+    for field, body in refused.items():
+        answer = await post(server, "/api/tournaments", {"player": ada, **body})
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["code"] == "invalid_options" and answer.json()["field"] == field
+    for duration in (5, 3 * 3600 + 1, "60", True):
+        answer = await post(
+            server, "/api/tournaments", {"player": ada, "kind": "arena", "duration": duration}
+        )
+        assert answer.json()["field"] == "duration", (duration, answer.text)
+    answer = await post(server, "/api/tournaments", {"player": ada, "duration": 60})
+    assert answer.json()["field"] == "duration"  # a round robin has no duration
+
+    made = await post(server, "/api/tournaments", {"player": ada, "kind": "arena", "duration": 600})
+    assert made.status_code == 201
+    arena = made.json()
+    assert (arena["kind"], arena["duration"], arena["ends_at"]) == ("arena", 600, None)
+    tid = arena["tournament_id"]
+    listed = (await get(server, "/api/tournaments")).json()["tournaments"]
+    assert any(t["tournament_id"] == tid and t["kind"] == "arena" for t in listed)
+    started = (await post(server, f"/api/tournaments/{tid}/start", {"player": ada})).json()
+    assert started["status"] == "running"  # alone: an arena starts and waits for entrants
+    assert 599 <= started["ends_at"] - time.time() <= 600
+    joined = (await post(server, f"/api/tournaments/{tid}/join", {"player": bob})).json()
+    assert [e["id"] for e in joined["entrants"]] == [ada["id"], bob["id"]]
+    follow = await Client.open(server, f"t/{tid}?player={bob['id']}")
+    try:
+        paired = await next_message(follow, lambda m: m["your_game"] is not None)
+        game = paired["schedule"][0]["games"][0]
+        assert {game["first"], game["second"]} == {ada["id"], bob["id"]}
+        assert paired["your_game"]["room_id"] == game["room_id"]
+    finally:
+        await follow.close()

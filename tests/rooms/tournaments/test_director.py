@@ -34,7 +34,7 @@ def entered(*entrants: str, bots: tuple[str, ...] = ()) -> object:
             record.join(f"{tournament_id[:4]}{entrant}", entrant)
         for level in bots:
             record.add_bot(level, f"Bot ({level})")
-        record.start()
+        record.start(0.0)
         return record
 
     return build

@@ -57,11 +57,11 @@ def test_joining_is_idempotent_and_bounded() -> None:
 def test_only_an_open_tournament_takes_entrants_and_starts() -> None:
     made = record("ada")
     with pytest.raises(RoomError) as few:
-        made.start()
+        made.start(0.0)
     assert few.value.code is ErrorCode.TOURNAMENT_CLOSED
     made.join("bob", "Bob")
-    made.start()
-    for change in (lambda: made.join("cy", "Cy"), made.start):
+    made.start(0.0)
+    for change in (lambda: made.join("cy", "Cy"), lambda: made.start(0.0)):
         with pytest.raises(RoomError) as closed:
             change()
         assert closed.value.code is ErrorCode.TOURNAMENT_CLOSED
@@ -74,7 +74,7 @@ def test_only_an_open_tournament_takes_entrants_and_starts() -> None:
 def test_the_schedule_pairs_everyone_once_with_colours_balanced(n: int) -> None:
     players = [f"p{i}" for i in range(n)]
     made = record(*players)
-    made.start()
+    made.start(0.0)
     pairs = Counter(frozenset((g.first, g.second)) for g in made.games)
     assert set(pairs) == {frozenset(p) for p in combinations(players, 2)}
     assert set(pairs.values()) == {1}
@@ -87,7 +87,7 @@ def test_the_schedule_pairs_everyone_once_with_colours_balanced(n: int) -> None:
 
 def test_results_are_written_once_and_rounds_follow() -> None:
     made = record("ada", "bob", "cy", "dee")
-    made.start()
+    made.start(0.0)
     assert made.advance() is False  # nothing played yet
     [first, *_] = made.rooms_due()
     room = game_room_id(made.id, 1, first.index)
@@ -105,7 +105,7 @@ def test_results_are_written_once_and_rounds_follow() -> None:
 
 def test_standings_are_core_tournaments_from_the_results() -> None:
     made = record("ada", "bob", "cy", "dee", "eve")
-    made.start()
+    made.start(0.0)
     while made.status is Status.RUNNING:
         games = {game_room_id(made.id, g.round, g.index): g for g in made.round_games()}
         play_round(made, {room: (DRAW if g.index == 0 else g.second) for room, g in games.items()})
@@ -118,7 +118,7 @@ def test_standings_are_core_tournaments_from_the_results() -> None:
 
 def test_two_missed_first_moves_in_a_row_withdraw_an_entrant() -> None:
     made = record("ada", "bob", "cy", "dee")
-    made.start()
+    made.start(0.0)
     ada_games = [g for g in made.games if g.involves("ada")]
     for game in made.rooms_due():
         made.room_made(1, game.index, "r")
@@ -140,7 +140,7 @@ def test_two_missed_first_moves_in_a_row_withdraw_an_entrant() -> None:
 
 def test_playing_resets_the_count_of_missed_games() -> None:
     made = record("ada", "bob")
-    made.start()
+    made.start(0.0)
     made.score(1, 0, "bob", missed=None)
     ada = made.entrant("ada")
     assert ada is not None and ada.missed == 0
@@ -154,7 +154,7 @@ def test_withdrawing_before_the_start_leaves_the_list() -> None:
 
 def test_withdrawing_while_running_forfeits_the_games_not_begun() -> None:
     made = record("ada", "bob", "cy", "dee")
-    made.start()
+    made.start(0.0)
     for game in made.rooms_due():
         made.room_made(1, game.index, "r")
     assert made.withdraw("cy") and made.withdraw("cy") is False
@@ -170,7 +170,7 @@ def test_withdrawing_while_running_forfeits_the_games_not_begun() -> None:
 def test_the_text_round_trips() -> None:
     made = record("ada", "bob", "cy")
     made.add_bot("hard", "Bot (hard)")
-    made.start()
+    made.start(0.0)
     made.score(1, 0, DRAW, missed=None)
     again = TournamentRecord.of_text(made.text())
     assert again == made and again.text() == made.text()

@@ -67,7 +67,7 @@ async def test_racing_workers_lose_no_entrant_and_no_result(backend: Backend) ->
     await asyncio.gather(*(enter((one, two)[i % 2], n) for i, n in enumerate(names)))
 
     def start(record: TournamentRecord) -> bool:
-        record.start()
+        record.start(0.0)
         return True
 
     record, _ = await one.change(made.id, start)
