@@ -43,6 +43,7 @@ def snapshot(room: RoomState, now: float) -> dict[str, Any]:
         "rated": room.settings.rated,
         "pool": room.settings.pool,
         "rating_change": room.rating_change,
+        "tournament": room.settings.tournament,
     }
 
 

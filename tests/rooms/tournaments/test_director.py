@@ -73,6 +73,7 @@ async def test_a_round_robin_is_directed_to_its_end(backend: Backend) -> None:
                 assert game.room == game_room_id(made.id, game.round, game.index)
                 room = await rooms.load(game.room)
                 assert [s.player_id for s in room.seats] == [game.first, game.second]
+                assert room.snapshot()["tournament"] == made.id  # a pasted link knows it
                 with pytest.raises(RoomError) as stranger:
                     await rooms.execute(game.room, Join("s", Role.PLAYER, "s", player_id="zed"))
                 assert stranger.value.code is ErrorCode.ROOM_FULL
