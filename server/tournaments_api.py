@@ -236,9 +236,7 @@ def _join(record: TournamentRecord, player: Player, data: dict[str, Any], now: f
     return record.join(player.player_id, player.name, now=now)
 
 
-def _withdraw(
-    record: TournamentRecord, player: Player, data: dict[str, Any], now: float
-) -> bool:
+def _withdraw(record: TournamentRecord, player: Player, data: dict[str, Any], now: float) -> bool:
     return record.withdraw(player.player_id)
 
 
