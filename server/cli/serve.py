@@ -16,6 +16,7 @@ import importlib.util
 import logging
 import logging.config
 import os
+import signal
 import sys
 from dataclasses import fields
 from typing import Any
@@ -293,6 +294,11 @@ def run(args: argparse.Namespace) -> int:
     else:
         server = uvicorn.Server(uvicorn.Config(app, log_config=config, **uvicorn_options(settings)))
         server.run()
+        if server.started and signal.SIGINT in getattr(server, "_captured_signals", ()):
+            # uvicorn raises the SIGINT again once shut down, but asyncio.run's own SIGINT
+            # handler, back in place by then, may turn it into a cancel of a task that has
+            # already finished and return normally: Ctrl-C must still exit with 130
+            raise KeyboardInterrupt
         status = 0 if server.started else STARTUP_FAILED
     if status:
         print(
