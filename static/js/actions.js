@@ -23,7 +23,7 @@ export const ACTIONS = [
     place: "bar",
     label: "Abort game",
     hint: "No result: possible until both players have moved",
-    when: (v) => v.can.abort && !v.tournament, // a tournament game is played or resigned
+    when: (v) => v.can.abort, // never in a tournament game (lifecycle.js)
     send: () => command("abort"),
   },
   {
@@ -121,7 +121,7 @@ export const ACTIONS = [
     label: "Back to the tournament",
     tone: "primary",
     when: (v) => v.status === "finished" && Boolean(v.tournament),
-    run: (v, ctx) => ctx.goTournament(),
+    run: (v, ctx) => ctx.goTournament(v.tournament),
   },
   {
     id: "rematch",
@@ -129,7 +129,7 @@ export const ACTIONS = [
     label: "Rematch",
     tone: "primary",
     label2: (v) => (v.rematchFrom ? "Accept rematch" : "Rematch"),
-    when: (v) => v.can.rematch && !v.tournament, // the tournament scores one game a pairing
+    when: (v) => v.can.rematch, // never in a tournament game (lifecycle.js)
     send: () => command("rematch"),
   },
   {

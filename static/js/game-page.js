@@ -25,7 +25,7 @@ import { createdHere, loadIdentity, loadName, loadPref, loadSeat, markCreated, s
 import { ensureIdentity, renameIdentity } from "./identity.js";
 import { pageSnapshot } from "./page-room.js";
 import { createStore } from "./store.js";
-import { tournamentOfRoom, tournamentPath } from "./tournament.js";
+import { tournamentPath } from "./tournament.js";
 import { gameView, lineDown } from "./view.js";
 
 const BACK_MS = 2000; // how long "Back" stays on the board after the line returns
@@ -34,8 +34,7 @@ const ZOOM = 2; // a zoomed board is this many times its width
 
 export function startGame(app, roomId, want) {
   const shown = pageSnapshot(roomId); // the room as served with the page, drawn at once
-  const tournament = tournamentOfRoom(roomId); // learnt on its page: the snapshot does not say
-  const store = createStore({ ...initialGameState(roomId, want, shown), focus: null, flash: null, tournament });
+  const store = createStore({ ...initialGameState(roomId, want, shown), focus: null, flash: null });
   // a seat-taking join waits for the player's identity (made once, by the first seat)
   const beforeJoin = want === "player" && !loadSeat(roomId) ? () => ensureIdentity(loadName() || undefined) : undefined;
   const session = createSession(store, { announce, beforeJoin });
@@ -71,7 +70,7 @@ export function startGame(app, roomId, want) {
       }
     },
     goLobby: () => location.assign("/"),
-    goTournament: () => location.assign(tournamentPath(tournament)),
+    goTournament: (tournamentId) => location.assign(tournamentPath(tournamentId)),
   };
 
   async function runAction(action, confirmed) {

@@ -40,7 +40,10 @@ export function possible(room, me, now, memo = {}) {
   const vsBot = opponents(room, me).some((p) => p.bot);
   const movers = new Set(room.moves.map((m) => m.mark));
   const myMoves = room.moves.filter((m) => m.mark === me).length;
-  const abort = room.status === "waiting" || (playing && movers.size < room.seats);
+  // A tournament game has no abort (it would score against the side to move) and no rematch
+  // (one game a pairing): it is played or resigned from its first move.
+  const tournament = Boolean(room.tournament);
+  const abort = !tournament && (room.status === "waiting" || (playing && movers.size < room.seats));
   const gone = absence(room, me, now);
   const overdue = flagged(room, me, now);
   return {
@@ -52,7 +55,7 @@ export function possible(room, me, now, memo = {}) {
     takeback: playing && myMoves > 0 && !offers.takeback && !offers.draw &&
       !(typeof memo.takebackRetryAt === "number" && now < memo.takebackRetryAt),
     answerTakeback: playing && Boolean(offers.takeback) && offers.takeback !== me,
-    rematch: room.status === "finished" && !(offers.rematch || []).includes(me),
+    rematch: room.status === "finished" && !tournament && !(offers.rematch || []).includes(me),
     claimWin: Boolean(gone && gone.now),
     claimDraw: Boolean(gone && gone.now),
     claimOnTime: Boolean(overdue),

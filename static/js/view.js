@@ -21,7 +21,7 @@ export function gameView(s) {
     roomId: s.roomId, role: s.role, me, joined: s.joined, conn: s.conn,
     notice: s.notice, offerWatch: s.offerWatch, moveError: s.moveError,
     ready: Boolean(room),
-    tournament: s.tournament || null, // the tournament this game belongs to, when known
+    tournament: (room && room.tournament) || null, // the snapshot's: the tournament whose game this is
     can: possible(null, null, 0),
   };
   if (!room) return base;
