@@ -1,6 +1,7 @@
 // The HTTP side of the protocol: create a room, list public rooms, read one room, the
 // guest identities (create, read, rename), the leaderboards and the tournaments.
-// Every failure becomes an ApiError carrying the server's code, message and field.
+// Every failure becomes an ApiError carrying the server's code, message and field. Each
+// answer's Date header also tells how far the local clock is off the server's (serverNow).
 
 export class ApiError extends Error {
   constructor(status, { code, message, field } = {}) {
@@ -10,6 +11,23 @@ export class ApiError extends Error {
     this.field = field || null;
   }
 }
+
+// Local minus server seconds, from the last answer's Date header. The header counts whole
+// seconds, so a difference under SKEW_FLOOR is the header's rounding and the trip, not a
+// wrong clock: only a clock set clearly wrong is corrected.
+const SKEW_FLOOR = 2;
+let skew = 0;
+
+function noteDate(response) {
+  const date = Date.parse(response.headers?.get("date") || "");
+  if (!Number.isFinite(date)) return;
+  const seconds = (Date.now() - date) / 1000 - 0.5; // the header cuts off up to a second
+  skew = Math.abs(seconds) < SKEW_FLOOR ? 0 : seconds;
+}
+
+/** The server's time now in seconds since the epoch, as near as its answers tell (for a
+ *  countdown to a time the server set, such as an arena's `ends_at`). */
+export const serverNow = () => Date.now() / 1000 - skew;
 
 async function request(method, path, body, signal, headers = {}) {
   let response;
@@ -25,6 +43,7 @@ async function request(method, path, body, signal, headers = {}) {
     if (err && err.name === "AbortError") throw err;
     throw new ApiError(0, { code: "network", message: "the server cannot be reached" });
   }
+  noteDate(response);
   let data = null;
   try {
     data = await response.json();
@@ -80,8 +99,8 @@ export const getLeaderboard = (pool, around) =>
 
 const credentials = (player) => ({ id: player.id, secret: player.secret });
 
-/** POST /api/tournaments → the tournament's view. `options`: {name, rules, time_control,
- *  max_players, public, starts_at}; `player`: the creator's identity ({id, secret}). */
+/** POST /api/tournaments → the tournament's view. `options`: {name, kind, duration, rules,
+ *  time_control, max_players, public, starts_at}; `player`: the creator's identity ({id, secret}). */
 export const createTournament = (options, player) =>
   request("POST", "/api/tournaments", { ...options, player: credentials(player) });
 

@@ -2,14 +2,16 @@
 // the crosstable, the schedule with each game's room, and the podium and the results table
 // once it is finished. It follows /ws/t/{id}?player=ID, which sends the whole view on every
 // change; when this browser's entrant gets a game (`your_game`), the page moves to that room
-// by itself (once a room: a player who comes back during that game stays), and remembers the
-// tournament for the game page's way back. Join and withdraw use this browser's identity; the
-// creator also starts it and adds bots.
+// by itself (once a room: a player who comes back during that game stays). Join and withdraw
+// use this browser's identity; the creator also starts it and adds bots. An arena's page
+// counts down to its end (`ends_at`, against the server's clock: api.js's serverNow), takes
+// players and bots until then, tells a player between games that a pairing is coming, and
+// lists its pairings newest first.
 
-import { getTournament, resultsCsvPath, tournamentAction } from "./api.js";
+import { getTournament, resultsCsvPath, serverNow, tournamentAction } from "./api.js";
 import { announce } from "./announce.js";
 import { copyText } from "./clipboard.js";
-import { fill, h, memo } from "./dom.js";
+import { fill, h, memo, text } from "./dom.js";
 import { ensureIdentity, renameIdentity } from "./identity.js";
 import { BOT_LEVELS } from "./lobby-options.js";
 import { cleanName, guestName } from "./names.js";
@@ -18,8 +20,11 @@ import { renderConn } from "./render/conn.js";
 import { entrantList, podiumView, scheduleList, standingsTable } from "./render/tournament.js";
 import { loadIdentity, loadName, saveName } from "./storage.js";
 import {
-  markMoved, movedTo, myPart, rememberTournamentRoom, rulesText, statusText,
+  countdownText, isArena, kindText, markMoved, movedTo, myPart, rulesText, secondsLeft,
+  statusText, waitsForPairing,
 } from "./tournament.js";
+
+const TICK_MS = 250; // the countdown's refresh: a second's change shows within a quarter
 
 export function tournamentSocketUrl(id, playerId, loc = window.location) {
   const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
@@ -32,11 +37,14 @@ export function startTournament(app, id) {
   let busy = null; // the action waiting for its answer
   let actionError = null;
   let socket = null;
+  let allPairings = false; // an arena's whole list of pairings asked for
   const mine = () => loadIdentity()?.id || null;
 
   const el = {
     title: h("h1", { id: "tournament-title" }, "Tournament"),
+    kind: h("span", { class: "tag t-kind", hidden: true }),
     status: h("p", { class: "t-status", role: "status" }),
+    countdown: h("p", { class: "t-countdown", "aria-live": "off", hidden: true }),
     rules: h("p", { class: "hint t-rules" }),
     conn: h("span", { class: "conn", hidden: true }),
     yourGame: h("div", { class: "your-game", hidden: true }),
@@ -49,7 +57,8 @@ export function startTournament(app, id) {
   };
   fill(app, h("div", { class: "tournament-page" },
     h("section", { class: "card t-head", "aria-labelledby": "tournament-title" },
-      h("div", { class: "card-head" }, el.title, el.conn), el.status, el.rules, el.yourGame, el.actions, el.error),
+      h("div", { class: "card-head" }, el.title, el.kind, el.conn),
+      el.status, el.countdown, el.rules, el.yourGame, el.actions, el.error),
     el.podium,
     h("section", { class: "card", "aria-labelledby": "standings-title" },
       h("div", { class: "card-head" }, h("h2", { id: "standings-title" }, "Standings"),
@@ -59,16 +68,12 @@ export function startTournament(app, id) {
       h("section", { class: "card", "aria-labelledby": "schedule-title" }, h("h2", { id: "schedule-title" }, "Games"), el.schedule),
       h("section", { class: "card", "aria-labelledby": "entrants-title" }, h("h2", { id: "entrants-title" }, "Players"), el.entrants))));
 
-  // A game link followed from here: its page leads back to this tournament.
-  const opened = (roomId) => rememberTournamentRoom(roomId, id);
-
   function show(view) {
     if (!view || (t && view.version < t.version)) return; // an older answer than the one shown
     t = view;
     const game = t.your_game;
     if (game && game.room_id && movedTo(id) !== game.room_id) {
       markMoved(id, game.room_id);
-      opened(game.room_id);
       announce("Your game is ready: going to it.");
       location.assign(`/r/${encodeURIComponent(game.room_id)}`);
       return;
@@ -78,27 +83,45 @@ export function startTournament(app, id) {
 
   function render() {
     const me = mine();
+    const now = serverNow();
     document.title = `${t.name} · Tic-Tac-Toe`;
-    el.title.textContent = t.name;
-    el.status.textContent = statusText(t);
-    el.rules.textContent = `${rulesText(t)} · up to ${t.max_players} players · ${t.public ? "public" : "private: by link"}`;
+    text(el.title, t.name);
+    el.kind.hidden = !isArena(t);
+    text(el.kind, kindText(t));
+    text(el.status, statusText(t, now));
+    const left = secondsLeft(t, now);
+    el.countdown.hidden = !left; // past the end too: the status says the last games play out
+    text(el.countdown, left ? `Ends in ${countdownText(left)}` : "");
+    text(el.rules, `${rulesText(t)} · up to ${t.max_players} players · ${t.public ? "public" : "private: by link"}`);
     const game = t.your_game;
-    el.yourGame.hidden = !game;
-    memo(el.yourGame, game ? game.room_id : "", () => fill(el.yourGame, game ? [
+    const waiting = !game && waitsForPairing(t, me, now);
+    el.yourGame.hidden = !game && !waiting;
+    memo(el.yourGame, game ? game.room_id : String(waiting), () => fill(el.yourGame, game ? [
       h("strong", {}, "Your game is on. "),
-      h("a", { class: "button primary small", href: `/r/${encodeURIComponent(game.room_id)}`, onclick: () => opened(game.room_id) }, "Play your game"),
+      h("a", { class: "button primary small", href: `/r/${encodeURIComponent(game.room_id)}` }, "Play your game"),
+    ] : waiting ? [
+      h("strong", { class: "waiting-note" }, "Waiting for the next pairing…"),
+      h("span", { class: "hint" }, "Your next game opens here by itself."),
     ] : []));
-    const part = myPart(t, me);
+    const part = myPart(t, me, now);
     memo(el.actions, JSON.stringify([t.status, t.entrants.length, part, busy]), () => fill(el.actions, actionRow(part)));
     el.error.hidden = !actionError;
-    fill(el.error, actionError ? [h("strong", {}, "Could not do that: "), actionError] : []);
+    memo(el.error, actionError || "", () => fill(el.error, actionError ? [h("strong", {}, "Could not do that: "), actionError] : []));
     memo(el.podium, `${t.status}|${t.version}`, () => fill(el.podium, t.status === "finished" ? [
       h("section", { class: "card podium-card" }, podiumView(t),
         h("a", { class: "button primary", href: resultsCsvPath(id), download: `tournament-${id}.csv` }, "Download results (CSV)")),
     ] : []));
     memo(el.standings, `${t.version}|${me}`, () => fill(el.standings, standingsTable(t, me),
-      h("p", { class: "hint" }, "W won, D drew, L lost (* by forfeit), … playing now; ties are split by Sonneborn–Berger, then head-to-head, then wins.")));
-    memo(el.schedule, `${t.version}|${me}`, () => fill(el.schedule, scheduleList(t, me, opened)));
+      h("p", { class: "hint" }, "W won, D drew, L lost (* by forfeit), … playing now",
+        isArena(t) ? " (every game against a player, oldest first)" : "",
+        "; ties are split by Sonneborn–Berger, then head-to-head, then wins.")));
+    memo(el.schedule, `${t.version}|${me}|${allPairings}`, () => fill(el.schedule, scheduleList(t, me, {
+      all: allPairings,
+      onShowAll: () => {
+        allPairings = true;
+        render();
+      },
+    })));
     memo(el.entrants, `${t.version}|${me}`, () => fill(el.entrants, entrantList(t, me),
       h("p", { class: "hint" }, `${t.entrants.length} of ${t.max_players} places taken.`)));
   }
@@ -113,7 +136,7 @@ export function startTournament(app, id) {
       out.push(h("label", { class: "field inline-field" }, h("span", { class: "field-label" }, "Your name"),
         h("input", { name: "entrant_name", maxlength: 32, autocomplete: "nickname", value: loadName() || guestName() })));
       out.push(button("Join the tournament", "join", { tone: "primary" }));
-    } else if (t.status === "open" && !part.entrant && part.full) {
+    } else if (part.entering && !part.entrant && part.full) {
       out.push(h("p", { class: "hint" }, "This tournament is full."));
     }
     if (part.canStart) out.push(button("Start now", "start", { tone: "primary" }));
@@ -123,7 +146,9 @@ export function startTournament(app, id) {
       out.push(button("Add bot", "bots", { extra: () => ({ level: el.actions.querySelector("[name=bot_level]").value }) }));
     }
     if (part.canWithdraw) out.push(button("Withdraw", "withdraw", { tone: "danger" }));
-    if (part.creator && t.status === "open" && t.entrants.length < 2) {
+    if (part.creator && t.status === "open" && isArena(t)) {
+      out.push(h("p", { class: "hint" }, "Players may join while it runs, until its end: share the link."));
+    } else if (part.creator && t.status === "open" && t.entrants.length < 2) {
       out.push(h("p", { class: "hint" }, "Two players at least: invite someone with the link, or add a bot."));
     }
     if (t.status !== "finished") {
@@ -188,6 +213,12 @@ export function startTournament(app, id) {
       h("p", {}, "It may have finished long ago, or the link is wrong."),
       h("a", { class: "button primary", href: "/tournaments" }, "See the tournaments")));
   }
+
+  // An arena's countdown, and what changes at its end (Join and Add bot go, the status says
+  // the last games play out): drawn from the server's time between the views it sends.
+  setInterval(() => {
+    if (t && isArena(t) && t.status === "running") render();
+  }, TICK_MS);
 
   getTournament(id, mine()).then(show, (err) => {
     if (err.code === "not_found") missing();

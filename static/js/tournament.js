@@ -1,8 +1,8 @@
 // A tournament as the pages show it (docs/tournaments.md), from the server's view (pure):
-// its status in words, what this browser's identity may do in it, the crosstable (each
-// entrant's result against each other one) and the podium. Plus what one tab remembers of
-// it (sessionStorage): the room it moved its player to, so that it moves them to each game
-// once, and which tournament a game's room belongs to, so that the game page leads back.
+// its kind (a round robin, or an arena and its length), its status in words, an arena's
+// countdown, what this browser's identity may do in it, the crosstable (each entrant's
+// results against each other one) and the podium. Plus what one tab remembers of it
+// (sessionStorage): the room it moved its player to, so that it moves them to each game once.
 
 import { timeControlText } from "./clock.js";
 import { describe, variantName } from "./rules.js";
@@ -12,37 +12,88 @@ export const tournamentPath = (id) => `/t/${encodeURIComponent(id)}`;
 
 const when = (seconds) => new Date(seconds * 1000).toLocaleString([], { dateStyle: "medium", timeStyle: "short" });
 
-/** "Open: starts when its creator starts it", "Round 2 of 3", "Finished". */
-export function statusText(t) {
+/** An arena (pairings as players come free, for a fixed time), rather than a round robin. */
+export const isArena = (t) => t.kind === "arena";
+
+/** An arena's length: "5 min", "20 s", "1 min 30 s". */
+export function durationText(seconds) {
+  const whole = Math.round(seconds);
+  const m = Math.floor(whole / 60);
+  const s = whole % 60;
+  if (!m) return `${s} s`;
+  return s ? `${m} min ${s} s` : `${m} min`;
+}
+
+/** "Arena · 5 min" or "Round robin". */
+export const kindText = (t) => (isArena(t) ? `Arena · ${durationText(t.duration)}` : "Round robin");
+
+/** Seconds until an arena stops pairing (`now`: the server's time in seconds), or null when
+ *  it is not running or has no end set. */
+export function secondsLeft(t, now) {
+  if (!isArena(t) || t.status !== "running" || typeof t.ends_at !== "number") return null;
+  return Math.max(0, t.ends_at - now);
+}
+
+/** "4:05", "1:00:00": a countdown in whole seconds, rounded up (0:00 only at the end). */
+export function countdownText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  const h = Math.floor(whole / 3600);
+  const m = Math.floor((whole % 3600) / 60);
+  const sec = String(whole % 60).padStart(2, "0");
+  return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
+}
+
+/** "Open: starts when its creator starts it", "Playing round 2 of 3", an arena's "Running:
+ *  …" (`now` in server seconds: an arena past its end plays out its last games), "Finished". */
+export function statusText(t, now) {
   if (t.status === "open") {
     return t.starts_at ? `Open: starts at ${when(t.starts_at)}` : "Open: starts when its creator starts it";
+  }
+  if (t.status === "running" && isArena(t)) {
+    return secondsLeft(t, now) > 0
+      ? "Running: players are paired as they come free"
+      : "Time is up: the last games are being played out";
   }
   if (t.status === "running") return `Playing round ${t.round} of ${t.rounds}`;
   return "Finished";
 }
 
-/** "Classic · 3×3 · 3 in a row · 3 + 2 · round robin". */
+/** "Classic · 3×3 · 3 in a row · 3 + 2 · round robin"; an arena's kind is in its page's head. */
 export function rulesText(t) {
   const name = variantName(t.rules);
   const rules = describe(t.rules, { size: !/\d×\d/.test(name) });
-  return [name, rules, timeControlText(t.time_control), "round robin"].join(" · ");
+  return [name, rules, timeControlText(t.time_control), ...(isArena(t) ? [] : ["round robin"])].join(" · ");
 }
 
-/** What `playerId` (this browser's identity, or null) may do in `t` now. */
-export function myPart(t, playerId) {
+/** Whether `t` takes entrants at `now` (server seconds): while open, and an arena while it
+ *  runs, until its end. A lobby line or a whole view. */
+export const takesEntrants = (t, now) => t.status === "open" || secondsLeft(t, now) > 0;
+
+/** What `playerId` (this browser's identity, or null) may do in `t` now (`now` in server
+ *  seconds: an arena takes players and bots while it runs, until its end). */
+export function myPart(t, playerId, now) {
   const me = playerId ? t.entrants.find((e) => e.id === playerId) || null : null;
   const open = t.status === "open";
+  const entering = takesEntrants(t, now);
   const creator = Boolean(playerId) && t.creator === playerId;
   const full = t.entrants.length >= t.max_players;
   return {
     entrant: me,
     creator,
-    canJoin: open && !me && !full,
+    canJoin: entering && !me && !full,
     canWithdraw: Boolean(me) && !me.withdrawn && t.status !== "finished",
-    canStart: creator && open && t.entrants.length >= 2,
-    canAddBot: creator && open && !full,
+    canStart: creator && open && t.entrants.length >= (isArena(t) ? 1 : 2),
+    canAddBot: creator && entering && !full,
+    entering,
     full,
   };
+}
+
+/** An arena's entrant between games, before its end: their next pairing is coming. */
+export function waitsForPairing(t, playerId, now) {
+  if (t.your_game || !(secondsLeft(t, now) > 0)) return false;
+  const me = playerId ? t.entrants.find((e) => e.id === playerId) : null;
+  return Boolean(me) && !me.withdrawn;
 }
 
 const OUTCOME = {
@@ -74,24 +125,33 @@ export const namer = (t) => {
   return (id) => names.get(id) || id;
 };
 
-/** {order, cell(a, b)}: the standings' order, and a's result against b in their game
- *  (null on the diagonal, {text: ""} for a game not drawn yet). */
+/** {order, cell(a, b)}: the standings' order, and a's results against b (null on the
+ *  diagonal, {text: ""} for a game not drawn yet). An arena's players may meet several
+ *  times: every game shows, oldest first ("W L D"), with one tone when they all agree. */
 export function crosstable(t) {
   const order = t.standings.map((s) => s.id);
   const names = namer(t);
-  const games = new Map();
+  const games = new Map(); // "a|b" → their games in schedule order
+  const add = (key, g) => games.set(key, [...(games.get(key) || []), g]);
   for (const round of t.schedule || []) {
     for (const g of round.games) {
-      games.set(`${g.first}|${g.second}`, g);
-      games.set(`${g.second}|${g.first}`, g);
+      add(`${g.first}|${g.second}`, g);
+      add(`${g.second}|${g.first}`, g);
     }
   }
   return {
     order,
     cell(a, b) {
       if (a === b) return null;
-      const game = games.get(`${a}|${b}`);
-      return game ? side(game, a, names) : { text: "", tone: "pending", title: "" };
+      const sides = (games.get(`${a}|${b}`) || []).map((g) => side(g, a, names));
+      if (!sides.length) return { text: "", tone: "pending", title: "" };
+      if (sides.length === 1) return sides[0];
+      const tones = new Set(sides.map((x) => x.tone));
+      return {
+        text: sides.map((x) => x.text).filter(Boolean).join(" "),
+        tone: tones.size === 1 ? sides[0].tone : "mixed",
+        title: sides.map((x) => x.title).join("; "),
+      };
     },
   };
 }
@@ -99,15 +159,19 @@ export function crosstable(t) {
 /** The first three of the final standings, with their places. */
 export const podium = (t) => (t.status === "finished" ? t.standings.slice(0, 3) : []);
 
-/** A lobby line's facts: "3 of 8 players · Open". */
+const clockTime = (seconds) => new Date(seconds * 1000).toLocaleTimeString([], { timeStyle: "short" });
+
+/** A lobby line's facts: "3 of 8 players · open", "… · round 2 of 3", an arena's "… · running
+ *  until 20:35". */
 export function summaryText(t) {
-  const state = t.status === "open" ? "open" : `round ${t.round} of ${t.rounds}`;
+  let state = "open";
+  if (t.status !== "open" && isArena(t)) state = t.ends_at ? `running until ${clockTime(t.ends_at)}` : "running";
+  else if (t.status !== "open") state = `round ${t.round} of ${t.rounds}`;
   return `${t.entrants} of ${t.max_players} players · ${state}`;
 }
 
 // -- what this tab remembers (sessionStorage: gone with the tab, as the moves it steers) ----
 
-const ROOM_KEY = (roomId) => `ttt.tournament.room.${roomId}`;
 const MOVED_KEY = (tournamentId) => `ttt.tournament.moved.${tournamentId}`;
 
 function sessionRead(key) {
@@ -122,15 +186,9 @@ function sessionWrite(key, value) {
   try {
     sessionStorage.setItem(key, value);
   } catch {
-    /* storage refused: the game page then simply shows no way back */
+    /* storage refused: a page opened again during a game moves to it once more */
   }
 }
-
-/** `roomId` plays a game of `tournamentId` (the room's snapshot does not say so). */
-export const rememberTournamentRoom = (roomId, tournamentId) => sessionWrite(ROOM_KEY(roomId), tournamentId);
-
-/** The tournament whose game `roomId` is, as this tab learnt it, or null. */
-export const tournamentOfRoom = (roomId) => sessionRead(ROOM_KEY(roomId));
 
 /** The room this tab last moved its player to from `tournamentId`'s page: a page opened again
  *  during (or just after) that game stays, rather than sending them straight back. */

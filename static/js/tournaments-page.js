@@ -1,10 +1,10 @@
 // The tournaments' page (/tournaments): the public tournaments still open or running (kept up
-// to date), and the form that creates one: a round robin of one rated family's game, with a
-// clock, a maximum of players, a start by its creator or at a time, public or private. The
-// creator enters with this browser's guest identity (made now when there is none) and goes
-// to the tournament's page.
+// to date, each with its kind), and the form that creates one: a round robin or an arena (and
+// its length) of one rated family's game, with a clock, a maximum of players, a start by its
+// creator or at a time, public or private. The creator enters with this browser's guest
+// identity (made now when there is none) and goes to the tournament's page.
 
-import { createTournament, listTournaments } from "./api.js";
+import { createTournament, listTournaments, serverNow } from "./api.js";
 import { announce } from "./announce.js";
 import { timeControlText } from "./clock.js";
 import { fill, h } from "./dom.js";
@@ -13,20 +13,26 @@ import { TIME_CONTROLS } from "./lobby-options.js";
 import { cleanName, guestName } from "./names.js";
 import { PRESETS, variantName } from "./rules.js";
 import { loadIdentity, loadName, saveName } from "./storage.js";
-import { summaryText, tournamentPath } from "./tournament.js";
+import { kindText, summaryText, takesEntrants, tournamentPath } from "./tournament.js";
 
 const POLL_MS = 3000;
 const FAMILIES = ["classic", "connect4", "gomoku", "cube"]; // the rated families (ratings.js)
 const CLOCKS = TIME_CONTROLS.filter((t) => t.tc); // a tournament game is always timed
 const DEFAULT_CLOCK = "3+2";
 const MAX_PLAYERS = 32;
+const ARENA_MINUTES = [3, 5, 10, 15, 30, 60];
+const DEFAULT_MINUTES = 5;
+const INTRO = {
+  round_robin: "A round robin: everyone plays everyone once, 3 points a win, 1 a draw.",
+  arena: "An arena: for a fixed time, whoever finishes a game meets the next free player; 3 points a win, 1 a draw.",
+};
 
 export function startTournaments(app) {
   const list = h("div", { class: "tournament-list", "aria-live": "off" }, h("p", { class: "empty-note" }, "Loading…"));
   fill(app, h("div", { class: "lobby tournaments" },
     h("section", { class: "card create-card", "aria-labelledby": "new-title" },
       h("h1", { id: "new-title" }, "New tournament"),
-      h("p", { class: "hint intro" }, "A round robin: everyone plays everyone once, 3 points a win, 1 a draw."),
+      h("p", { class: "hint intro" }, INTRO.round_robin),
       createForm()),
     h("section", { class: "card rooms-card", "aria-labelledby": "list-title" },
       h("div", { class: "card-head" },
@@ -58,12 +64,13 @@ function renderList(root, tournaments) {
     fill(root, h("p", { class: "empty-note" }, "No public tournaments right now. Create one and it shows up here."));
     return;
   }
+  const now = serverNow();
   fill(root, h("ul", { class: "room-list" }, tournaments.map((t) => {
-    const open = t.status === "open";
-    return h("li", { class: "room-item tournament-item", dataset: { tournamentId: t.tournament_id, status: t.status } },
+    const open = takesEntrants(t, now);
+    return h("li", { class: "room-item tournament-item", dataset: { tournamentId: t.tournament_id, status: t.status, kind: t.kind } },
       h("div", { class: "room-variant" },
         h("strong", {}, t.name),
-        h("span", { class: "room-rules" }, `${variantName(t.rules)} · ${timeControlText(t.time_control)}`)),
+        h("span", { class: "room-rules" }, `${kindText(t)} · ${variantName(t.rules)} · ${timeControlText(t.time_control)}`)),
       h("div", { class: "room-players" }, summaryText(t)),
       h("div", { class: "room-actions" },
         h("a", {
@@ -96,6 +103,15 @@ function createForm() {
       h("label", { class: "field", dataset: { field: "name" } },
         h("span", { class: "field-label" }, "Tournament name"),
         h("input", { name: "tournament_name", maxlength: 32, autocomplete: "off", placeholder: "Club night" }))),
+    h("fieldset", { class: "kinds", dataset: { field: "kind" } }, h("legend", {}, "Kind"),
+      h("div", { class: "chips" },
+        chip("kind", "round_robin", "Round robin", "everyone meets everyone once", true),
+        chip("kind", "arena", "Arena", "for a set time, the next free player", false))),
+    h("fieldset", { class: "duration-fields", dataset: { field: "duration" }, hidden: true }, h("legend", {}, "Duration"),
+      h("div", { class: "chips tc-chips arena-durations", role: "radiogroup", "aria-label": "Duration" },
+        ARENA_MINUTES.map((m) => h("label", { class: "chip small-chip" },
+          h("input", { type: "radio", name: "duration", value: m, checked: m === DEFAULT_MINUTES }),
+          h("span", { class: "chip-body" }, h("strong", {}, `${m} min`)))))),
     h("fieldset", { class: "presets" }, h("legend", {}, "Game"),
       h("div", { class: "chips" }, presets.map((p, i) => chip("preset", p.id, p.label, p.hint, i === 0)))),
     h("fieldset", { class: "clock-fields", dataset: { field: "time_control" } }, h("legend", {}, "Time control"),
@@ -118,6 +134,12 @@ function createForm() {
 
   const el = form.elements;
   form.addEventListener("change", (event) => {
+    if (event.target.name === "kind") {
+      const arena = el.kind.value === "arena";
+      form.querySelector(".duration-fields").hidden = !arena; // an arena's length, in minutes
+      form.closest(".create-card").querySelector(".intro").textContent = INTRO[el.kind.value];
+      return;
+    }
     if (event.target.name !== "name") return;
     saveName(event.target.value);
     const chosen = cleanName(event.target.value);
@@ -157,8 +179,11 @@ function readOptions(el) {
   const clock = CLOCKS.find((t) => t.id === el.clock.value) || CLOCKS[0];
   const startsAt = el.starts_at.value ? Date.parse(el.starts_at.value) / 1000 : null;
   const title = cleanName(el.tournament_name.value);
+  const arena = el.kind.value === "arena";
   return {
     ...(title ? { name: title } : {}),
+    kind: arena ? "arena" : "round_robin",
+    ...(arena ? { duration: Number(el.duration.value) * 60 } : {}),
     rules: { ...preset.rules },
     time_control: { ...clock.tc },
     max_players: Number(el.max_players.value),

@@ -320,3 +320,77 @@ def test_a_tournament_crosstable_and_what_a_player_may_do(js: Any) -> None:
     assert out["status"] == "Playing round 2 of 3"
     assert out["open"]["canJoin"] and not out["open"]["full"]
     assert out["path"] == "/t/a%20b"
+
+
+def test_an_arena_crosstable_countdown_and_entry_while_it_runs(js: Any) -> None:
+    out = js("""
+        const t = await import("/js/tournament.js");
+        const game = (first, second, result, room) => ({first, second, result, forfeit: null,
+                                                      room_id: room});
+        const view = {kind: "arena", duration: 300, status: "running", ends_at: 1000,
+            round: 3, rounds: 3, creator: "a", max_players: 8, your_game: null,
+            entrants: [{id: "a", name: "Ada"}, {id: "b", name: "Bob"}, {id: "c", name: "Cid"}],
+            standings: [{id: "a"}, {id: "b"}, {id: "c"}].map((s, i) => ({...s, rank: i + 1})),
+            schedule: [
+                {number: 1, bye: null, games: [game("a", "b", "a", "t-1-0")]},
+                {number: 2, bye: null, games: [game("b", "a", "draw", "t-2-0")]},
+                {number: 3, bye: null, games: [game("a", "b", null, "t-3-0")]}]};
+        const cross = t.crosstable(view);
+        const before = 1000 - 65.2, after = 1001;
+        return {
+            ab: cross.cell("a", "b"), ba: cross.cell("b", "a").text, ac: cross.cell("a", "c").text,
+            kind: t.kindText(view), odd: t.durationText(90), rr: t.kindText({kind: "round_robin"}),
+            left: t.countdownText(t.secondsLeft(view, before)), hour: t.countdownText(3600),
+            leftAfter: t.secondsLeft(view, after),
+            running: t.statusText(view, before), over: t.statusText(view, after),
+            stranger: t.myPart(view, "z", before), strangerLate: t.myPart(view, "z", after),
+            creator: t.myPart(view, "a", before), creatorLate: t.myPart(view, "a", after),
+            waits: t.waitsForPairing(view, "c", before),
+            waitsLate: t.waitsForPairing(view, "c", after),
+            playing: t.waitsForPairing({...view, your_game: {room_id: "t-3-0"}}, "c", before),
+            watcher: t.waitsForPairing(view, "z", before),
+            openArena: t.myPart({...view, status: "open", ends_at: null,
+                                 entrants: view.entrants.slice(0, 1)}, "a", 0),
+            rules: t.rulesText({...view, rules: {}, time_control: {initial: 60, increment: 0}}),
+        };
+    """)
+    assert out["ab"]["text"] == "W D …" and out["ab"]["tone"] == "mixed"
+    assert out["ab"]["title"].startswith("won against Bob as X; drew against Bob as O")
+    assert (out["ba"], out["ac"]) == ("L D …", "")
+    assert (out["kind"], out["odd"], out["rr"]) == ("Arena · 5 min", "1 min 30 s", "Round robin")
+    assert (out["left"], out["hour"], out["leftAfter"]) == ("1:06", "1:00:00", 0)
+    assert out["running"].startswith("Running") and out["over"].startswith("Time is up")
+    assert out["stranger"]["canJoin"] and not out["strangerLate"]["canJoin"]
+    assert out["creator"]["canAddBot"] and not out["creatorLate"]["canAddBot"]
+    assert not out["creator"]["canStart"]  # running already
+    assert out["waits"] and not out["waitsLate"] and not out["playing"] and not out["watcher"]
+    assert out["openArena"]["canStart"]  # an arena starts with its creator alone
+    assert "round robin" not in out["rules"]
+
+
+def test_an_arenas_pairings_show_newest_first_up_to_a_cap(js: Any) -> None:
+    out = js("""
+        const r = await import("/js/render/tournament.js");
+        const rounds = Array.from({length: r.ARENA_PAIRINGS_SHOWN + 2}, (_, i) => ({
+            number: i + 1, bye: null,
+            games: [{first: "a", second: "b", result: "a", forfeit: null,
+                     room_id: `t-${i + 1}-0`}]}));
+        const view = {kind: "arena", status: "running", round: rounds.length, rounds: rounds.length,
+            entrants: [{id: "a", name: "Ada"}, {id: "b", name: "Bob"}], schedule: rounds};
+        let asked = 0;
+        const capped = r.scheduleList(view, "a", {onShowAll: () => { asked += 1; }});
+        capped.querySelector(".show-all").click();
+        const all = r.scheduleList(view, "a", {all: true});
+        const robin = r.scheduleList({...view, kind: "round_robin"}, "a");
+        const numbers = (root) => [...root.querySelectorAll(".t-round")]
+            .map((s) => Number(s.dataset.round));
+        return {capped: numbers(capped), all: numbers(all), robin: numbers(robin), asked,
+                button: capped.querySelector(".show-all").textContent,
+                heading: capped.querySelector("h3").textContent,
+                noButton: !all.querySelector(".show-all") && !robin.querySelector(".show-all")};
+    """)
+    assert out["capped"] == [8, 7, 6, 5, 4, 3] and out["asked"] == 1
+    assert out["button"] == "Show all 8 pairings (2 older)"
+    assert out["all"] == [8, 7, 6, 5, 4, 3, 2, 1] and out["noButton"]
+    assert out["robin"] == [1, 2, 3, 4, 5, 6, 7, 8]  # a round robin's rounds in order, all
+    assert out["heading"] == "Pairing 8"

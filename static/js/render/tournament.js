@@ -1,9 +1,10 @@
 // A tournament's page parts, drawn from the server's view (pure: view → DOM): the entrants,
-// the standings with the crosstable, the schedule round by round with each game's room, and
-// the podium once it is finished.
+// the standings with the crosstable, the schedule round by round (an arena's pairings newest
+// first, the latest few unless all are asked for) with each game's room, and the podium once
+// it is finished.
 
 import { h } from "../dom.js";
-import { crosstable, namer, podium } from "../tournament.js";
+import { crosstable, isArena, namer, podium } from "../tournament.js";
 import { piece } from "./pieces.js";
 
 const watchPath = (roomId) => `/r/${encodeURIComponent(roomId)}/watch`;
@@ -50,7 +51,10 @@ export function standingsTable(t, mine) {
       }))))));
 }
 
-function gameLine(g, t, mine, onOpen) {
+/** How many of an arena's pairings show before "Show all". */
+export const ARENA_PAIRINGS_SHOWN = 6;
+
+function gameLine(g, t, mine) {
   const names = namer(t);
   const mineHere = g.first === mine || g.second === mine;
   let result = "not started";
@@ -62,7 +66,6 @@ function gameLine(g, t, mine, onOpen) {
     ? h("a", {
       class: `button small${live && mineHere ? " primary" : ""}`,
       href: live && mineHere ? playPath(g.room_id) : watchPath(g.room_id),
-      onclick: () => onOpen(g.room_id),
     }, live && mineHere ? "Play" : g.result ? "Replay" : "Watch")
     : null;
   return h("li", { class: `game-line${mineHere ? " mine" : ""}`, dataset: { room: g.room_id || "", result: g.result || "" } },
@@ -74,21 +77,32 @@ function gameLine(g, t, mine, onOpen) {
     link);
 }
 
-/** Every round with its games (room links open them to watch, or to play one's own). */
-export function scheduleList(t, mine, onOpen) {
+/** Every round with its games (room links open them to watch, or to play one's own). An
+ *  arena's pairings, which may be many, come newest first: the latest ARENA_PAIRINGS_SHOWN
+ *  unless `all`, with a button (`onShowAll`) for the rest. */
+export function scheduleList(t, mine, { all = false, onShowAll } = {}) {
+  const arena = isArena(t);
   if (!t.schedule.length) {
-    return h("p", { class: "empty-note" }, "The schedule is drawn when the tournament starts: everyone plays everyone once.");
+    return h("p", { class: "empty-note" }, arena
+      ? "Players are paired once the arena starts, and again each time they come free."
+      : "The schedule is drawn when the tournament starts: everyone plays everyone once.");
   }
   const names = namer(t);
-  return h("div", { class: "schedule" }, t.schedule.map((round) => h("section", {
-    class: `t-round${round.number === t.round && t.status === "running" ? " current" : ""}`,
+  const rounds = arena ? [...t.schedule].reverse() : t.schedule;
+  const shown = arena && !all ? rounds.slice(0, ARENA_PAIRINGS_SHOWN) : rounds;
+  const hidden = rounds.length - shown.length;
+  const current = (round) => !arena && round.number === t.round && t.status === "running";
+  return h("div", { class: "schedule" }, shown.map((round) => h("section", {
+    class: `t-round${current(round) ? " current" : ""}`,
     "aria-labelledby": `round-${round.number}`,
     dataset: { round: round.number },
   },
-  h("h3", { id: `round-${round.number}` }, `Round ${round.number}`,
-    round.number === t.round && t.status === "running" ? h("span", { class: "tag" }, "now") : null),
-  h("ul", { class: "game-lines" }, round.games.map((g) => gameLine(g, t, mine, onOpen))),
-  round.bye ? h("p", { class: "hint bye" }, `${names(round.bye)} sits this round out (a bye: 3 points).`) : null)));
+  h("h3", { id: `round-${round.number}` }, `${arena ? "Pairing" : "Round"} ${round.number}`,
+    current(round) ? h("span", { class: "tag" }, "now") : null),
+  h("ul", { class: "game-lines" }, round.games.map((g) => gameLine(g, t, mine))),
+  round.bye ? h("p", { class: "hint bye" }, `${names(round.bye)} sits this round out (a bye: 3 points).`) : null)),
+  hidden > 0 ? h("button", { type: "button", class: "button small show-all", onclick: onShowAll },
+    `Show all ${rounds.length} pairings (${hidden} older)`) : null);
 }
 
 const PLACES = ["1st", "2nd", "3rd"];
