@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from core import EndReason, Game, Move, Outcome, Rules
 
-__all__ = ["MAX_WIDTH", "describe_cell", "render_board", "result_line"]
+__all__ = ["MAX_WIDTH", "describe_cell", "outcome_line", "render_board", "result_line"]
 
 MAX_WIDTH = 100
 _GAP = " " * 4  # between layers printed side by side
@@ -100,10 +100,14 @@ def _line_text(rules: Rules, outcome: Outcome) -> str:
 
 def result_line(game: Game) -> str:
     """One line saying how the game ended; the game must be over."""
-    outcome = game.outcome
-    if outcome is None:
+    if game.outcome is None:
         raise ValueError("the game is not over yet")
-    rules = game.rules
+    return outcome_line(game.rules, game.outcome)
+
+
+def outcome_line(rules: Rules, outcome: Outcome) -> str:
+    """One line saying how a game under ``rules`` ended with ``outcome`` (also one the server
+    reports: a resignation or a flag, which the board alone does not show)."""
     if outcome.reason == EndReason.LINE:
         line = _line_text(rules, outcome)
         if not rules.misere:

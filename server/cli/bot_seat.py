@@ -1,4 +1,5 @@
-"""A bot at the table: the move source of a seat in ``tictactoe play --bot LEVEL``."""
+"""A bot at the table: the move source of a seat in ``tictactoe play --bot LEVEL`` (also over
+the network, with ``--connect``: then the server judges its moves like anyone's)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from core.ai.solver import check_two_players
 from .ai_flags import add_budget_flag, budget_from_args, fail
 from .move_input import Command, PlayMove
 
-__all__ = ["BotSeat", "add_bot_flags", "bot_seat_from_args"]
+__all__ = ["BotSeat", "add_bot_flags", "bot_from_args", "bot_seat_from_args"]
 
 
 class BotSeat:
@@ -30,10 +31,18 @@ class BotSeat:
 def add_bot_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("bot (play against the computer)")
     group.add_argument(
-        "--bot", choices=LEVELS, default=None, help="a bot takes one seat: " + ", ".join(LEVELS)
+        "--bot",
+        choices=LEVELS,
+        default=None,
+        help="a bot takes one seat: "
+        + ", ".join(LEVELS)
+        + "; with --connect it plays your seat (in a tournament, each of your games)",
     )
     group.add_argument(
-        "--bot-plays", default="O", metavar="MARK", help="the bot's mark (default O: you start)"
+        "--bot-plays",
+        default="O",
+        metavar="MARK",
+        help="the bot's mark (default O: you start; with --connect the server gives the seat)",
     )
     group.add_argument("--seed", type=int, default=None, help="seed for the bot's choices")
     add_budget_flag(parser, 1.0, "per bot move")
@@ -43,6 +52,12 @@ def bot_seat_from_args(args: argparse.Namespace, rules: Rules) -> BotSeat:
     """The bot seat the flags ask for; a mark or level that cannot play exits with why."""
     if args.bot_plays not in rules.marks:
         fail(f"--bot-plays: {args.bot_plays!r} is not a player here ({', '.join(rules.marks)})")
+    return bot_from_args(args, rules)
+
+
+def bot_from_args(args: argparse.Namespace, rules: Rules) -> BotSeat:
+    """The bot of ``--bot`` for a game under ``rules``, whatever its mark (over the network
+    the server gives the seat); a level that cannot play these rules exits with why."""
     if args.bot == "perfect":
         try:
             check_two_players(rules)

@@ -26,6 +26,7 @@ __all__ = [
     "IdentityFile",
     "default_path",
     "identity_for",
+    "unknown_identity",
 ]
 
 _VERSION = 1
@@ -141,3 +142,14 @@ def identity_for(
         f"kept in {file.path}. Keep that file: losing it loses the identity."
     )
     return identity
+
+
+def unknown_identity(http_base: str, file: IdentityFile, *, guest: bool = True) -> IdentityError:
+    """What to say when the server answers ``bad_identity`` to the identity kept for it;
+    ``guest``: whether playing without an identity (--guest) is a way out here."""
+    way_out = ", or play with --guest" if guest else ""
+    return IdentityError(
+        f"{http_base} does not know the identity kept for it in {file.path} (it expired after "
+        "400 days unused, or the server lost its data). Remove that server's entry from the "
+        f"file to get a new one{way_out}"
+    )

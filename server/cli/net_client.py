@@ -27,7 +27,15 @@ from websockets.sync.client import ClientConnection, connect
 
 from core import GameError, MoveRequest, Rules
 
-__all__ = ["Disconnected", "NetError", "RoomClient", "RoomLink", "create_room", "post_json"]
+__all__ = [
+    "Disconnected",
+    "NetError",
+    "RoomClient",
+    "RoomLink",
+    "create_room",
+    "get_json",
+    "post_json",
+]
 
 _PERMANENT = {4001, 4003, 4004, 4008, 1003, 1008, 1009}  # closes a retry cannot fix
 
@@ -78,7 +86,9 @@ class RoomLink:
             watch = len(segments) == 3 and segments[2] == "watch" and segments[0] == "r"
             if len(segments) == 2 or watch:
                 return cls(base, segments[1], watch)
-        raise ValueError(f"not a room link: {url!r} (expected {base}/r/ROOM)")
+        raise ValueError(
+            f"not a room link: {url!r} (expected {base}/r/ROOM, or {base}/t/TOURNAMENT)"
+        )
 
     @property
     def play_url(self) -> str:
@@ -92,12 +102,23 @@ class RoomLink:
 def post_json(http_base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """POST ``body`` as JSON to ``http_base + path``; the JSON answer. NetError with the
     server's code when it refuses, Disconnected when it cannot be reached."""
-    request = urllib.request.Request(
-        f"{http_base}{path}",
-        data=json.dumps(body).encode(),
-        method="POST",
-        headers={"Content-Type": "application/json"},
+    return _fetch_json(
+        urllib.request.Request(
+            f"{http_base}{path}",
+            data=json.dumps(body).encode(),
+            method="POST",
+            headers={"Content-Type": "application/json"},
+        ),
+        http_base,
     )
+
+
+def get_json(http_base: str, path: str) -> dict[str, Any]:
+    """GET ``http_base + path``; the JSON answer (errors as ``post_json``'s)."""
+    return _fetch_json(urllib.request.Request(f"{http_base}{path}"), http_base)
+
+
+def _fetch_json(request: urllib.request.Request, http_base: str) -> dict[str, Any]:
     try:
         with urllib.request.urlopen(request, timeout=10) as response:
             answer: dict[str, Any] = json.loads(response.read())
@@ -140,6 +161,7 @@ class RoomClient:
         self.moves: list[dict[str, Any]] = []
         self.players: list[dict[str, Any]] = []
         self.status = "waiting"
+        self.outcome: dict[str, Any] | None = None  # the server's, once the game is over
         self.version = 0
         self._token: str | None = None
         # a seat-taking join's key, until the token it wins arrives (docs/protocol.md)
@@ -234,6 +256,7 @@ class RoomClient:
         self.moves = [dict(m) for m in state["moves"]]
         self.players = [dict(p) for p in state["players"]]
         self.status = state["status"]
+        self.outcome = state.get("outcome")
         self.version = state["version"]
 
     def _handle(self, message: dict[str, Any]) -> None:
@@ -258,7 +281,9 @@ class RoomClient:
         self.version = version
         if kind == "moved":
             self.moves.append({k: message[k] for k in ("mark", "row", "col", "layer")})
-            self.status = message["status"]
+            self.status, self.outcome = message["status"], message.get("outcome")
+        elif kind == "game_over":  # ended off the board: resignation, a flag, an abort...
+            self.status, self.outcome = message["status"], message.get("outcome")
         elif kind == "player_joined":
             self.players.append(message["player"])
             self.status = message["status"]
@@ -289,6 +314,11 @@ class RoomClient:
             return True
         self._handle(json.loads(text))
         return True
+
+    def drain(self) -> None:
+        """Handle every message already arrived, without waiting for more."""
+        while self._pump(0):
+            pass
 
     def wait(self, done: Callable[[], bool], timeout: float | None = None) -> None:
         deadline = None if timeout is None else time.monotonic() + timeout

@@ -1,11 +1,13 @@
-"""``tictactoe play --connect URL [--watch]``: the terminal game as a client of a server.
+"""``tictactoe play --connect URL [--watch] [--bot LEVEL]``: the terminal game on a server.
 
 Plugs two move sources into the terminal game's seats: ``NetworkSeat`` (this terminal's
-seat: typed here, judged by the server) and ``RemoteSeat`` (a seat played elsewhere: its
-moves arrive from the server). The local game only mirrors the server's move list, so the
-server stays the only authority and the board on screen is always one it accepted. A player
-joins with the guest identity kept for that server (identity_file; made on first use) unless
-``--guest`` says not to, so the seat is linked to it.
+seat: typed here, or chosen by ``--bot``, and judged by the server) and ``RemoteSeat`` (a
+seat played elsewhere: its moves arrive from the server). The local game only mirrors the
+server's move list, so the server stays the only authority and the board on screen is always
+one it accepted; a game the server ends off the board (a resignation, a flag, an abort) ends
+with the server's result. A player joins with the guest identity kept for that server
+(identity_file; made on first use) unless ``--guest`` says not to, so the seat is linked to
+it. A tournament link is tournament_play's.
 """
 
 from __future__ import annotations
@@ -14,16 +16,22 @@ import argparse
 import sys
 from typing import TextIO
 
-from core import Game, MalformedMove, MoveRequest, Rules
+from core import Game, GameError, MalformedMove, MoveRequest, Outcome, Rules
 
+from .board_view import outcome_line
+from .bot_seat import bot_from_args
 from .game_loop import play_game
-from .identity_file import IdentityError, IdentityFile, default_path, identity_for
+from .identity_file import IdentityError, IdentityFile, default_path, identity_for, unknown_identity
 from .move_input import Command, PlayMove, Redo, Undo
 from .net_client import Disconnected, NetError, RoomClient, RoomLink, create_room
 from .rules_flags import rules_from_args
 from .seats import MoveSource, TerminalSeat
 
-__all__ = ["NetworkSeat", "RemoteSeat", "play_connected"]
+__all__ = ["NetworkSeat", "RemoteSeat", "play_connected", "play_room"]
+
+
+class _EndedOffTheBoard(Exception):
+    """The server ended the game with no move: the loop stops, the server's result is shown."""
 
 
 def _request(rules: Rules, move: dict[str, int]) -> MoveRequest:
@@ -45,39 +53,76 @@ class RemoteSeat:
         if self._asked == index:
             raise RuntimeError(f"the server's move {index} does not fit this terminal's board")
         self._asked = index
-        if len(self._client.moves) <= index:
+        client = self._client
+        if len(client.moves) <= index and client.status != "finished":
             print(f"Waiting for {game.turn} to move...", file=self._out, flush=True)
-            self._client.wait(lambda: len(self._client.moves) > index)
-        return PlayMove(_request(game.rules, self._client.moves[index]))
+            client.wait(lambda: len(client.moves) > index or client.status == "finished")
+        if len(client.moves) <= index:
+            raise _EndedOffTheBoard
+        return PlayMove(_request(game.rules, client.moves[index]))
 
 
 class NetworkSeat:
-    """This terminal's seat: the player types a move, the server decides if it lands."""
+    """This terminal's seat: the player (or the bot) picks a move, the server decides if it
+    lands."""
 
-    def __init__(self, terminal: TerminalSeat, client: RoomClient) -> None:
-        self._terminal = terminal
+    def __init__(self, source: MoveSource, client: RoomClient) -> None:
+        self._source = source
         self._client = client
 
     def next_command(self, game: Game) -> Command | None:
-        command = self._terminal.next_command(game)
+        self._client.drain()  # the game may have ended meanwhile (the opponent resigned)
+        if self._client.status == "finished":
+            raise _EndedOffTheBoard
+        command = self._source.next_command(game)
         if isinstance(command, Undo | Redo):
             word = "undo" if isinstance(command, Undo) else "redo"
             raise MalformedMove(f"{word} is not available in a game over the network")
         if not isinstance(command, PlayMove):
             return command
         index = len(game.history)
-        self._client.play(command.request)  # NetError (a GameError) when refused
+        try:
+            self._client.play(command.request)  # NetError (a GameError) when refused
+        except NetError:
+            if self._client.status == "finished":  # refused because the game ended
+                raise _EndedOffTheBoard from None
+            raise
         self._client.wait(lambda: len(self._client.moves) > index)
         return PlayMove(_request(game.rules, self._client.moves[index]))
+
+
+def play_room(client: RoomClient, local: MoveSource | None, *, out: TextIO, err: TextIO) -> int:
+    """Play the joined room's game to its end on this terminal, ``local`` choosing the moves
+    of the client's seat (None: watch); the game loop's exit code."""
+    game = Game(client.rules)
+    for move in list(client.moves):
+        game.play(_request(client.rules, move))
+    remote = RemoteSeat(client, out)
+    seats: dict[str, MoveSource] = {
+        mark: NetworkSeat(local, client) if local is not None and mark == client.mark else remote
+        for mark in game.rules.marks
+    }
+    try:
+        return play_game(game, seats, out=out, err=err)
+    except _EndedOffTheBoard:
+        try:
+            said = outcome_line(client.rules, Outcome.from_dict(client.outcome or {}))
+        except GameError:
+            said = "Result: the game is over."
+        print(said, file=out, flush=True)
+        return 0
 
 
 def play_connected(
     args: argparse.Namespace,
     *,
-    out: TextIO = sys.stdout,
-    err: TextIO = sys.stderr,
-    input: TextIO = sys.stdin,
+    out: TextIO | None = None,
+    err: TextIO | None = None,
+    input: TextIO | None = None,
 ) -> int:
+    # the streams of now, not of the import (a test may have replaced them since)
+    out, err, input = out or sys.stdout, err or sys.stderr, input or sys.stdin
+
     def notify(line: str) -> None:
         print(line, file=out, flush=True)
 
@@ -88,6 +133,8 @@ def play_connected(
         if created and args.watch:
             raise ValueError("--watch needs a room link (http://HOST/r/ROOM)")
         role = "spectator" if args.watch or link.watch else "player"
+        if role == "spectator" and args.bot is not None:
+            raise ValueError("--bot plays a seat: it cannot watch")
         player = None  # spectators need none: a server ignores it from them
         if role == "player" and not getattr(args, "guest", False):
             player = identity_for(link.http_base, file, name=args.name, notify=notify)
@@ -105,11 +152,7 @@ def play_connected(
             notify(f"Created a room. Invite the other player: {link.play_url}")
     except (ValueError, NetError, Disconnected, IdentityError) as exc:
         if isinstance(exc, NetError) and exc.code == "bad_identity":
-            exc = IdentityError(
-                f"{link.http_base} does not know the identity kept for it in {file.path} (it "
-                "expired after 400 days unused, or the server lost its data). Remove that "
-                "server's entry from the file to get a new one, or play with --guest"
-            )
+            exc = unknown_identity(link.http_base, file)
         print(f"tictactoe: error: {exc}", file=err)
         return 2
     try:
@@ -120,16 +163,11 @@ def play_connected(
         if client.status == "waiting":
             notify(f"Waiting for players to join {link.play_url} ...")
             client.wait(lambda: client.status != "waiting")
-        game = Game(client.rules)
-        for move in list(client.moves):
-            game.play(_request(client.rules, move))
-        terminal = TerminalSeat(input, out)
-        remote = RemoteSeat(client, out)
-        seats: dict[str, MoveSource] = {
-            mark: NetworkSeat(terminal, client) if mark == client.mark else remote
-            for mark in game.rules.marks
-        }
-        return play_game(game, seats, out=out, err=err)
+        local: MoveSource | None = None
+        if client.mark is not None:
+            bot = args.bot is not None
+            local = bot_from_args(args, client.rules) if bot else TerminalSeat(input, out)
+        return play_room(client, local, out=out, err=err)
     except (NetError, Disconnected) as exc:
         out.flush()
         print(f"tictactoe: error: {exc}", file=err)

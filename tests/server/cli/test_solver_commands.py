@@ -299,7 +299,7 @@ def test_the_bot_can_play_first_and_on_gravity_boards(
         (("--bot", "genius"), "invalid choice: 'genius'"),
         (("--bot", "easy", "--bot-plays", "Z"), "--bot-plays: 'Z' is not a player here"),
         (("--bot", "perfect", "--players", "3"), "--bot perfect: the solver plays two-player"),
-        (("--bot", "easy", "--connect", "http://127.0.0.1:9"), "--bot plays locally"),
+        (("--bot", "easy", "--connect", "http://127.0.0.1:9/r/abcd", "--watch"), "cannot watch"),
     ],
 )
 def test_play_bot_flags_are_checked(
