@@ -3,7 +3,8 @@
 The loop (``game_loop``) asks the seat of the side to move (a ``MoveSource``) for a
 command, lets the engine judge it, and prints the board after every change. It reads
 stdin a line at a time, so a game can be scripted; it exits 0 when the game ends (or a
-player quits) and 1 when the input runs out first.
+player quits) and 1 when the input runs out first. ``--connect`` plays on a server: a room
+(net_play) or each game of a tournament (tournament_play).
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ def register(subparsers: Any) -> None:
         description="Play at the terminal, hot-seat: the players take turns typing moves "
         "(row col; a column with --gravity; row col layer in 3D), or undo, redo, help, quit. "
         "Reads stdin a line at a time, so a game can be scripted. Exits 0 when the game "
-        "ends, 1 when the input ends first.",
+        "ends, 1 when the input ends first. With --connect, plays on a server: one room, or "
+        "every game of a tournament (exits 0 once the tournament is over).",
     )
     add_rules_flags(parser)
     network = parser.add_argument_group("network (a running tictactoe serve)")
@@ -38,10 +40,18 @@ def register(subparsers: Any) -> None:
         metavar="URL",
         default=None,
         help="play on a server: a room link (http://HOST:PORT/r/ROOM) joins that room; a "
-        "server address (http://HOST:PORT) creates a room with the rules flags",
+        "server address (http://HOST:PORT) creates a room with the rules flags; a tournament "
+        "link (http://HOST:PORT/t/ID) enters that tournament (if still open) and plays each "
+        "of your games in turn, printing the standings between games and at the end; with "
+        "--bot LEVEL the bot plays your seat",
     )
     network.add_argument("--watch", action="store_true", help="with --connect: spectate")
-    network.add_argument("--name", default=None, help="with --connect: your display name")
+    network.add_argument(
+        "--name",
+        default=None,
+        help="with --connect: your display name (a tournament knows you by your identity's "
+        "name, which this sets when the identity is made)",
+    )
     network.add_argument(
         "--guest",
         "--no-identity",
@@ -49,7 +59,8 @@ def register(subparsers: Any) -> None:
         action="store_true",
         help="with --connect: play without your player identity (by default one is made on "
         "each server on first use and kept in $XDG_CONFIG_HOME/tictactoe/identity.json, "
-        "else ~/.config/tictactoe/identity.json)",
+        "else ~/.config/tictactoe/identity.json); not in a tournament, whose players are "
+        "identities",
     )
     parser.add_argument(
         "--replay",
@@ -68,10 +79,15 @@ def run(args: argparse.Namespace) -> int:
 
         return run_replay(args.replay)
     if getattr(args, "connect", None) is not None:
-        if args.bot is not None:
-            print("tictactoe: error: --bot plays locally, not with --connect", file=sys.stderr)
-            return 2
-        from .net_play import play_connected  # the network client loads only when used
+        # the network client loads only when used
+        from .net_tournament import TournamentLink
+
+        tournament = TournamentLink.parse(args.connect)
+        if tournament is not None:
+            from .tournament_play import play_tournament
+
+            return play_tournament(args, tournament)
+        from .net_play import play_connected
 
         return play_connected(args)
     if getattr(args, "watch", False):
