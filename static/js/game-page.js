@@ -26,6 +26,7 @@ import { ensureIdentity, renameIdentity } from "./identity.js";
 import { pageSnapshot } from "./page-room.js";
 import { createStore } from "./store.js";
 import { tournamentPath } from "./tournament.js";
+import { followToNextGame } from "./tournament-follow.js";
 import { gameView, lineDown } from "./view.js";
 
 const BACK_MS = 2000; // how long "Back" stays on the board after the line returns
@@ -324,6 +325,14 @@ export function startGame(app, roomId, want) {
   });
 
   store.subscribe(render);
+  // A tournament game over: its player's page goes on to their next game by itself.
+  let following = false;
+  store.subscribe((state) => {
+    const mine = loadIdentity()?.id;
+    if (following || !view.tournament || !view.me || !mine || state.room?.status !== "finished") return;
+    following = true;
+    followToNextGame(view.tournament, mine, roomId);
+  });
   // "Reconnecting…" covers the board while the line is down; "Back" for a moment after.
   let wasDown = false;
   let backTimer = null;

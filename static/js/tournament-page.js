@@ -23,14 +23,9 @@ import {
   countdownText, isArena, kindText, markMoved, movedTo, myPart, rulesText, secondsLeft,
   statusText, waitsForPairing,
 } from "./tournament.js";
+import { tournamentSocketUrl } from "./tournament-follow.js";
 
 const TICK_MS = 250; // the countdown's refresh: a second's change shows within a quarter
-
-export function tournamentSocketUrl(id, playerId, loc = window.location) {
-  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
-  const query = playerId ? `?player=${encodeURIComponent(playerId)}` : "";
-  return `${scheme}//${loc.host}/ws/t/${encodeURIComponent(id)}${query}`;
-}
 
 export function startTournament(app, id) {
   let t = null; // the newest view the server sent

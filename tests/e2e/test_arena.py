@@ -1,8 +1,9 @@
 """Arena tournaments in real Chromium: the form's kind and duration; an arena of 20 seconds
 that its creator starts alone, which a second browser joins while it runs, both moved to
-each game by their pages, the standings and the countdown following live on a watcher's
-page, until the podium; and a tournament game's room opened from a pasted link, which knows
-from its snapshot that it is one (no abort, no rematch, a way back to the tournament)."""
+each game by their pages (from one game straight to the next), the standings and the
+countdown following live on a watcher's page, until the podium; and a tournament game's room
+opened from a pasted link, which knows from its snapshot that it is one (no abort, no
+rematch, a way back to the tournament)."""
 
 from __future__ import annotations
 
@@ -149,9 +150,8 @@ def test_an_arena_is_joined_late_played_through_and_ends_on_its_podium(
             expect(watcher.locator(".t-countdown")).to_have_text(re.compile(r"^Ends in \d+:\d\d$"))
             screenshot(watcher, "arena-running")
             failures += both_themes(watcher, "running arena")
-        for page in (x, o):
-            button(page, "Back to the tournament").click()
-            expect(page).not_to_have_url(re.compile(rf"/r/{room}$"))
+        for page in (x, o):  # the game page goes on to the next game by itself
+            expect(button(page, "Back to the tournament")).to_be_visible()
 
     assert played  # usually several (a rest of 3 s between games): their count is the clock's
     expect(watcher.locator(".t-status")).to_have_text("Finished")

@@ -1,0 +1,47 @@
+// A tournament game's page follows its tournament once the game is over, for the player who
+// played it, and moves to their next game by itself, as the tournament's page does: an arena
+// pairs them again a few seconds after a game, a round robin once the round's other games end.
+// Each room is gone to once (tournament.js's movedTo), so coming back to a game stays there.
+
+import { announce } from "./announce.js";
+import { Connection } from "./net.js";
+import { markMoved, movedTo } from "./tournament.js";
+
+/** The live socket of tournament `id`, carrying `playerId`'s next game. */
+export function tournamentSocketUrl(id, playerId, loc = window.location) {
+  const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
+  const query = playerId ? `?player=${encodeURIComponent(playerId)}` : "";
+  return `${scheme}//${loc.host}/ws/t/${encodeURIComponent(id)}${query}`;
+}
+
+/** The room to go to from `roomId` in view `t` of the tournament: the player's game under way
+ *  when it is another room not gone to yet, else null. */
+export function nextRoom(t, tournamentId, roomId) {
+  const game = t && t.your_game;
+  if (!game || !game.room_id || game.room_id === roomId) return null;
+  return movedTo(tournamentId) === game.room_id ? null : game.room_id;
+}
+
+/** Follow tournament `id` for `playerId` from the finished game in `roomId`; `onNext(roomId)`
+ *  is told before the page goes there. Stops at the move or once the tournament finished;
+ *  returns a function that stops it. */
+export function followToNextGame(id, playerId, roomId, { onNext = () => {}, go = (path) => location.assign(path) } = {}) {
+  const socket = new Connection(tournamentSocketUrl(id, playerId), {
+    onMessage(msg) {
+      if (msg.type !== "tournament") return;
+      socket.healthy();
+      const next = nextRoom(msg, id, roomId);
+      if (next) {
+        socket.stop("moved");
+        markMoved(id, next);
+        onNext(next);
+        announce("Your next game is ready: going to it.");
+        go(`/r/${encodeURIComponent(next)}`);
+      } else if (msg.status === "finished") {
+        socket.stop("finished");
+      }
+    },
+  });
+  socket.start();
+  return () => socket.stop("left");
+}
