@@ -30,6 +30,7 @@ from rooms.tournaments.views import results_csv, summary, view
 from .http import error_response, read_body
 from .room_options import json_object, player_credentials
 from .state import AppState, app_state
+from .tournament_records import game_records
 from .write_guard import check_write
 
 __all__ = ["tournament_routes"]
@@ -267,6 +268,7 @@ def tournament_routes() -> list[Route]:
         Route("/api/tournaments", list_tournaments, methods=["GET"]),
         Route(base, get_tournament, methods=["GET"]),
         Route(f"{base}/results.csv", results, methods=["GET"]),
+        Route(f"{base}/games.txt", game_records, methods=["GET"]),
         Route(f"{base}/join", _action((), _join), methods=["POST"]),
         Route(f"{base}/withdraw", _action((), _withdraw), methods=["POST"]),
         Route(f"{base}/start", _action((), _start), methods=["POST"]),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -86,14 +87,22 @@ def _quote(value: object) -> str:
     return str(value).replace("\\", "\\\\").replace('"', '\\"')
 
 
-def format_record(room_id: str, rules: Rules, record: dict[str, Any]) -> str:
-    """The plain text record of ``record`` (one of a room's games) under ``rules``."""
+def format_record(
+    room_id: str,
+    rules: Rules,
+    record: dict[str, Any],
+    *,
+    extra: Sequence[tuple[str, object]] = (),
+) -> str:
+    """The plain text record of ``record`` (one of a room's games) under ``rules``; the
+    ``extra`` headers come right after ``Event`` (a tournament's name and round)."""
     started = record.get("started_at")
     date = time.strftime("%Y.%m.%d", time.gmtime(started)) if started else "????.??.??"
     result = _result(record.get("outcome"), rules.players)
     outcome = record.get("outcome")
     headers: list[tuple[str, object]] = [
         ("Event", "tictactoe"),
+        *extra,
         ("Room", room_id),
         ("Game", record["game_number"]),
         ("Date", date),

@@ -118,3 +118,6 @@ export const tournamentAction = (id, action, player, extra = {}) =>
 
 /** The CSV table of a tournament's standings and games (a download link). */
 export const resultsCsvPath = (id) => `/api/tournaments/${encodeURIComponent(id)}/results.csv`;
+
+/** Every game of a tournament as text records (a download link; `play --replay` reads each). */
+export const gameRecordsPath = (id) => `/api/tournaments/${encodeURIComponent(id)}/games.txt`;

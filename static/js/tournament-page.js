@@ -8,7 +8,7 @@
 // players and bots until then, tells a player between games that a pairing is coming, and
 // lists its pairings newest first.
 
-import { getTournament, resultsCsvPath, serverNow, tournamentAction } from "./api.js";
+import { gameRecordsPath, getTournament, resultsCsvPath, serverNow, tournamentAction } from "./api.js";
 import { announce } from "./announce.js";
 import { copyText } from "./clipboard.js";
 import { fill, h, memo, text } from "./dom.js";
@@ -104,7 +104,9 @@ export function startTournament(app, id) {
     memo(el.error, actionError || "", () => fill(el.error, actionError ? [h("strong", {}, "Could not do that: "), actionError] : []));
     memo(el.podium, `${t.status}|${t.version}`, () => fill(el.podium, t.status === "finished" ? [
       h("section", { class: "card podium-card" }, podiumView(t),
-        h("a", { class: "button primary", href: resultsCsvPath(id), download: `tournament-${id}.csv` }, "Download results (CSV)")),
+        h("div", { class: "downloads" },
+          h("a", { class: "button primary", href: resultsCsvPath(id), download: `tournament-${id}.csv` }, "Download results (CSV)"),
+          h("a", { class: "button", href: gameRecordsPath(id), download: `tournament-${id}-games.txt` }, "Download game records"))),
     ] : []));
     memo(el.standings, `${t.version}|${me}`, () => fill(el.standings, standingsTable(t, me),
       h("p", { class: "hint" }, "W won, D drew, L lost (* by forfeit), … playing now",

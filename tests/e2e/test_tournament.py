@@ -127,6 +127,10 @@ def test_a_round_robin_played_in_three_browsers(
     text = path.read_text(encoding="utf-8")
     assert text.startswith("rank,name,points,played,wins,draws,losses")
     assert all(name in text for name in ("Ada", "Bob", "Cid"))
+    with watcher.expect_download() as download_info:
+        watcher.get_by_role("link", name="Download game records").click()
+    records = Path(download_info.value.path()).read_text(encoding="utf-8")
+    assert records.count('[Event "tictactoe"]') == 3 and records.count('[Result "1-0"]') == 3
     assert not failures, "text below 4.5:1:\n" + "\n".join(failures)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import re
 import time
 from collections import Counter
 from itertools import combinations
@@ -16,6 +17,7 @@ from typing import Any
 import httpx
 
 from core import Tournament
+from rooms.room.record import parse_record
 from tests.support.live_server import LiveServer
 from tests.support.ws_client import WAIT, Client
 
@@ -151,6 +153,21 @@ async def test_a_round_robin_of_four_is_played_through(server: LiveServer) -> No
     assert [r[1] for r in rows[1:5]] == [s["name"] for s in answer["standings"]]
     assert len([r for r in rows[6:] if r]) == 1 + len(games)
 
+    records = await get(server, f"/api/tournaments/{tid}/games.txt")
+    assert records.status_code == 200 and "attachment" in records.headers["content-disposition"]
+    texts = re.split(r"\n(?=\[Event )", records.text)
+    assert len(texts) == len(games)
+    for text, game in zip(texts, games, strict=True):
+        parsed = parse_record(text)  # what tictactoe play --replay reads: every move legal
+        assert parsed.headers["Tournament"] == "Club night"
+        assert parsed.headers["Room"] == game["room_id"]
+        assert (parsed.headers["X"], parsed.headers["O"]) == (
+            names[game["first"]],
+            names[game["second"]],
+        )
+        won = "1-0" if game["result"] == game["first"] else "0-1"
+        assert parsed.result == won and parsed.headers["Termination"] == "resignation"
+
 
 async def test_a_result_reaches_the_live_socket_within_a_second(server: LiveServer) -> None:
     ada, bob = [await identity(server, name) for name in ("Ada", "Bob")]
@@ -210,3 +227,21 @@ async def test_an_arena_is_created_checked_and_taken_late_entrants(server: LiveS
         assert paired["your_game"]["room_id"] == game["room_id"]
     finally:
         await follow.close()
+
+
+async def test_the_game_records_keep_a_game_whose_room_is_gone(server: LiveServer) -> None:
+    ada, bob, cy = [await identity(server, name) for name in ("Ada", "Bob", "Cy")]
+    tid = (await post(server, "/api/tournaments", {"player": ada})).json()["tournament_id"]
+    for player in (bob, cy):
+        await post(server, f"/api/tournaments/{tid}/join", {"player": player})
+    await post(server, f"/api/tournaments/{tid}/start", {"player": ada})
+    await post(server, f"/api/tournaments/{tid}/withdraw", {"player": cy})  # forfeits, no room
+    records = (await get(server, f"/api/tournaments/{tid}/games.txt")).text
+    forfeited = [parse_record(t) for t in re.split(r"\n(?=\[Event )", records) if "Forfeit" in t]
+    assert forfeited  # her games without a room yet (one in round 1 may be under way)
+    for parsed in forfeited:
+        assert parsed.headers["Forfeit"] == "Cy" and not parsed.moves
+        assert parsed.headers["Note"] == "forfeited before it was played: no moves kept"
+        assert parsed.result in {"1-0", "0-1"} and parsed.headers["Termination"] == "forfeit"
+    missing = await get(server, "/api/tournaments/nothing-here/games.txt")
+    assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
