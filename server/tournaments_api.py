@@ -39,6 +39,7 @@ _CREATE_FIELDS = (
     "name",
     "kind",
     "duration",
+    "double",
     "rules",
     "time_control",
     "max_players",
@@ -108,6 +109,13 @@ def _options(data: dict[str, Any], state: AppState, creator: Player) -> Callable
         )
 
     kind, duration = _kind_and_duration(data)
+    double = data.get("double", False)
+    if not isinstance(double, bool) or (double and kind != ROUND_ROBIN):
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS,
+            "double: true for a round robin played twice (colours swapped), else false",
+            field="double",
+        )
 
     def make(tournament_id: str, now: float) -> TournamentRecord:
         record = TournamentRecord(
@@ -122,6 +130,7 @@ def _options(data: dict[str, Any], state: AppState, creator: Player) -> Callable
             starts_at=float(starts_at) if starts_at is not None else None,
             kind=kind,
             duration=duration,
+            double=double,
         )
         record.join(creator.player_id, creator.name)
         return record

@@ -103,6 +103,8 @@ class TournamentRecord:
     starts_at: float | None = None
     """When it starts by itself; None: when the creator starts it."""
     kind: str = ROUND_ROBIN
+    double: bool = False
+    """A round robin played twice, colours swapped the second time."""
     duration: float = 0.0
     """An arena's length in seconds from its start."""
     ends_at: float | None = None
@@ -225,7 +227,7 @@ class TournamentRecord:
             raise RoomError(
                 ErrorCode.TOURNAMENT_CLOSED, "a round robin needs at least two entrants to start"
             )
-        rounds = schedule([e.id for e in self.entrants])
+        rounds = schedule([e.id for e in self.entrants], double=self.double)
         self.games = [
             Game(r.number, index, p.first, p.second)
             for r in rounds

@@ -23,6 +23,7 @@ def summary(record: TournamentRecord) -> dict[str, Any]:
         "tournament_id": record.id,
         "name": record.name,
         "kind": record.kind,
+        "double": record.double,
         "status": record.status.value,
         "duration": record.duration if record.kind == ARENA else None,
         "ends_at": record.ends_at,

@@ -81,7 +81,7 @@ export function startTournament(app, id) {
     const now = serverNow();
     document.title = `${t.name} · Tic-Tac-Toe`;
     text(el.title, t.name);
-    el.kind.hidden = !isArena(t);
+    el.kind.hidden = !isArena(t) && !t.double; // a plain round robin needs no tag
     text(el.kind, kindText(t));
     text(el.status, statusText(t, now));
     const left = secondsLeft(t, now);

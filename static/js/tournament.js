@@ -25,7 +25,8 @@ export function durationText(seconds) {
 }
 
 /** "Arena · 5 min" or "Round robin". */
-export const kindText = (t) => (isArena(t) ? `Arena · ${durationText(t.duration)}` : "Round robin");
+export const kindText = (t) =>
+  isArena(t) ? `Arena · ${durationText(t.duration)}` : t.double ? "Double round robin" : "Round robin";
 
 /** Seconds until an arena stops pairing (`now`: the server's time in seconds), or null when
  *  it is not running or has no end set. */

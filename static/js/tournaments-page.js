@@ -107,6 +107,12 @@ function createForm() {
       h("div", { class: "chips" },
         chip("kind", "round_robin", "Round robin", "everyone meets everyone once", true),
         chip("kind", "arena", "Arena", "for a set time, the next free player", false))),
+    h("fieldset", { class: "cycle-fields", dataset: { field: "double" } }, h("legend", {}, "Rounds"),
+      h("div", { class: "chips tc-chips", role: "radiogroup", "aria-label": "Rounds" },
+        [["single", "Once each", false], ["double", "Twice each (colours swapped)", true]].map(([value, label]) =>
+          h("label", { class: "chip small-chip" },
+            h("input", { type: "radio", name: "cycles", value, checked: value === "single" }),
+            h("span", { class: "chip-body" }, h("strong", {}, label)))))),
     h("fieldset", { class: "duration-fields", dataset: { field: "duration" }, hidden: true }, h("legend", {}, "Duration"),
       h("div", { class: "chips tc-chips arena-durations", role: "radiogroup", "aria-label": "Duration" },
         ARENA_MINUTES.map((m) => h("label", { class: "chip small-chip" },
@@ -137,6 +143,7 @@ function createForm() {
     if (event.target.name === "kind") {
       const arena = el.kind.value === "arena";
       form.querySelector(".duration-fields").hidden = !arena; // an arena's length, in minutes
+      form.querySelector(".cycle-fields").hidden = arena; // a round robin's: once or twice
       form.closest(".create-card").querySelector(".intro").textContent = INTRO[el.kind.value];
       return;
     }
@@ -183,7 +190,7 @@ function readOptions(el) {
   return {
     ...(title ? { name: title } : {}),
     kind: arena ? "arena" : "round_robin",
-    ...(arena ? { duration: Number(el.duration.value) * 60 } : {}),
+    ...(arena ? { duration: Number(el.duration.value) * 60 } : { double: el.cycles.value === "double" }),
     rules: { ...preset.rules },
     time_control: { ...clock.tc },
     max_players: Number(el.max_players.value),

@@ -54,9 +54,12 @@ def test_the_form_makes_an_arena_of_the_chosen_length(
     ada = new_page(name="Ada")
     ada.goto("/tournaments")
     durations = ada.get_by_role("radiogroup", name="Duration")
-    expect(durations).to_be_hidden()  # a round robin lasts its rounds
+    cycles = ada.get_by_role("radiogroup", name="Rounds")
+    expect(durations).to_be_hidden()  # a round robin lasts its rounds, once or twice
+    expect(cycles.get_by_role("radio", name="Once each")).to_be_checked()
     ada.get_by_role("radio", name=re.compile("^Arena")).check()
     expect(durations).to_be_visible()
+    expect(cycles).to_be_hidden()
     expect(durations.get_by_role("radio", name="5 min", exact=True)).to_be_checked()
     durations.get_by_role("radio", name="3 min", exact=True).check()
     screenshot(ada, "arena-form")
@@ -211,3 +214,18 @@ def test_a_tournament_room_from_a_pasted_link_leads_back_to_its_tournament(
     expect(button(page, "New game, same rules")).to_have_count(0)
     button(page, "Back to the tournament").click()
     expect(page).to_have_url(re.compile(rf"/t/{tournament_id}$"))
+
+
+def test_the_form_makes_a_double_round_robin(new_page: Any, live_server: Any) -> None:
+    ada = new_page(name="Ada")
+    ada.goto("/tournaments")
+    twice = ada.get_by_role("radiogroup", name="Rounds").get_by_role(
+        "radio", name=re.compile("^Twice")
+    )
+    twice.check()
+    button(ada, "Create tournament").click()
+    expect(ada).to_have_url(re.compile(r"/t/[A-Za-z0-9_-]+$"))
+    expect(ada.locator(".t-kind")).to_have_text("Double round robin")
+    tournament_id = ada.url.rstrip("/").rsplit("/", 1)[-1]
+    made = httpx.get(f"{live_server.url}/api/tournaments/{tournament_id}", timeout=10).json()
+    assert (made["kind"], made["double"]) == ("round_robin", True)

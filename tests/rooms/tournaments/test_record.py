@@ -85,6 +85,22 @@ def test_the_schedule_pairs_everyone_once_with_colours_balanced(n: int) -> None:
     assert len(made.byes) == (n if n % 2 else 0)
 
 
+@pytest.mark.parametrize("n", [3, 4])
+def test_a_double_round_robin_meets_twice_with_colours_swapped(n: int) -> None:
+    players = [f"p{i}" for i in range(n)]
+    made = record(*players)
+    made.double = True
+    made.start(0.0)
+    single = n - 1 if n % 2 == 0 else n
+    assert made.rounds == 2 * single
+    sides = Counter((g.first, g.second) for g in made.games)
+    assert all(sides[(a, b)] == 1 and sides[(b, a)] == 1 for a, b in combinations(players, 2))
+    while made.status is Status.RUNNING:
+        play_round(made)
+    assert sum(s.played for s in made.standings()) == 2 * len(made.games) == 2 * n * (n - 1)
+    assert all(s.byes == (2 if n % 2 else 0) for s in made.standings())
+
+
 def test_results_are_written_once_and_rounds_follow() -> None:
     made = record("ada", "bob", "cy", "dee")
     made.start(0.0)
