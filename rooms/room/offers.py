@@ -40,8 +40,11 @@ def offer(room: RoomState, command: Offer, now: float) -> Handled:
         offers.draw = seat.mark
         offers.draw_moves[seat.mark] = made
         return room.changed(events.offered(room.bump(now), "draw", seat.mark), now)
-    if room.settings.rated:
-        raise RoomError(ErrorCode.RATED_GAME, "this game is rated: moves cannot be taken back")
+    if room.settings.rated or room.settings.tournament is not None:
+        raise RoomError(
+            ErrorCode.RATED_GAME,
+            "this game counts (it is rated, or a tournament's): moves cannot be taken back",
+        )
     if offers.takeback is not None:
         raise RoomError(ErrorCode.OFFER_PENDING, f"{offers.takeback} already asked for a takeback")
     if room.own_moves(seat.mark) == 0:

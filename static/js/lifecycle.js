@@ -43,6 +43,7 @@ export function possible(room, me, now, memo = {}) {
   // A tournament game has no abort (it would score against the side to move) and no rematch
   // (one game a pairing): it is played or resigned from its first move.
   const tournament = Boolean(room.tournament);
+  const counts = tournament || Boolean(room.rated);
   const abort = !tournament && (room.status === "waiting" || (playing && movers.size < room.seats));
   const gone = absence(room, me, now);
   const overdue = flagged(room, me, now);
@@ -52,7 +53,8 @@ export function possible(room, me, now, memo = {}) {
     offerDraw: playing && !abort && !vsBot && !offers.draw && !offers.takeback &&
       !(typeof memo.drawOfferedAt === "number" && myMoves <= memo.drawOfferedAt),
     answerDraw: playing && Boolean(offers.draw) && offers.draw !== me,
-    takeback: playing && myMoves > 0 && !offers.takeback && !offers.draw &&
+    // a game that counts (rated, or a tournament's) takes nothing back: the server refuses
+    takeback: playing && !counts && myMoves > 0 && !offers.takeback && !offers.draw &&
       !(typeof memo.takebackRetryAt === "number" && now < memo.takebackRetryAt),
     answerTakeback: playing && Boolean(offers.takeback) && offers.takeback !== me,
     rematch: room.status === "finished" && !tournament && !(offers.rematch || []).includes(me),

@@ -106,6 +106,8 @@ def test_only_possible_actions_are_offered(js: Any) -> None:
             gone: on(gone, "X"), soon: on(soon, "X"), bot: on(bot, "X"),
             overX: on(over, "X"), overO: on(over, "O"),
             absence: L.absence(soon, "X", 1000),
+            rated: on(S.fromSnapshot(snap({rated: true, pool: "classic.untimed"})), "X"),
+            tournament: on(S.fromSnapshot(snap({tournament: "t1"})), "X"),
         };
     """
     )
@@ -121,6 +123,8 @@ def test_only_possible_actions_are_offered(js: Any) -> None:
     assert out["bot"] == ["resign", "takeback"]  # no draw offers to a bot
     assert out["overX"] == ["rematch"] and out["overO"] == []
     assert out["absence"] == {"mark": "O", "name": "Bob", "at": 1020, "left": False, "now": False}
+    assert out["rated"] == ["offerDraw", "resign"]  # a game that counts takes nothing back
+    assert out["tournament"] == ["offerDraw", "resign"]
 
 
 def test_clocks_count_down_from_the_server_deadline(js: Any) -> None:

@@ -14,6 +14,7 @@ from rooms.protocol import decode_room, encode_room
 from rooms.room import Abort, Join, Offer, OfferKind, Rematch, Resign, Room
 from rooms.room.commands import RatingsApplied
 from rooms.room.config import RoomSettings
+from rooms.room.seats import Seat
 from tests.rooms.room.lifecycle_helpers import T0, at, play, refused_at
 
 ADA, BOB = "AdaAdaAdaAda0001", "BobBobBobBob0002"
@@ -60,6 +61,19 @@ def test_a_rated_game_takes_nothing_back_and_seats_no_bot() -> None:
     with pytest.raises(RoomError) as caught:
         bare.seat_bot("easy", "O")
     assert caught.value.code is ErrorCode.NOT_RATED
+
+
+def test_a_tournament_game_takes_nothing_back_either() -> None:
+    room = Room(
+        "room0004", Rules(), public=False, created=T0, settings=RoomSettings(tournament="t1")
+    )
+    for mark, name, player_id in (("X", "Ada", ADA), ("O", "Bob", BOB)):  # as the director
+        room.seats.append(Seat(mark, name, "", away_since=T0, player_id=player_id))
+    room.start_if_full(T0)
+    at(room, Join("c0", Role.PLAYER, "Ada", player_id=ADA), T0)
+    at(room, Join("c1", Role.PLAYER, "Bob", player_id=BOB), T0)
+    play(room, "c0", 0, 0, T0 + 1)
+    assert refused_at(room, Offer("c0", OfferKind.TAKEBACK), T0 + 2).code is ErrorCode.RATED_GAME
 
 
 def test_the_end_leaves_one_pending_entry_and_keeps_the_room_due() -> None:
