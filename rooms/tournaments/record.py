@@ -199,6 +199,8 @@ class TournamentRecord:
         """Enter ``entrant_id``; False when entered already (a repeat changes nothing). An
         arena under way takes entrants until it ends (``now``)."""
         if not self.late_entry(now):
+            if self.kind == ARENA and self.status is Status.RUNNING and now is not None:
+                raise RoomError(ErrorCode.TOURNAMENT_CLOSED, "cannot join: the arena has ended")
             self._require(Status.OPEN, "join")
         if self.entrant(entrant_id) is not None:
             return False
