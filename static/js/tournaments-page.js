@@ -125,7 +125,7 @@ function createForm() {
         CLOCKS.map((t) => h("label", { class: "chip small-chip" },
           h("input", { type: "radio", name: "clock", value: t.id, checked: t.id === DEFAULT_CLOCK }),
           h("span", { class: "chip-body" }, h("strong", {}, t.label)))))),
-    h("div", { class: "field-row two" },
+    h("div", { class: "field-row two players-start" },
       h("label", { class: "field", dataset: { field: "max_players" } },
         h("span", { class: "field-label" }, "Most players"),
         h("input", { type: "number", name: "max_players", value: 8, min: 2, max: MAX_PLAYERS, step: 1, inputmode: "numeric" })),

@@ -62,6 +62,8 @@ def test_the_form_makes_an_arena_of_the_chosen_length(
     expect(cycles).to_be_hidden()
     expect(durations.get_by_role("radio", name="5 min", exact=True)).to_be_checked()
     durations.get_by_role("radio", name="3 min", exact=True).check()
+    picker, form = (ada.locator(s).bounding_box() for s in ("[name=starts_at]", ".create-form"))
+    assert picker and form and picker["x"] + picker["width"] <= form["x"] + form["width"] + 0.5
     screenshot(ada, "arena-form")
     failures = both_themes(ada, "arena form")
     ada.get_by_role("textbox", name="Tournament name").fill("Quick arena")
