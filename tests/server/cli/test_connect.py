@@ -5,42 +5,19 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import sys
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from core import MoveRequest
 from server.cli.net_client import Disconnected, NetError, RoomClient, RoomLink
+from tests.support.cli_process import finish, start_cli
 from tests.support.live_server import LiveServer
 from tests.support.waiting import eventually
 from tests.support.ws_client import WAIT
 
 pytestmark = pytest.mark.process  # every test here runs the terminal client
-
-ROOT = Path(__file__).resolve().parents[3]
-
-
-async def start_cli(*flags: str) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.cli",
-        "play",
-        *flags,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        cwd=ROOT,
-    )
-
-
-async def finish(process: asyncio.subprocess.Process, script: str = "") -> tuple[int, str, str]:
-    out, err = await asyncio.wait_for(process.communicate(script.encode()), WAIT * 2)
-    assert process.returncode is not None
-    return process.returncode, out.decode(), err.decode()
 
 
 async def players_in(server: LiveServer, room_id: str, count: int) -> None:

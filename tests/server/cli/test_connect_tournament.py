@@ -10,10 +10,8 @@ opponent resigns, and the tournament socket opened again after a drop.
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 import socket
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,38 +22,16 @@ import pytest
 from server.cli.identity_file import Identity, IdentityFile, default_path
 from server.cli.net_tournament import TournamentFeed, TournamentLink
 from server.cli.tournament_play import render_standings
+from tests.support.cli_process import finish, start_cli
 from tests.support.live_server import LiveServer
 from tests.support.waiting import eventually
 from tests.support.ws_client import WAIT
 
 pytestmark = pytest.mark.process  # every test here runs the terminal client
 
-ROOT = Path(__file__).resolve().parents[3]
 ROW = re.compile(r"^[ >]\s*(\d+)  (.+?)\s+(\d+)\s+(\d+)$")
 EVERY_CELL = "".join(f"{row} {col}\n" for row in range(3) for col in range(3))
 """A script that always finds a move: each line is a free cell or one taken (asked again)."""
-
-
-async def start_cli(home: Path, *flags: str) -> asyncio.subprocess.Process:
-    """``tictactoe play`` keeping its identity under ``home`` (one entrant a home)."""
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.cli",
-        "play",
-        *flags,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        cwd=ROOT,
-        env={**os.environ, "XDG_CONFIG_HOME": str(home)},
-    )
-
-
-async def finish(process: asyncio.subprocess.Process, script: str = "") -> tuple[int, str, str]:
-    out, err = await asyncio.wait_for(process.communicate(script.encode()), WAIT * 4)
-    assert process.returncode is not None
-    return process.returncode, out.decode(), err.decode()
 
 
 async def read_until(process: asyncio.subprocess.Process, text: str) -> str:
@@ -123,15 +99,15 @@ async def test_two_terminal_bots_play_a_round_robin_to_its_end(
     tid = await tournament(server, ada, max_players=3)
     url = f"{server.url}/t/{tid}"
     clis = [
-        await start_cli(ada_home, "--connect", url, "--bot", "random", "--seed", "1"),
-        await start_cli(term_home, "--connect", url, "--bot", "random", "--name", "Term"),
+        await start_cli("--connect", url, "--bot", "random", "--seed", "1", home=ada_home),
+        await start_cli("--connect", url, "--bot", "random", "--name", "Term", home=term_home),
     ]
 
     # both follow the tournament before it starts, so each sees every round from the first
     before = [await read_until(cli, "Its creator starts it.") for cli in clis]
     await post(server, f"/api/tournaments/{tid}/start", {"player": ada})
     (ada_code, ada_out, ada_err), (term_code, term_out, term_err) = await asyncio.gather(
-        *(finish(cli) for cli in clis)
+        *(finish(cli, timeout=WAIT * 4) for cli in clis)
     )
     ada_out, term_out = before[0] + ada_out, before[1] + term_out
     assert ada_code == 0, ada_err
@@ -155,9 +131,9 @@ async def test_a_person_at_the_keyboard_plays_a_bot_entrant(
     home = tmp_path / "kim"
     kim = await creator_home(server, home, "Kim")
     tid = await tournament(server, kim, max_players=2)
-    cli = await start_cli(home, "--connect", f"{server.url}/t/{tid}")
+    cli = await start_cli("--connect", f"{server.url}/t/{tid}", home=home)
     await post(server, f"/api/tournaments/{tid}/start", {"player": kim})
-    code, out, err = await finish(cli, EVERY_CELL)
+    code, out, err = await finish(cli, EVERY_CELL, timeout=WAIT * 4)
     assert code == 0, err
     answer = await get(server, f"/api/tournaments/{tid}")
     assert answer["status"] == "finished"
@@ -178,7 +154,7 @@ async def test_entering_what_cannot_be_entered_is_one_clear_line(
     tid = await tournament(server, bob, max_players=2)  # Bob and the bot: full
 
     async def refused(*flags: str) -> str:
-        code, out, err = await finish(await start_cli(tmp_path / "other", *flags))
+        code, out, err = await finish(await start_cli(*flags, home=tmp_path / "other"))
         assert code == 2 and "Traceback" not in err, err
         assert err.count("\n") == 1 and err.startswith("tictactoe: error: "), err
         assert "Final standings" not in out
@@ -201,7 +177,7 @@ async def test_a_terminal_bot_takes_a_room_seat_and_sees_the_opponent_resign(
     x = await connect(server, room_id)
     await x.join(name="Web")
     cli = await start_cli(
-        tmp_path / "bot", "--connect", f"{server.url}/r/{room_id}", "--bot", "easy"
+        "--connect", f"{server.url}/r/{room_id}", "--bot", "easy", home=tmp_path / "bot"
     )
 
     async def seated() -> bool:

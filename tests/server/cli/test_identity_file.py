@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import stat
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -23,11 +21,10 @@ from server.cli.identity_file import (
     default_path,
     identity_for,
 )
+from tests.support.cli_process import start_cli
 from tests.support.live_server import LiveServer
 from tests.support.waiting import eventually
 from tests.support.ws_client import WAIT
-
-ROOT = Path(__file__).resolve().parents[3]
 
 
 def test_the_file_is_in_the_xdg_config_home_else_in_dot_config(tmp_path: Path) -> None:
@@ -95,28 +92,13 @@ async def test_an_identity_is_made_once_per_server_and_reused(
 # -- the terminal client, as a program ---------------------------------------------------
 
 
-async def start_cli(home: Path, *flags: str) -> asyncio.subprocess.Process:
-    return await asyncio.create_subprocess_exec(
-        sys.executable,
-        "-m",
-        "server.cli",
-        "play",
-        *flags,
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
-        cwd=ROOT,
-        env={**os.environ, "XDG_CONFIG_HOME": str(home)},
-    )
-
-
 async def seated_then_quit(
     server: LiveServer, connect: Callable[..., Any], home: Path, *flags: str
 ) -> tuple[dict[str, Any], str]:
     """The CLI takes X in a new room and quits once O (a WebSocket client) sat down: the
     seat as the room shows it, and the CLI's output."""
     room_id = await server.create_room()
-    cli = await start_cli(home, "--connect", f"{server.url}/r/{room_id}", *flags)
+    cli = await start_cli("--connect", f"{server.url}/r/{room_id}", *flags, home=home)
 
     async def seated() -> list[dict[str, Any]]:
         players: list[dict[str, Any]] = (await server.snapshot(room_id))["players"]
@@ -162,7 +144,7 @@ async def test_an_unusable_identity_file_stops_the_game_with_a_clear_message(
     path.parent.mkdir()
     path.write_text("{damaged")
     room_id = await server.create_room()
-    cli = await start_cli(tmp_path, "--connect", f"{server.url}/r/{room_id}")
+    cli = await start_cli("--connect", f"{server.url}/r/{room_id}", home=tmp_path)
     _, err = await asyncio.wait_for(cli.communicate(), WAIT * 2)
     assert cli.returncode == 2
     assert f"cannot use your identity file {path}" in err.decode()
@@ -178,7 +160,7 @@ async def test_an_identity_the_server_does_not_know_is_explained(
     file = IdentityFile(tmp_path / "tictactoe" / "identity.json")
     file.save(server.url, Identity("ForgottenId00001", "s" * 43, "Old"))
     room_id = await server.create_room()
-    cli = await start_cli(tmp_path, "--connect", f"{server.url}/r/{room_id}")
+    cli = await start_cli("--connect", f"{server.url}/r/{room_id}", home=tmp_path)
     _, err = await asyncio.wait_for(cli.communicate(), WAIT * 2)
     assert cli.returncode == 2
     assert "does not know the identity" in err.decode() and "--guest" in err.decode()
