@@ -109,3 +109,19 @@ def seat(page: Any, room: str, mark: str | None = None) -> Any:
     accept_invite(page, room)
     expect(role_badge(page)).to_have_text(f"You play {mark}" if mark else PLAYS)
     return page
+
+
+X_WINS = [("X", (1, 1)), ("O", (2, 1)), ("X", (1, 2)), ("O", (2, 2)), ("X", (1, 3))]
+"""A quick 3×3 game X wins on the middle row (cells as the page labels them: from 1)."""
+
+
+def play_tournament_game(x: Any, o: Any, room: str) -> None:
+    """Both players' pages, moved to ``room`` by themselves, play ``X_WINS`` to X's win."""
+    for page, mark in ((x, "X"), (o, "O")):
+        expect(page).to_have_url(re.compile(rf"/r/{room}$"))
+        expect(role_badge(page)).to_have_text(f"You play {mark}")
+    for mark, (row, col) in X_WINS:
+        page, other = (x, o) if mark == "X" else (o, x)
+        cell(page, row, col).click()
+        expect_cell(other, row, col, mark)
+    expect(banner(x)).to_contain_text("You won!")

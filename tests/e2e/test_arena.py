@@ -16,13 +16,17 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import banner, button, cell, expect_cell, role_badge
+from tests.e2e.browser_helpers import (
+    banner,
+    button,
+    play_tournament_game,
+    role_badge,
+)
 from tests.e2e.contrast import low_contrast
 from tests.support.live_server import LiveServer
 
 pytestmark = pytest.mark.e2e
 
-X_WINS = [("X", (1, 1)), ("O", (2, 1)), ("X", (1, 2)), ("O", (2, 2)), ("X", (1, 3))]
 ARENA_SECONDS = 20  # short enough for a test, long enough for a late entrant and a few games
 GAMES_WAIT = 60.0  # s: a bound against a hang, not a measurement
 
@@ -137,14 +141,7 @@ def test_an_arena_is_joined_late_played_through_and_ends_on_its_podium(
         game = waiting[0]
         room = game["room_id"]
         x, o = pages[game["first"]], pages[game["second"]]
-        for page, mark in ((x, "X"), (o, "O")):  # moved to the game by the page itself
-            expect(page).to_have_url(re.compile(rf"/r/{room}$"))
-            expect(role_badge(page)).to_have_text(f"You play {mark}")
-        for mark, (row, col) in X_WINS:
-            page, other = (x, o) if mark == "X" else (o, x)
-            cell(page, row, col).click()
-            expect_cell(other, row, col, mark)
-        expect(banner(x)).to_contain_text("You won!")
+        play_tournament_game(x, o, room)  # moved to the game by the pages themselves
         expect(button(x, "Rematch")).to_have_count(0)  # one game a pairing
         played.append(game)
         done.add(room)

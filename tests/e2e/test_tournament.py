@@ -16,12 +16,14 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import banner, button, cell, expect_cell, role_badge
+from tests.e2e.browser_helpers import (
+    button,
+    play_tournament_game,
+    role_badge,
+)
 from tests.e2e.contrast import low_contrast
 
 pytestmark = pytest.mark.e2e
-
-X_WINS = [("X", (1, 1)), ("O", (2, 1)), ("X", (1, 2)), ("O", (2, 2)), ("X", (1, 3))]
 
 
 def identity(page: Any) -> str:
@@ -90,14 +92,7 @@ def test_a_round_robin_played_in_three_browsers(
         game = httpx.get(api, timeout=10).json()["schedule"][number - 1]["games"][0]
         x, o = pages[game["first"]], pages[game["second"]]
         room = f"{tournament_id}-{number}-0"  # docs/tournaments.md: one room id a game
-        for page, mark in ((x, "X"), (o, "O")):  # moved to the game by the page itself
-            expect(page).to_have_url(re.compile(rf"/r/{room}$"))
-            expect(role_badge(page)).to_have_text(f"You play {mark}")
-        for mark, (row, col) in X_WINS:
-            page, other = (x, o) if mark == "X" else (o, x)
-            cell(page, row, col).click()
-            expect_cell(other, row, col, mark)
-        expect(banner(x)).to_contain_text("You won!")
+        play_tournament_game(x, o, room)  # moved to the game by the pages themselves
         # the watcher's standings follow: X's win is counted within moments
         expect(watcher.locator(f'.game-line[data-room="{room}"]')).to_contain_text("won")
         expect(standing(watcher, game["first"]).locator(".points")).not_to_have_text("0")
