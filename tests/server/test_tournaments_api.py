@@ -206,8 +206,12 @@ async def test_an_arena_is_created_checked_and_taken_late_entrants(server: LiveS
         assert answer.json()["field"] == "duration", (duration, answer.text)
     answer = await post(server, "/api/tournaments", {"player": ada, "duration": 60})
     assert answer.json()["field"] == "duration"  # a round robin has no duration
-    for body in ({"double": "yes"}, {"double": True, "kind": "arena", "duration": 60}):
-        answer = await post(server, "/api/tournaments", {"player": ada, **body})
+    doubles: list[dict[str, Any]] = [
+        {"double": "yes"},
+        {"double": True, "kind": "arena", "duration": 60},
+    ]
+    for options in doubles:
+        answer = await post(server, "/api/tournaments", {"player": ada, **options})
         assert answer.json()["field"] == "double", answer.text
     twice = await post(server, "/api/tournaments", {"player": ada, "double": True})
     assert twice.status_code == 201 and twice.json()["double"] is True
