@@ -331,7 +331,9 @@ export function startGame(app, roomId, want) {
     const mine = loadIdentity()?.id;
     if (following || !view.tournament || !view.me || !mine || state.room?.status !== "finished") return;
     following = true;
-    followToNextGame(view.tournament, mine, roomId);
+    followToNextGame(view.tournament, mine, roomId, {
+      onNext: () => flash("tournament", "Your next game is ready: going to it…"),
+    });
   });
   // "Reconnecting…" covers the board while the line is down; "Back" for a moment after.
   let wasDown = false;

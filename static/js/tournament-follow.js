@@ -2,10 +2,14 @@
 // played it, and moves to their next game by itself, as the tournament's page does: an arena
 // pairs them again a few seconds after a game, a round robin once the round's other games end.
 // Each room is gone to once (tournament.js's movedTo), so coming back to a game stays there.
+// The page stays at least SHOW_RESULT_MS on the finished game first: a round robin's next
+// round may open the moment this game ends, and a person wants to see how it ended.
 
 import { announce } from "./announce.js";
 import { Connection } from "./net.js";
 import { markMoved, movedTo } from "./tournament.js";
+
+export const SHOW_RESULT_MS = 3000;
 
 /** The live socket of tournament `id`, carrying `playerId`'s next game. */
 export function tournamentSocketUrl(id, playerId, loc = window.location) {
@@ -23,9 +27,15 @@ export function nextRoom(t, tournamentId, roomId) {
 }
 
 /** Follow tournament `id` for `playerId` from the finished game in `roomId`; `onNext(roomId)`
- *  is told before the page goes there. Stops at the move or once the tournament finished;
+ *  is told when the next game is ready, and the page goes there once the finished game has
+ *  shown for `showResultMs`. Stops at the move or once the tournament finished;
  *  returns a function that stops it. */
-export function followToNextGame(id, playerId, roomId, { onNext = () => {}, go = (path) => location.assign(path) } = {}) {
+export function followToNextGame(id, playerId, roomId, {
+  onNext = () => announce("Your next game is ready: going to it."),
+  go = (path) => location.assign(path),
+  showResultMs = SHOW_RESULT_MS,
+} = {}) {
+  const leaveAt = Date.now() + showResultMs; // the game just ended: its result shows first
   const socket = new Connection(tournamentSocketUrl(id, playerId), {
     onMessage(msg) {
       if (msg.type !== "tournament") return;
@@ -34,9 +44,8 @@ export function followToNextGame(id, playerId, roomId, { onNext = () => {}, go =
       if (next) {
         socket.stop("moved");
         markMoved(id, next);
-        onNext(next);
-        announce("Your next game is ready: going to it.");
-        go(`/r/${encodeURIComponent(next)}`);
+        onNext(next); // says so (by default to a screen reader)
+        setTimeout(() => go(`/r/${encodeURIComponent(next)}`), Math.max(0, leaveAt - Date.now()));
       } else if (msg.status === "finished") {
         socket.stop("finished");
       }
