@@ -4,8 +4,9 @@ Two workers of one server process on ``redis+sentinel://``, two players on the r
 websockets client. Mid-game ``SENTINEL FAILOVER`` moves the primary to the replica; the
 players go on as docs/protocol.md tells a client to: a move answered ``unavailable`` is
 sent again with the same ``move_id``, and a socket closed with 1012 (a worker whose
-presence lease lapsed while Redis refused writes) is opened again and the seat resumed
-with its token; every acknowledged move is on the board exactly once and the game ends.
+presence lease lapsed while Redis refused writes), or a handshake cut short while the server
+is still up, is opened again and the seat resumed with its token; every acknowledged move is
+on the board exactly once and the game ends.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 from websockets.asyncio.client import connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tests.support.redis_sentinel import LocalSentinel
 from tests.support.server_process import Fleet, ServerProcess, create_room, snapshot
@@ -39,6 +40,7 @@ class Seat:
         self.joined = False
         self.token: str | None = None
         self.reconnects = 0
+        self.handshake_failures = 0
 
     async def open(self, **join: Any) -> dict[str, Any]:
         """Connect and take (or, with the token, resume) the seat; a refused join leaves
@@ -46,7 +48,15 @@ class Seat:
         if self.client is not None and not self.client.done:
             await self.client.close()
         self.joined = False
-        self.client = Client(await connect(self.server.ws(self.room_id), proxy=None))
+        try:
+            ws = await connect(self.server.ws(self.room_id), proxy=None)
+        except (OSError, InvalidHandshake) as exc:
+            if not self.server.alive:  # the server stopped: say what it said
+                raise AssertionError(f"{exc}\n{self.server.log_tail(80)}") from exc
+            # a worker busy with the failover cut the handshake: try again, as a client does
+            self.handshake_failures += 1
+            raise ConnectionClosed(None, None) from exc
+        self.client = Client(ws)
         welcome = await self.client.join(token=self.token, **join)
         if welcome["type"] != "welcome":
             assert welcome["code"] == "unavailable", welcome
@@ -109,12 +119,7 @@ async def test_a_served_game_goes_on_across_a_sentinel_failover(
             if number == 2:  # mid-game: the primary moves to the replica
                 old, _ = await asyncio.to_thread(sentinel.failover)
                 await asyncio.to_thread(sentinel.wait_demoted, old)
-            try:
-                ok = await mover.play(row, col, f"m{number}")
-            except OSError as exc:  # the server stopped listening: say what it said
-                raise AssertionError(
-                    f"{exc}; server alive: {server.alive}\n{server.log_tail(80)}"
-                ) from exc
+            ok = await mover.play(row, col, f"m{number}")
             acknowledged.append(ok)
             await (o if mover is x else x).seen(ok["version"])
         stored = await snapshot(server, room_id)
