@@ -87,6 +87,17 @@ class Connection:
         self._pending.append(text)
         return True
 
+    def send_pair(self, first: str, second: str) -> bool:
+        """``send(first)`` then ``send(second)``, written to the socket in one write when it
+        takes them at once (one system call instead of two)."""
+        if self.ended:
+            return False
+        fast = self._fast
+        if self._writer is None and fast is not None and fast.write_pair_now(first, second):
+            self.sent += 2
+            return True
+        return self.send(first) and self.send(second)
+
     def _frame(self, text: str) -> Coroutine[Any, Any, None]:
         fast = self._fast
         return self.websocket.send_text(text) if fast is None else fast.frame(text)

@@ -185,3 +185,49 @@ def test_another_asgi_server_takes_the_asgi_send() -> None:
 
     assert protocol_of(send) is None
     assert protocol_of(None) is None
+
+
+class _CountingTransport:
+    """The connection's real transport, counting its writes (the one thing observed)."""
+
+    def __init__(self, transport: Any) -> None:
+        self._transport = transport
+        self.writes: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.writes.append(bytes(data))
+        self._transport.write(data)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._transport, name)
+
+
+async def test_an_answer_and_its_event_go_out_in_one_write(endpoint: _Endpoint) -> None:
+    client, connection = await endpoint.open()
+    protocol = _protocol(connection)
+    counting = _CountingTransport(protocol.transport)
+    protocol.transport = counting
+    event = '{"type":"moved","version":8}'
+    assert connection.send_pair('{"type":"move_ok","version":8}', event)
+    assert len(counting.writes) == 1 and connection.sent == 2
+    assert counting.writes[0].endswith(frame_of(event))
+    assert await asyncio.wait_for(client.recv(), WAIT) == '{"type":"move_ok","version":8}'
+    assert await asyncio.wait_for(client.recv(), WAIT) == event
+    protocol.transport = counting._transport
+    await client.close()
+
+
+async def test_a_pair_behind_a_waiting_send_is_queued_in_order(endpoint: _Endpoint) -> None:
+    client, connection = await endpoint.open()
+    pad = "x" * 32_000
+    sent: list[str] = []
+    while not _writing(connection):
+        sent.append(f"{len(sent)}:{pad}")
+        assert connection.send(sent[-1])
+        assert len(sent) < 5_000, "the socket never paused"
+        await asyncio.sleep(0)  # the test: a sender that lets the loop write between sends
+    assert connection.send_pair("answer", "event")
+    sent += ["answer", "event"]
+    received = [str(await asyncio.wait_for(client.recv(), WAIT)) for _ in sent]
+    assert received == sent
+    await client.close()
