@@ -55,6 +55,9 @@ class Executed:
     room: Room
     reply: Reply
     event: dict[str, Any] | None
+    event_text: str | None = None
+    """The committed event's text, byte for byte as logged and published (None: nothing
+    committed), so the connection that sent the command can have it with its answer."""
 
 
 _UNLOCKED: AbstractAsyncContextManager[None] = nullcontext()
@@ -179,6 +182,7 @@ class RoomService:
                     self._observe(held, False)
                     return Executed(held, handled.reply, None)
                 data = encode_room(room)
+                event_text = dumps(handled.event)
                 # copies share the archive until a new game replaces it (Room.copy)
                 archive_unchanged = room.games is held.games
                 started = time.perf_counter()
@@ -187,7 +191,7 @@ class RoomService:
                         room_id,
                         cached.version,
                         data,
-                        dumps(handled.event),
+                        event_text,
                         listed=room.listed,
                         finished=room.game.is_over,
                         archive_unchanged=archive_unchanged,
@@ -197,7 +201,7 @@ class RoomService:
                         room_id,
                         cached.version,
                         data,
-                        dumps(handled.event),
+                        event_text,
                         listed=room.listed,
                         finished=room.game.is_over,
                         archive_unchanged=archive_unchanged,
@@ -207,7 +211,7 @@ class RoomService:
                 if swapped.committed:
                     self.cache.offer(room_id, room.version, data, room)
                     self._observe(room, True)
-                    return Executed(room, handled.reply, handled.event)
+                    return Executed(room, handled.reply, handled.event, event_text)
                 self.conflicts += 1
                 fresh = True  # the refusal carries the room (None: gone or lost; a load says)
                 if swapped.current is None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from starlette.types import Message
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from rooms import ErrorCode, Feed, Hub, LeaseLost, Presence, RoomError, RoomService
+from rooms import ErrorCode, Executed, Feed, Hub, LeaseLost, Presence, RoomError, RoomService
 from rooms.players import PlayerDirectory, verified
 from rooms.protocol import (
     ActionMessage,
@@ -38,7 +38,7 @@ from rooms.protocol import (
     pong_message,
     welcome_message,
 )
-from rooms.room import Join, JoinReply, MoveReply, PlayMove
+from rooms.room import Command, Join, JoinReply, MoveReply, PlayMove
 
 from .actions import chat_line, command_for, version_of
 from .admission import LoopLag
@@ -300,7 +300,7 @@ class Session:
         # A read before the room's commit (an identity is not room state); bad_identity
         # refuses the join before anything is written.
         player = await verified(self.players, message.player) if message.player else None
-        feed = Feed(self.room_id, self.service, self.conn.send)
+        feed = Feed(self.room_id, self.service, self.conn.send, send_pair=self.conn.send_pair)
         await self.hub.attach(self.room_id, feed)  # subscribe first, then read the room
         try:
             # The room indexed under this worker, then the Join committed (on one Redis,
@@ -346,12 +346,30 @@ class Session:
     async def _move(self, message: MoveMessage) -> None:
         command = PlayMove(self.conn.id, message.request, message.version, message.move_id)
         try:
-            executed = await self.service.execute(self.room_id, command)
+            executed = await self._execute(command)
         except RoomError as exc:
             exc.ref = exc.ref or message.move_id
             raise
         assert isinstance(executed.reply, MoveReply)
-        self.conn.send(dumps(move_ok_message(executed.reply)))
+        self._answer(dumps(move_ok_message(executed.reply)), executed)
+
+    async def _execute(self, command: Command) -> Executed:
+        """``service.execute`` of a joined connection's command; the room's events wait
+        meanwhile, so that the command's own goes out with its answer (``_answer``)."""
+        assert self._joined is not None
+        feed = self._joined.feed
+        feed.expect()
+        try:
+            return await self.service.execute(self.room_id, command)
+        except BaseException:
+            feed.release()
+            raise
+
+    def _answer(self, reply: str, executed: Executed) -> None:
+        """The answer to a command, with the event it committed when that is the next one
+        this connection is owed, in one write (Feed.answer)."""
+        assert self._joined is not None
+        self._joined.feed.answer(reply, executed.room.version, executed.event_text)
 
     async def _act(self, message: ActionMessage | ClaimMessage) -> None:
         leaving = isinstance(message, ActionMessage) and message.kind is ClientType.LEAVE
@@ -360,8 +378,10 @@ class Session:
             # peer closed and an event's send failed, which cancels this read), the close
             # path records the departure as a leave; after this commit it changes nothing.
             self._deliberate = True
-        executed = await self.service.execute(self.room_id, command_for(message, self.conn.id))
-        self.conn.send(dumps(ack_message(message.ref, version_of(executed.reply, executed.event))))
+        executed = await self._execute(command_for(message, self.conn.id))
+        self._answer(
+            dumps(ack_message(message.ref, version_of(executed.reply, executed.event))), executed
+        )
         if leaving:  # recorded: the close that follows changes nothing more
             self.conn.end(CloseCode.NORMAL, "left")
 

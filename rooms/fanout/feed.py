@@ -5,6 +5,12 @@ is the next version. Until the connection's snapshot is sent (``start``) events 
 bounded buffer; events at or below the snapshot version are dropped (subscribe first, then
 read, then drop). A gap (the bus dropped something) is repaired from the store's event log,
 or, when the log no longer reaches back, by sending the full snapshot as a ``state``.
+
+``answer`` sends the connection's answer to a command it sent together with the event that
+command committed, in one write, when that event is the connection's next; the copy the bus
+brings is dropped as one already sent. While the command is under way (``expect`` until
+``answer`` or ``release``) the events the bus brings wait, so that the command's own event,
+which over Redis often comes back before the commit's answer, still goes with the answer.
 """
 
 from __future__ import annotations
@@ -32,16 +38,20 @@ class Feed:
         send: Callable[[str], object],
         *,
         buffer: int = 1024,
+        send_pair: Callable[[str, str], object] | None = None,
     ) -> None:
         self.room_id = room_id
         self._service = service
         self._send = send
+        self._send_pair = send_pair
+        """Sends two texts in one write (None: one ``send`` after the other)."""
         self._buffer = buffer
         self.version: int | None = None
         """The last version this connection was sent (None until its snapshot)."""
         self._pending: list[tuple[int, str]] = []
         self._lost = False  # the buffer overflowed before start: resynchronise
         self._repair: asyncio.Task[None] | None = None
+        self._expecting = False  # a command of this connection is under way: events wait
         self._closed = False
         self.repairs = 0
         self.audience: str | None = None
@@ -52,7 +62,7 @@ class Feed:
     def deliver(self, version: int, text: str) -> None:
         if self._closed:
             return
-        if self.version is None or self._repair is not None:
+        if self.version is None or self._repair is not None or self._expecting:
             self._hold(version, text)
             return
         if version <= self.version:
@@ -63,6 +73,47 @@ class Feed:
             return
         self._hold(version, text)
         self._start_repair()
+
+    def expect(self) -> None:
+        """A command of this connection is under way: hold the bus's events until its
+        ``answer`` (or ``release``, when it fails), so that its own event goes with it."""
+        self._expecting = True
+
+    def release(self) -> None:
+        """The command under way ended without an answer: send what waited, in order."""
+        if self._expecting:
+            self._expecting = False
+            self._resume()
+
+    def answer(self, reply: str, version: int | None, event: str | None) -> None:
+        """Send ``reply``, this connection's answer to a command that committed ``event`` at
+        ``version`` (both None: it committed nothing), followed by the event when it is the
+        next one this connection is owed; then whatever waited meanwhile, in order (the
+        bus's copy of ``event`` among it is dropped as already sent)."""
+        self._expecting = False
+        if (
+            event is None
+            or version is None
+            or self._closed
+            or self._repair is not None
+            or self.version is None
+            or version != self.version + 1
+        ):
+            self._send(reply)
+        else:
+            self.version = version
+            if self._send_pair is not None:
+                self._send_pair(reply, event)
+            else:
+                self._send(reply)
+                self._send(event)
+        self._resume()
+
+    def _resume(self) -> None:
+        """Send what waited for a command's answer, unless a repair or the snapshot still
+        holds it (they drain it themselves)."""
+        if self._pending and self._repair is None and self.version is not None:
+            self._drain()
 
     def deliver_chat(self, text: str) -> None:
         """A chat line of this connection's audience (the hub filters): sent as it comes,

@@ -168,3 +168,98 @@ async def test_a_listener_gets_what_was_queued_first_then_each_message_in_order(
     bus.deliver("r", "four")
     await asyncio.sleep(0)  # nothing happens, one loop turn: closed, it reaches nobody
     assert heard == ["one", "two", "three"] and subscription.dropped == 0
+
+
+class Pairs(Inbox):
+    """An inbox that also takes two texts at once, as one write (Connection.send_pair)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pairs: list[tuple[str, str]] = []
+
+    def pair(self, first: str, second: str) -> None:
+        self.pairs.append((first, second))
+        self.texts += [first, second]
+
+
+async def test_an_answer_carries_its_event_and_the_bus_copy_is_not_sent_again() -> None:
+    _, service, hub, room_id = await setup()
+    inbox = Pairs()
+    feed = Feed(room_id, service, inbox, send_pair=inbox.pair)
+    await hub.attach(room_id, feed)
+    feed.start(0)
+    executed = await service.execute(room_id, Join("s0", Role.SPECTATOR))
+    assert executed.event_text is not None and executed.room.version == 1
+    feed.answer('{"type":"ack"}', executed.room.version, executed.event_text)
+    assert inbox.pairs == [('{"type":"ack"}', executed.event_text)]
+    await join_many(service, room_id, 1, prefix="t")  # the bus's own events still come
+    await inbox.wait_for(3)
+    await asyncio.sleep(0.05)  # the test: long enough for a duplicate to arrive, none does
+    assert [m.get("version") for m in inbox.messages] == [None, 1, 2]
+    await hub.close()
+
+
+async def test_an_answer_whose_event_is_not_next_waits_for_the_bus() -> None:
+    _, service, hub, room_id = await setup()
+    inbox = Pairs()
+    feed = Feed(room_id, service, inbox, send_pair=inbox.pair)
+    await hub.attach(room_id, feed)
+    feed.start(0)
+    await join_many(service, room_id, 1)  # version 1, not yet handed over by the bus
+    executed = await service.execute(room_id, Join("late", Role.SPECTATOR))
+    feed.answer('{"type":"ack"}', executed.room.version, executed.event_text)
+    assert inbox.pairs == [] and inbox.messages == [{"type": "ack"}]
+    await inbox.wait_for(3)
+    assert [m.get("version") for m in inbox.messages] == [None, 1, 2]
+    feed.answer('{"type":"pong"}', None, None)  # nothing committed: the answer alone
+    assert inbox.messages[-1] == {"type": "pong"} and len(inbox.texts) == 4
+    await hub.close()
+
+
+async def test_without_a_pair_sender_the_answer_and_event_go_one_after_the_other() -> None:
+    _, service, hub, room_id = await setup()
+    inbox = Inbox()
+    feed = Feed(room_id, service, inbox)
+    await hub.attach(room_id, feed)
+    feed.start(0)
+    executed = await service.execute(room_id, Join("s0", Role.SPECTATOR))
+    feed.answer('{"type":"ack"}', executed.room.version, executed.event_text)
+    assert inbox.texts == ['{"type":"ack"}', executed.event_text]
+    await asyncio.sleep(0.05)  # the test: the bus copy arrives and is dropped
+    assert len(inbox.texts) == 2
+    await hub.close()
+
+
+async def test_events_wait_for_the_answer_of_a_command_under_way() -> None:
+    _, service, hub, room_id = await setup()
+    inbox = Pairs()
+    feed = Feed(room_id, service, inbox, send_pair=inbox.pair)
+    await hub.attach(room_id, feed)
+    feed.start(0)
+    feed.expect()
+    own = await service.execute(room_id, Join("s0", Role.SPECTATOR))
+    await join_many(service, room_id, 1, prefix="t")  # someone else's, after it
+    await asyncio.sleep(0.05)  # the test: both copies come back from the bus meanwhile
+    assert inbox.texts == []  # they waited for the answer
+    feed.answer('{"type":"ack"}', own.room.version, own.event_text)
+    assert inbox.pairs == [('{"type":"ack"}', own.event_text)]
+    assert [m.get("version") for m in inbox.messages] == [None, 1, 2]
+    await hub.close()
+
+
+async def test_a_command_that_fails_releases_what_waited_in_order() -> None:
+    _, service, hub, room_id = await setup()
+    inbox = Inbox()
+    feed = Feed(room_id, service, inbox)
+    await hub.attach(room_id, feed)
+    feed.start(0)
+    feed.expect()
+    await join_many(service, room_id, 2)
+    await asyncio.sleep(0.05)  # the test: both events come back from the bus meanwhile
+    assert inbox.texts == []
+    feed.release()
+    assert [m["version"] for m in inbox.messages] == [1, 2]
+    await join_many(service, room_id, 1, prefix="t")  # and later ones flow again
+    await inbox.wait_for(3)
+    assert [m["version"] for m in inbox.messages] == [1, 2, 3]
+    await hub.close()
