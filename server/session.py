@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from starlette.types import Message
@@ -346,30 +347,27 @@ class Session:
     async def _move(self, message: MoveMessage) -> None:
         command = PlayMove(self.conn.id, message.request, message.version, message.move_id)
         try:
-            executed = await self._execute(command)
+            await self._command(command, _move_ok)
         except RoomError as exc:
             exc.ref = exc.ref or message.move_id
             raise
-        assert isinstance(executed.reply, MoveReply)
-        self._answer(dumps(move_ok_message(executed.reply)), executed)
 
-    async def _execute(self, command: Command) -> Executed:
-        """``service.execute`` of a joined connection's command; the room's events wait
-        meanwhile, so that the command's own goes out with its answer (``_answer``)."""
+    async def _command(self, command: Command, answer: Callable[[Executed], str]) -> Executed:
+        """``service.execute`` of a joined connection's command, answered with ``answer``'s
+        text and the event the command committed, in one write when that event is the next
+        one this connection is owed (Feed.answer). The room's events wait meanwhile; if
+        anything fails before the answer they go on without it."""
         assert self._joined is not None
         feed = self._joined.feed
         feed.expect()
         try:
-            return await self.service.execute(self.room_id, command)
+            executed = await self.service.execute(self.room_id, command)
+            reply = answer(executed)
         except BaseException:
             feed.release()
             raise
-
-    def _answer(self, reply: str, executed: Executed) -> None:
-        """The answer to a command, with the event it committed when that is the next one
-        this connection is owed, in one write (Feed.answer)."""
-        assert self._joined is not None
-        self._joined.feed.answer(reply, executed.room.version, executed.event_text)
+        feed.answer(reply, executed.room.version, executed.event_text)
+        return executed
 
     async def _act(self, message: ActionMessage | ClaimMessage) -> None:
         leaving = isinstance(message, ActionMessage) and message.kind is ClientType.LEAVE
@@ -378,9 +376,11 @@ class Session:
             # peer closed and an event's send failed, which cancels this read), the close
             # path records the departure as a leave; after this commit it changes nothing.
             self._deliberate = True
-        executed = await self._execute(command_for(message, self.conn.id))
-        self._answer(
-            dumps(ack_message(message.ref, version_of(executed.reply, executed.event))), executed
+        await self._command(
+            command_for(message, self.conn.id),
+            lambda executed: dumps(
+                ack_message(message.ref, version_of(executed.reply, executed.event))
+            ),
         )
         if leaving:  # recorded: the close that follows changes nothing more
             self.conn.end(CloseCode.NORMAL, "left")
@@ -398,3 +398,9 @@ class Session:
             spectator_name=self._joined.name,
         )
         self.conn.send(dumps(ack_message(message.ref, None)))
+
+
+def _move_ok(executed: Executed) -> str:
+    """The answer to a move that landed (or was a duplicate)."""
+    assert isinstance(executed.reply, MoveReply)
+    return dumps(move_ok_message(executed.reply))
