@@ -1,4 +1,4 @@
-"""A joined connection's lifecycle messages as room commands, and its chat lines.
+"""A joined connection's lifecycle messages as room commands, their answers, and its chat lines.
 
 Each lifecycle message (``resign`` ... ``leave``) becomes a room command naming the
 connection (the room knows which seat it holds), goes through the service's versioned
@@ -11,11 +11,30 @@ from __future__ import annotations
 
 import time
 
-from rooms import Command, Hub, RoomService
-from rooms.protocol import ActionMessage, ChatMessage, ClaimMessage, ClientType, ServerType, dumps
-from rooms.room import Abort, Answer, Claim, Done, Leave, Offer, OfferKind, Rematch, Resign
+from rooms import Command, Executed, Hub, RoomService
+from rooms.protocol import (
+    ActionMessage,
+    ChatMessage,
+    ClaimMessage,
+    ClientType,
+    ServerType,
+    dumps,
+    move_ok_message,
+)
+from rooms.room import (
+    Abort,
+    Answer,
+    Claim,
+    Done,
+    Leave,
+    MoveReply,
+    Offer,
+    OfferKind,
+    Rematch,
+    Resign,
+)
 
-__all__ = ["chat_line", "command_for", "version_of"]
+__all__ = ["chat_line", "command_for", "move_ok_text", "version_of"]
 
 _ANSWERS = {
     ClientType.ACCEPT_DRAW: (OfferKind.DRAW, True),
@@ -81,3 +100,9 @@ async def chat_line(
         "at": time.time(),
     }
     await hub.publish(room_id, dumps(line))
+
+
+def move_ok_text(executed: Executed) -> str:
+    """The answer to a move that landed (or was a duplicate)."""
+    assert isinstance(executed.reply, MoveReply)
+    return dumps(move_ok_message(executed.reply))

@@ -34,14 +34,13 @@ from rooms.protocol import (
     ack_message,
     dumps,
     error_message,
-    move_ok_message,
     parse_message,
     pong_message,
     welcome_message,
 )
-from rooms.room import Command, Join, JoinReply, MoveReply, PlayMove
+from rooms.room import Command, Join, JoinReply, PlayMove
 
-from .actions import chat_line, command_for, version_of
+from .actions import chat_line, command_for, move_ok_text, version_of
 from .admission import LoopLag
 from .close_codes import CloseCode
 from .connection import Connection
@@ -347,7 +346,7 @@ class Session:
     async def _move(self, message: MoveMessage) -> None:
         command = PlayMove(self.conn.id, message.request, message.version, message.move_id)
         try:
-            await self._command(command, _move_ok)
+            await self._command(command, move_ok_text)
         except RoomError as exc:
             exc.ref = exc.ref or message.move_id
             raise
@@ -398,9 +397,3 @@ class Session:
             spectator_name=self._joined.name,
         )
         self.conn.send(dumps(ack_message(message.ref, None)))
-
-
-def _move_ok(executed: Executed) -> str:
-    """The answer to a move that landed (or was a duplicate)."""
-    assert isinstance(executed.reply, MoveReply)
-    return dumps(move_ok_message(executed.reply))

@@ -182,12 +182,19 @@ class Pairs(Inbox):
         self.texts += [first, second]
 
 
+async def listening(hub: Hub, service: RoomService, room_id: str, inbox: Inbox) -> Feed:
+    """A feed on ``inbox`` (taking pairs when it is a ``Pairs``), attached and started at 0."""
+    pair = inbox.pair if isinstance(inbox, Pairs) else None
+    feed = Feed(room_id, service, inbox, send_pair=pair)
+    await hub.attach(room_id, feed)
+    feed.start(0)
+    return feed
+
+
 async def test_an_answer_carries_its_event_and_the_bus_copy_is_not_sent_again() -> None:
     _, service, hub, room_id = await setup()
     inbox = Pairs()
-    feed = Feed(room_id, service, inbox, send_pair=inbox.pair)
-    await hub.attach(room_id, feed)
-    feed.start(0)
+    feed = await listening(hub, service, room_id, inbox)
     executed = await service.execute(room_id, Join("s0", Role.SPECTATOR))
     assert executed.event_text is not None and executed.room.version == 1
     feed.answer('{"type":"ack"}', executed.room.version, executed.event_text)
@@ -202,9 +209,7 @@ async def test_an_answer_carries_its_event_and_the_bus_copy_is_not_sent_again() 
 async def test_an_answer_whose_event_is_not_next_waits_for_the_bus() -> None:
     _, service, hub, room_id = await setup()
     inbox = Pairs()
-    feed = Feed(room_id, service, inbox, send_pair=inbox.pair)
-    await hub.attach(room_id, feed)
-    feed.start(0)
+    feed = await listening(hub, service, room_id, inbox)
     await join_many(service, room_id, 1)  # version 1, not yet handed over by the bus
     executed = await service.execute(room_id, Join("late", Role.SPECTATOR))
     feed.answer('{"type":"ack"}', executed.room.version, executed.event_text)
@@ -219,9 +224,7 @@ async def test_an_answer_whose_event_is_not_next_waits_for_the_bus() -> None:
 async def test_without_a_pair_sender_the_answer_and_event_go_one_after_the_other() -> None:
     _, service, hub, room_id = await setup()
     inbox = Inbox()
-    feed = Feed(room_id, service, inbox)
-    await hub.attach(room_id, feed)
-    feed.start(0)
+    feed = await listening(hub, service, room_id, inbox)
     executed = await service.execute(room_id, Join("s0", Role.SPECTATOR))
     feed.answer('{"type":"ack"}', executed.room.version, executed.event_text)
     assert inbox.texts == ['{"type":"ack"}', executed.event_text]
@@ -233,9 +236,7 @@ async def test_without_a_pair_sender_the_answer_and_event_go_one_after_the_other
 async def test_events_wait_for_the_answer_of_a_command_under_way() -> None:
     _, service, hub, room_id = await setup()
     inbox = Pairs()
-    feed = Feed(room_id, service, inbox, send_pair=inbox.pair)
-    await hub.attach(room_id, feed)
-    feed.start(0)
+    feed = await listening(hub, service, room_id, inbox)
     feed.expect()
     own = await service.execute(room_id, Join("s0", Role.SPECTATOR))
     await join_many(service, room_id, 1, prefix="t")  # someone else's, after it
@@ -250,9 +251,7 @@ async def test_events_wait_for_the_answer_of_a_command_under_way() -> None:
 async def test_a_command_that_fails_releases_what_waited_in_order() -> None:
     _, service, hub, room_id = await setup()
     inbox = Inbox()
-    feed = Feed(room_id, service, inbox)
-    await hub.attach(room_id, feed)
-    feed.start(0)
+    feed = await listening(hub, service, room_id, inbox)
     feed.expect()
     await join_many(service, room_id, 2)
     await asyncio.sleep(0.05)  # the test: both events come back from the bus meanwhile
