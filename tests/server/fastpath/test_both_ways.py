@@ -76,8 +76,9 @@ async def test_a_game_says_the_same_with_and_without_the_fastpath(
         for row, col, mover in ((0, 0, o), (0, 1, x), (0, 2, o), (2, 1, x)):
             ok = await mover.move(row, col)
             assert ok["type"] == "move_ok" and ok["duplicate"] is False, ok
-            for client in clients:
-                await client.seen(ok["version"])
+            for player in (x, o):  # the mover's move_ok has the version before its event
+                await player.until("moved", version=ok["version"])
+            await watcher.seen(ok["version"])
         final = await watcher.until("moved", version=ok["version"])
         assert final["status"] == "finished"
         assert (final["outcome"]["reason"], final["outcome"]["winner"]) == ("line", "X")
