@@ -6,10 +6,12 @@ A real uvicorn with the server's options serves a bare WebSocket endpoint in thi
 child process opens ``--connections`` WebSockets and reads everything. Each event (a usual
 ``moved``) is handed to every connection's ``Connection`` (server.connection) as the hub hands
 it, and this process's CPU time (the readers' excluded) is divided by the frames sent. Two ways,
-taking turns, best of ``--rounds`` each: *asgi*, every frame through uvicorn's ASGI ``send``,
-and *direct*, the frame built once per event and written to each transport
-(server.fastpath.direct_send), as the server does. Events are paced (one per ``PACE`` seconds)
-so that no socket pauses: a paused socket takes the ASGI path both ways.
+taking turns, best of ``--rounds`` each: *asgi*, every frame through uvicorn's ASGI ``send``;
+*direct*, the frame built once per event and written to each transport by ``Connection.send``
+(server.fastpath.direct_send), as the server does; and *write*, the floor: the frame written to
+each transport in a bare loop, which is the system call and nothing around it. Events are
+paced (one per ``PACE`` seconds) so that no socket pauses: a paused socket takes the ASGI path
+both ways.
 """
 
 from __future__ import annotations
@@ -31,11 +33,12 @@ from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from server.connection import Connection
-from server.fastpath import RawSend
+from server.fastpath import RawSend, frame_of
 
 __all__ = ["main", "measure"]
 
 PACE = 0.02
+WAYS = ("asgi", "direct", "write")
 EVENT = (
     '{"type":"moved","version":6,"mark":"X","row":1,"col":1,"layer":0,"ply":1,"turn":"O",'
     '"status":"playing","outcome":null,"at":1767000003.5,"clock":null,"offers":{"draw":null,'
@@ -89,6 +92,7 @@ async def _serve(connections: int, events: int, rounds: int) -> dict[str, Any]:
         log_level="warning",
         ws="websockets-sansio",
         ws_per_message_deflate=False,
+        ws_ping_interval=None,  # the readers never answer a ping: a long run would time out
         lifespan="off",
         backlog=4096,
     )
@@ -109,19 +113,24 @@ async def _serve(connections: int, events: int, rounds: int) -> dict[str, Any]:
         await asyncio.wait_for(readers.stdout.readline(), 60)
         while len(held) < connections:
             await asyncio.sleep(0.01)
-        senders = [connection._fast for connection in held if connection._fast is not None]
-        protocols = [sender.protocol for sender in senders]
-        best = {"asgi": float("inf"), "direct": float("inf")}
+        protocols = [connection._protocol for connection in held]
+        transports = [protocol.transport for protocol in protocols if protocol is not None]
+        best = {way: float("inf") for way in WAYS}
         for _ in range(rounds):
-            for way in ("asgi", "direct"):
-                for sender, protocol in zip(senders, protocols, strict=True):
-                    sender.protocol = protocol if way == "direct" else None
+            for way in WAYS:
+                for connection, protocol in zip(held, protocols, strict=True):
+                    connection._protocol = protocol if way == "direct" else None
                 spent = 0.0
                 for number in range(events):
                     text = EVENT.replace('"version":6', f'"version":{number}')
                     started = process_time()
-                    for connection in held:
-                        connection.send(text)
+                    if way == "write":  # the floor: the frame's system call, nothing around it
+                        frame = frame_of(text)
+                        for transport in transports:
+                            transport.write(frame)
+                    else:
+                        for connection in held:
+                            connection.send(text)
                     spent += process_time() - started
                     await asyncio.sleep(PACE)
                 best[way] = min(best[way], spent / (events * connections) * 1e6)
@@ -133,6 +142,7 @@ async def _serve(connections: int, events: int, rounds: int) -> dict[str, Any]:
             "frame_bytes": len(EVENT),
             "us_cpu_per_frame": {way: round(value, 2) for way, value in best.items()},
             "asgi_over_direct": round(best["asgi"] / best["direct"], 2),
+            "direct_over_write": round(best["direct"] / best["write"], 2),
         }
     finally:
         readers.kill()

@@ -29,7 +29,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from rooms import new_connection_id
 
 from .close_codes import CloseCode
-from .fastpath import fast_sender
+from .fastpath import fast_sender, frame_of, transport_ready
 from .metrics import edge as metrics
 
 __all__ = ["Connection"]
@@ -45,6 +45,7 @@ class Connection:
     __slots__ = (
         "_fast",
         "_pending",
+        "_protocol",
         "_size",
         "_writer",
         "close_code",
@@ -62,6 +63,8 @@ class Connection:
         self.id = conn_id if conn_id is not None else new_connection_id()
         self.websocket = websocket
         self._fast = fast_sender(websocket)  # None: every frame through Starlette's send_text
+        self._protocol = self._fast.protocol if self._fast is not None else None
+        """uvicorn's protocol, for ``send``'s own write (None: the fast sender's ``frame``)."""
         self._size = queue_size
         self._pending: list[str] = []  # queued, not yet handed to the socket
         self._writer: asyncio.Task[None] | None = None
@@ -78,6 +81,15 @@ class Connection:
         if self.ended:
             return False
         if self._writer is None:  # nothing queued: hand it to the socket now
+            # Inlined (no call through the fast sender): a crowd's fan-out runs this once per
+            # spectator, and each call level was a tenth of the write's own cost.
+            protocol = self._protocol
+            if protocol is not None:
+                transport = transport_ready(protocol)
+                if transport is not None:
+                    transport.write(frame_of(text))
+                    self.sent += 1
+                    return True
             return self._send_now(text)
         if len(self._pending) >= self._size:
             # logged once, at WARNING, by the session when it closes (server.session)
@@ -103,10 +115,8 @@ class Connection:
         return self.websocket.send_text(text) if fast is None else fast.frame(text)
 
     def _send_now(self, text: str) -> bool:
-        fast = self._fast
-        if fast is not None and fast.write_now(text):  # straight to the transport
-            self.sent += 1
-            return True
+        """Send ``text`` through the ASGI ``send`` (``send`` found the transport not ready for
+        a write of its own, or there is no fastpath), driven by hand until it waits."""
         sending = self._frame(text)
         try:
             waiting = sending.send(None)

@@ -59,6 +59,22 @@ class _Channel:
     subscription: Subscription | None = None
     backlog: deque[_FanOut] = field(default_factory=deque)
     """The room's fan-outs still being served, oldest first (see the module)."""
+    ordered: tuple[Listener, ...] | None = None
+    """``listeners``, the players first, as the last event was handed out; None once a
+    listener came or went (a crowd's order is made once, not at every event)."""
+    unplaced: tuple[Listener, ...] = ()
+    """Those of ``ordered`` that had no audience yet (not joined): placed among the
+    watchers until they have one, then the order is made again."""
+
+    def in_order(self) -> tuple[Listener, ...]:
+        ordered = self.ordered
+        if ordered is None or (self.unplaced and any(map(_placed, self.unplaced))):
+            ordered = tuple(self.listeners)
+            if len(ordered) > 2:
+                ordered = tuple(sorted(ordered, key=_watching))
+            self.ordered = ordered
+            self.unplaced = tuple(filter(_unplaced, ordered))
+        return ordered
 
 
 @dataclass(slots=True)
@@ -104,6 +120,7 @@ class Hub:
             channel.ready.set()
             return
         channel.listeners.add(listener)
+        channel.ordered = None
         await channel.ready.wait()
         if self._channels.get(room_id) is not channel:  # the first attach's subscribe failed
             raise RoomError(
@@ -115,6 +132,7 @@ class Hub:
         if channel is None:
             return
         channel.listeners.discard(listener)
+        channel.ordered = None
         if not channel.listeners and channel.ready.is_set():
             del self._channels[room_id]
             metrics.sink.rooms(len(self._channels))
@@ -179,9 +197,7 @@ class Hub:
     def _deliver(self, room_id: str, channel: _Channel, version: int, text: str) -> None:
         # The players first: in a room watched by a crowd the opponent's frame is not sent
         # after a thousand spectators' (the crowd must not slow the game down).
-        listeners = tuple(channel.listeners)
-        if len(listeners) > 2:
-            listeners = tuple(sorted(listeners, key=_watching))
+        listeners = channel.in_order()
         if len(listeners) <= SLICE and not channel.backlog:
             self._serve(room_id, listeners, version, text)
             return
@@ -245,6 +261,14 @@ class Hub:
 def _watching(listener: Listener) -> bool:
     """False for a player's connection (sorted first), True for anyone else's."""
     return getattr(listener, "audience", None) != "players"
+
+
+def _placed(listener: Listener) -> bool:
+    return getattr(listener, "audience", None) is not None
+
+
+def _unplaced(listener: Listener) -> bool:
+    return getattr(listener, "audience", None) is None
 
 
 def _players(listeners: tuple[Listener, ...]) -> int:

@@ -37,7 +37,14 @@ try:  # the protocol uvicorn picks when websockets >= 14 is installed (server/cl
 except ImportError:  # pragma: no cover - an older uvicorn: every frame takes the ASGI send
     _SANS_IO = None
 
-__all__ = ["close_now", "frame_of", "protocol_of", "write_now", "write_pair_now"]
+__all__ = [
+    "close_now",
+    "frame_of",
+    "protocol_of",
+    "transport_ready",
+    "write_now",
+    "write_pair_now",
+]
 
 
 class _Framer:
@@ -79,7 +86,7 @@ def write_now(protocol: Any, text: str) -> bool:
     """Write ``text``'s frame to ``protocol``'s transport if uvicorn's ``send`` would have
     written it without waiting; False (nothing written) when the caller must go through
     the ASGI ``send``, which then waits, raises or closes as it always does."""
-    transport = _ready(protocol)
+    transport = transport_ready(protocol)
     if transport is None:
         return False
     transport.write(frame_of(text))
@@ -90,7 +97,7 @@ def write_pair_now(protocol: Any, first: str, second: str) -> bool:
     """``write_now`` of two frames, in one write: a command's answer and the event it
     committed reach the client in one system call (``second`` is an event the hub hands
     to the room's other connections too, so it is framed through ``frame_of``)."""
-    transport = _ready(protocol)
+    transport = transport_ready(protocol)
     if transport is None:
         return False
     own = Frame(Opcode.TEXT, first.encode()).serialize(mask=False)
@@ -98,9 +105,10 @@ def write_pair_now(protocol: Any, first: str, second: str) -> bool:
     return True
 
 
-def _ready(protocol: Any) -> Any | None:
+def transport_ready(protocol: Any) -> Any | None:
     """``protocol``'s transport when uvicorn's ``send`` would write a frame to it at once,
-    else None."""
+    else None (``write_now`` without the write: a caller that serves a crowd writes
+    ``frame_of(text)`` to it itself, one call fewer per frame)."""
     connection = protocol.conn
     if (
         protocol.disconnected

@@ -98,3 +98,30 @@ async def test_a_listener_gone_or_come_while_a_fan_out_is_served() -> None:
     assert all(w.versions == [1, 2] for w in crowd[:-1]) and crowd[-1].versions == [1]
     assert all(p.versions == [1, 2] for p in players)
     await hub.close()
+
+
+async def test_a_player_placed_after_the_order_was_made_goes_first_from_then_on() -> None:
+    """The hub orders a crowd once, not at each event; a connection that joins after that
+    (its audience set only once its join commits) and a connection that leaves change it."""
+    bus = MemoryBus()
+    log: list[tuple[str, int]] = []
+    hub = Hub(bus)
+    players, crowd = await _room(hub, log, "crowded", CROWD)
+    late = Recorder(log, "crowded/late", None)  # attached, not joined yet
+    await hub.attach("crowded", late)
+    await bus.publish("crowded", _event(1))
+    await _settle(log, CROWD + 3)
+    assert log.index(("crowded/late", 1)) >= 2  # among the watchers while unplaced
+    late.audience = "players"  # its join committed: a seat
+    log.clear()
+    await bus.publish("crowded", _event(2))
+    await _settle(log, CROWD + 3)
+    assert {name for name, _ in log[:3]} == {"crowded/late", *(p.name for p in players)}
+    await hub.detach("crowded", players[1])  # a player left
+    log.clear()
+    await bus.publish("crowded", _event(3))
+    await _settle(log, CROWD + 2)
+    assert {name for name, _ in log[:2]} == {"crowded/late", players[0].name}
+    assert players[1].versions == [1, 2] and late.versions == [1, 2, 3]
+    assert all(w.versions == [1, 2, 3] for w in crowd)
+    await hub.close()
