@@ -43,7 +43,7 @@ from .fastpath import Collector, RawSend
 from .headers import SecureStarlette
 from .http import error_response, routes
 from .logs import install_quiet, use_worker_id
-from .metrics import install_sink, metrics_routes, worker_exited
+from .metrics import Flusher, install_sink, metrics_routes, worker_exited
 from .players_api import player_routes
 from .ratings_api import rating_routes
 from .redact import install_redaction
@@ -106,6 +106,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
         rater=rater,
     )
 
+    flusher = Flusher()  # the per-move counts, into prometheus_client once a second
+
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         use_worker_id(lambda: presence.worker)  # log lines name the worker by its lease
@@ -120,6 +122,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 sweeper.start()
                 director.start()
                 state.lag.start()
+                flusher.start()
                 if state.collector is not None:
                     state.collector.start()
                 yield
@@ -136,6 +139,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await state.hub.close()
                 await presence.close()  # departures still unrecorded, then the lease
                 await backend.close()
+                await flusher.close()  # the last counts, before this worker is marked gone
                 worker_exited()  # its live gauges leave the workers' sums
         finally:
             use_worker_id(None)  # no lease (it failed to open, or is gone): the process id

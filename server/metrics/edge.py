@@ -22,6 +22,7 @@ from rooms.protocol import (
     SyncMessage,
 )
 
+from .buffered import BufferedCounter
 from .families import CLOSES, COLLECTOR_PAUSE, CONNECTIONS, ERRORS, MESSAGES, SEND_QUEUE_DROPS
 
 __all__ = ["closed", "collector_pause", "error", "joined", "left", "received", "send_queue_drop"]
@@ -42,12 +43,13 @@ _PAUSES: dict[str, Any] = {}
 
 
 def received(message: ClientMessage) -> None:
-    """A client message parsed (counted by its protocol ``type``)."""
+    """A client message parsed (counted by its protocol ``type``; buffered, as one comes
+    with every move: server.metrics.buffered)."""
     key: Any = message.kind if isinstance(message, ActionMessage) else type(message)
     child = _RECEIVED.get(key)
     if child is None:
         name = message.kind.value if isinstance(message, ActionMessage) else _TYPES[type(message)]
-        child = _RECEIVED[key] = MESSAGES.labels(name)
+        child = _RECEIVED[key] = BufferedCounter(MESSAGES.labels(name))
     child.inc()
 
 

@@ -21,6 +21,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from .buffered import flush_all
+
 __all__ = ["ENV", "forget_dead_workers", "metrics_routes", "multiprocess_dir", "worker_exited"]
 
 ENV = "PROMETHEUS_MULTIPROC_DIR"
@@ -74,6 +76,7 @@ def _exposition(accept: str | None) -> tuple[bytes, str]:
 
 
 async def metrics(request: Request) -> Response:
+    flush_all()  # this worker's counts to the moment (on the loop: they are plain numbers)
     # In a thread: with several workers a scrape reads every worker's files.
     body, content_type = await run_in_threadpool(_exposition, request.headers.get("accept"))
     return Response(body, media_type=content_type)

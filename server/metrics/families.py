@@ -19,6 +19,7 @@ __all__ = [
     "COMMIT_SECONDS",
     "CONNECTIONS",
     "ERRORS",
+    "FAST_BUCKETS",
     "LEASE_LOSSES",
     "LOOP_LAG",
     "MESSAGES",
@@ -29,7 +30,21 @@ __all__ = [
     "UNAVAILABLE",
 ]
 
-_FAST = (0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0)
+FAST_BUCKETS = (
+    0.0001,
+    0.00025,
+    0.0005,
+    0.001,
+    0.0025,
+    0.005,
+    0.01,
+    0.025,
+    0.05,
+    0.1,
+    0.25,
+    0.5,
+    1.0,
+)
 """Seconds, for store calls: memory commits in the first bucket, Redis ones around 1 ms,
 the 2-second ``unavailable`` deadline in +Inf."""
 
@@ -64,13 +79,13 @@ CLOSES = Counter(
 COMMIT_SECONDS = Histogram(
     "tictactoe_commit_seconds",
     "Compare-and-set commits of a room change in the store, won or lost.",
-    buckets=_FAST,
+    buckets=FAST_BUCKETS,
 )
 REDIS_ROUND_TRIP = Histogram(
     "tictactoe_redis_round_trip_seconds",
     "Round trips of the store's hot Redis commands (one auto-pipelined batch, or one "
     "command without the fastpath).",
-    buckets=_FAST,
+    buckets=FAST_BUCKETS,
 )
 LOOP_LAG = Gauge(
     "tictactoe_event_loop_lag_seconds",

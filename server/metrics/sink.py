@@ -2,7 +2,9 @@
 
 rooms/ calls it at a commit, a Redis round trip, an ``unavailable``, a bus reconnect or
 resync, a lost lease and a change of the rooms a worker listens to; each call is one
-counter increment or histogram observation on a label child resolved once.
+counter increment or histogram observation on a label child resolved once. The two taken
+at every move, commits and round trips, are buffered and flushed once a second
+(server.metrics.buffered).
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ from typing import Any
 
 from rooms.common import metrics
 
+from .buffered import BufferedHistogram
 from .families import (
     BUS_RECONNECTS,
     COMMIT_SECONDS,
+    FAST_BUCKETS,
     LEASE_LOSSES,
     REDIS_ROUND_TRIP,
     RESYNCS,
@@ -27,17 +31,20 @@ __all__ = ["PrometheusSink", "install_sink"]
 class PrometheusSink:
     """rooms.common.metrics.Sink into server.metrics.families."""
 
-    __slots__ = ("_resyncs", "_unavailable")
+    __slots__ = ("_commits", "_resyncs", "_round_trips", "_unavailable")
 
     def __init__(self) -> None:
         self._unavailable: dict[str, Any] = {}
         self._resyncs: dict[str, Any] = {}
+        # one of each per move: buffered (server.metrics.buffered)
+        self._commits = BufferedHistogram(COMMIT_SECONDS, FAST_BUCKETS)
+        self._round_trips = BufferedHistogram(REDIS_ROUND_TRIP, FAST_BUCKETS)
 
     def commit(self, seconds: float) -> None:
-        COMMIT_SECONDS.observe(seconds)
+        self._commits.observe(seconds)
 
     def redis_round_trip(self, seconds: float) -> None:
-        REDIS_ROUND_TRIP.observe(seconds)
+        self._round_trips.observe(seconds)
 
     def unavailable(self, operation: str) -> None:
         child = self._unavailable.get(operation)

@@ -6,7 +6,7 @@ from prometheus_client import REGISTRY
 
 from rooms import ErrorCode
 from rooms.common import metrics as rooms_metrics
-from server.metrics import PrometheusSink, edge, install_sink
+from server.metrics import PrometheusSink, edge, flush_all, install_sink
 
 
 def sample(name: str, **labels: str) -> float:
@@ -25,6 +25,7 @@ def test_every_report_of_rooms_lands_in_its_family() -> None:
         ("tictactoe_resyncs_total", {"kind": "bus"}),
         ("tictactoe_lease_losses_total", {}),
     ]
+    flush_all()  # what earlier tests in this process left buffered
     before = [sample(name, **labels) for name, labels in names]
     sink.commit(0.001)
     sink.redis_round_trip(0.0005)
@@ -32,6 +33,7 @@ def test_every_report_of_rooms_lands_in_its_family() -> None:
     sink.bus_reconnect()
     sink.resync("bus")
     sink.lease_lost()
+    flush_all()  # commits and round trips are buffered (server.metrics.buffered)
     after = [sample(name, **labels) for name, labels in names]
     assert [b - a for a, b in zip(before, after, strict=True)] == [1.0] * len(names)
     sink.rooms(7)

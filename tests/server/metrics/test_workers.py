@@ -71,7 +71,12 @@ async def test_metrics_are_summed_over_both_workers(redis_url: str, fleet: Fleet
 
         async def summed() -> Samples | None:
             samples = await scrape(serve.url)
-            if value(samples, "tictactoe_messages_received_total", type="move") < 5 * games:
+            # each worker's counts arrive with its next flush (server.metrics.buffered)
+            if (
+                value(samples, "tictactoe_messages_received_total", type="move") < 5 * games
+                or value(samples, "tictactoe_commit_seconds_count") < 8 * games
+                or value(samples, "tictactoe_redis_round_trip_seconds_count") < 8 * games
+            ):
                 return None
             return samples
 
