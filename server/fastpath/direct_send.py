@@ -6,12 +6,13 @@ with websockets' own serializer, and every connection of a room that can take th
 once gets the same ``bytes`` written to its transport, instead of each paying for the
 ASGI message, uvicorn's ``send``, the encode and the framing again.
 
-``write_now`` writes only when uvicorn's own ``send`` would have written the frame at once
-without suspending (the connection open on both layers, nothing paused, no fragmented
-message or extension, no close sent); otherwise it answers False and the caller goes
-through the ASGI ``send``, which waits, raises or closes as it always does. ``protocol_of``
-finds uvicorn's websockets sans-I/O protocol behind a connection's ASGI ``send``, or None
-for any other server.
+``transport_ready`` gives the transport only when uvicorn's own ``send`` would have written
+the frame at once without suspending (the connection open on both layers, nothing paused,
+no fragmented message or extension, no close sent); otherwise it answers None and the
+caller goes through the ASGI ``send``, which waits, raises or closes as it always does.
+``write_pair_now`` writes a command's answer and its event in one write the same way.
+``protocol_of`` finds uvicorn's websockets sans-I/O protocol behind a connection's ASGI
+``send``, or None for any other server.
 
 ``close_now`` queues a close frame behind what the transport holds even when it is paused:
 uvicorn's ``send`` waits for the socket to take frames again before it writes the close,
@@ -42,7 +43,6 @@ __all__ = [
     "frame_of",
     "protocol_of",
     "transport_ready",
-    "write_now",
     "write_pair_now",
 ]
 
@@ -82,19 +82,9 @@ def protocol_of(send: object) -> Any | None:
     return protocol
 
 
-def write_now(protocol: Any, text: str) -> bool:
-    """Write ``text``'s frame to ``protocol``'s transport if uvicorn's ``send`` would have
-    written it without waiting; False (nothing written) when the caller must go through
-    the ASGI ``send``, which then waits, raises or closes as it always does."""
-    transport = transport_ready(protocol)
-    if transport is None:
-        return False
-    transport.write(frame_of(text))
-    return True
-
-
 def write_pair_now(protocol: Any, first: str, second: str) -> bool:
-    """``write_now`` of two frames, in one write: a command's answer and the event it
+    """Two frames written to ``protocol``'s transport in one write if it is ready
+    (``transport_ready``), else False (nothing written): a command's answer and the event it
     committed reach the client in one system call (``second`` is an event the hub hands
     to the room's other connections too, so it is framed through ``frame_of``)."""
     transport = transport_ready(protocol)
@@ -107,8 +97,9 @@ def write_pair_now(protocol: Any, first: str, second: str) -> bool:
 
 def transport_ready(protocol: Any) -> Any | None:
     """``protocol``'s transport when uvicorn's ``send`` would write a frame to it at once,
-    else None (``write_now`` without the write: a caller that serves a crowd writes
-    ``frame_of(text)`` to it itself, one call fewer per frame)."""
+    else None (the caller then goes through the ASGI ``send``, which waits, raises or
+    closes as it always does). server.connection writes ``frame_of(text)`` to it itself:
+    a crowd's fan-out makes this call once per spectator."""
     connection = protocol.conn
     if (
         protocol.disconnected

@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.types import Send
 
-from .direct_send import close_now, protocol_of, write_now, write_pair_now
+from .direct_send import close_now, protocol_of, write_pair_now
 from .raw_send import server_send, text_frame
 
 __all__ = ["FastSender", "fast_sender"]
@@ -32,15 +32,9 @@ class FastSender:
         """uvicorn's sans-I/O protocol behind ``send`` (None under another server: every
         frame takes ``send``)."""
 
-    def write_now(self, text: str) -> bool:
-        """Write ``text``'s frame to the transport if uvicorn's ``send`` would not wait;
-        False (nothing written) when the caller must use ``frame``."""
-        protocol = self.protocol
-        return protocol is not None and write_now(protocol, text)
-
     def write_pair_now(self, first: str, second: str) -> bool:
-        """``write_now`` of both frames in one write to the transport; False (nothing
-        written) when the caller must use ``frame`` for each."""
+        """Both frames in one write to the transport if uvicorn's ``send`` would not wait;
+        False (nothing written) when the caller must use ``frame`` for each."""
         protocol = self.protocol
         return protocol is not None and write_pair_now(protocol, first, second)
 

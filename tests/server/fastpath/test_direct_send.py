@@ -27,7 +27,7 @@ from server.cli.serve import uvicorn_options
 from server.close_codes import CloseCode
 from server.connection import Connection
 from server.fastpath import RawSend
-from server.fastpath.direct_send import frame_of, protocol_of, write_now
+from server.fastpath.direct_send import frame_of, protocol_of, transport_ready
 from tests.support.waiting import eventually
 
 WAIT = 20.0  # a bound against hangs, never a measurement
@@ -137,7 +137,7 @@ async def test_a_client_that_does_not_read_gets_the_rest_in_order_through_the_wr
     paused_at = len(sent)
     protocol = _protocol(connection)
     assert protocol is not None
-    assert not write_now(protocol, "never written")  # paused: uvicorn would wait
+    assert transport_ready(protocol) is None  # paused: uvicorn would wait
     for _ in range(20):  # queued behind the waiting send
         text = f"{len(sent)}:{pad}"
         assert connection.send(text)
@@ -156,11 +156,13 @@ async def test_nothing_is_written_straight_once_the_close_is_sent(endpoint: _End
     client, connection = await endpoint.open()
     protocol = _protocol(connection)
     assert protocol is not None
-    assert write_now(protocol, "before")
+    transport = transport_ready(protocol)
+    assert transport is not None
+    transport.write(frame_of("before"))
     assert await asyncio.wait_for(client.recv(), WAIT) == "before"
     connection.end(CloseCode.NORMAL, "bye")
     await connection.close(timeout=2.0)
-    assert not write_now(protocol, "after the close frame")
+    assert transport_ready(protocol) is None
     assert not connection.send("after the close frame")
     await asyncio.wait_for(client.wait_closed(), WAIT)
     assert client.close_code == CloseCode.NORMAL
@@ -174,7 +176,7 @@ async def test_a_peer_that_went_away_ends_the_connection_on_the_next_send(
     assert protocol is not None
     client.transport.abort()  # no close frame: the TCP connection just drops
     await eventually(lambda: protocol.disconnected, "the server saw the drop", timeout=WAIT)
-    assert not write_now(protocol, "to nobody")
+    assert transport_ready(protocol) is None
     assert not connection.send("to nobody")  # uvicorn's send raises: the connection ends
     assert connection.ended and connection.close_code is None
 
