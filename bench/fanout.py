@@ -32,6 +32,7 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from server.capacity import fit_file_limit
 from server.connection import Connection
 from server.fastpath import RawSend, frame_of
 
@@ -154,6 +155,8 @@ async def _serve(connections: int, events: int, rounds: int) -> dict[str, Any]:
 
 def measure(connections: int = 1000, events: int = 200, rounds: int = 5) -> dict[str, Any]:
     """The figures above, as a dict (the CLI prints it as JSON)."""
+    if fit_file_limit(connections) is not None:  # the readers' process inherits the limit
+        raise RuntimeError(f"{connections} connections need more open files than ulimit -n")
     try:
         import uvloop
     except ImportError:  # pragma: no cover - uvloop is a dependency of the server
