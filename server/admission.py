@@ -15,10 +15,10 @@ still measured).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import deque
 
 from rooms import ErrorCode, RoomError
+from rooms.common.tasks import cancel_all
 
 from .metrics.families import ADMISSION_REFUSALS, LOOP_LAG
 
@@ -48,9 +48,7 @@ class LoopLag:
     async def close(self) -> None:
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_all([task])
 
     async def _watch(self) -> None:
         loop = asyncio.get_running_loop()

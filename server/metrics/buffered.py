@@ -18,9 +18,10 @@ fails the tests, not the figures.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from bisect import bisect_left
 from typing import Any
+
+from rooms.common.tasks import cancel_all
 
 __all__ = ["FLUSH_EVERY", "BufferedCounter", "BufferedHistogram", "Flusher", "flush_all"]
 
@@ -101,9 +102,7 @@ class Flusher:
     async def close(self) -> None:
         task, self._task = self._task, None
         if task is not None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await cancel_all([task])
         flush_all()
 
     async def _run(self) -> None:
