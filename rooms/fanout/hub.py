@@ -68,7 +68,7 @@ class _Channel:
 
     def in_order(self) -> tuple[Listener, ...]:
         ordered = self.ordered
-        if ordered is None or (self.unplaced and any(map(_placed, self.unplaced))):
+        if ordered is None or not all(map(_unplaced, self.unplaced)):
             ordered = tuple(self.listeners)
             if len(ordered) > 2:
                 ordered = tuple(sorted(ordered, key=_watching))
@@ -261,10 +261,6 @@ class Hub:
 def _watching(listener: Listener) -> bool:
     """False for a player's connection (sorted first), True for anyone else's."""
     return getattr(listener, "audience", None) != "players"
-
-
-def _placed(listener: Listener) -> bool:
-    return getattr(listener, "audience", None) is not None
 
 
 def _unplaced(listener: Listener) -> bool:
