@@ -6,7 +6,9 @@ everyone joined to the last event, so what remains is the steady state of a move
 - **Redis round trips**: ``MONITOR`` lists every command run, with its client, between the
   probe's own ``ECHO`` markers. Commands inside a Lua script (marked ``lua``) cost no round
   trip, the bus connection (``<prefix>-bus``) only receives, and the presence client
-  (``<prefix>-presence``) is counted apart. Each command a move needs counts as one round trip:
+  (``<prefix>-presence``) is counted apart, and so is what no move asks for (``background``): a
+  pooled connection's set-up and the tournament director's scan of its index, twice a second
+  (rooms.tournaments.director). Each command a move needs counts as one round trip:
   auto-pipelining may join it with other moves' commands but never splits it, so the count is an
   upper bound. (``INFO commandstats`` counts script work too, so it serves only whole-run
   totals.)
@@ -114,11 +116,25 @@ def _client_names(url: str) -> dict[str, str]:
         client.close()
 
 
+_SETUP = frozenset({"hello", "client", "select", "auth"})
+"""What a connection sends when the pool opens it (redis-py), once, not per move."""
+
+
+def _background(name: str, command: str) -> bool:
+    """A command no move sends: a connection's set-up, or the director's index scan
+    (``ZRANGE <prefix>:tournaments 0 -1``, rooms.backends.redis.tournaments)."""
+    if name in _SETUP:
+        return True
+    parts = command.split(" ")
+    return name == "zrange" and len(parts) > 1 and parts[1].strip('"').endswith(":tournaments")
+
+
 def _round_trips(lines: list[dict[str, Any]], names: dict[str, str]) -> dict[str, Any]:
     inside = Counter[str]()
     sent = Counter[str]()
     bus = Counter[str]()
     presence = Counter[str]()
+    background = Counter[str]()
     started = False
     for line in lines:
         name = line["command"].split(" ", 1)[0].lower()
@@ -137,6 +153,8 @@ def _round_trips(lines: list[dict[str, Any]], names: dict[str, str]) -> dict[str
             bus[name] += 1
         elif client.endswith("-presence"):
             presence[name] += 1
+        elif _background(name, line["command"]):
+            background[name] += 1
         else:
             sent[name] += 1
     return {
@@ -144,6 +162,7 @@ def _round_trips(lines: list[dict[str, Any]], names: dict[str, str]) -> dict[str
         "inside_scripts": dict(inside),
         "bus": dict(bus),
         "presence": dict(presence),
+        "background": dict(background),
     }
 
 
