@@ -18,6 +18,10 @@ GAME = ((1, 1), (0, 0), (0, 1), (0, 2), (2, 1))  # X wins down the middle column
 
 
 async def _play_and_check(x: Client, o: Client, watcher: Client) -> None:
+    # Every earlier event in first: a move made before the watcher's join event reached its
+    # mover is answered alone (its event is not the next one owed), then both events follow.
+    for player in (x, o):
+        await player.seen(watcher.version)
     for ply, (row, col) in enumerate(GAME):
         mover = (x, o)[ply % 2]
         ok = await mover.move(row, col)
