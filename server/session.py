@@ -300,7 +300,7 @@ class Session:
         # A read before the room's commit (an identity is not room state); bad_identity
         # refuses the join before anything is written.
         player = await verified(self.players, message.player) if message.player else None
-        feed = Feed(self.room_id, self.service, self.conn.send, send_pair=self.conn.send_pair)
+        feed = self.conn.feed(self.room_id, self.service)
         await self.hub.attach(self.room_id, feed)  # subscribe first, then read the room
         try:
             # The room indexed under this worker, then the Join committed (on one Redis,

@@ -39,12 +39,15 @@ class Feed:
         *,
         buffer: int = 1024,
         send_pair: Callable[[str, str], object] | None = None,
+        send_all: Callable[[list[str]], object] | None = None,
     ) -> None:
         self.room_id = room_id
         self._service = service
         self._send = send
         self._send_pair = send_pair
         """Sends two texts in one write (None: one ``send`` after the other)."""
+        self._send_all = send_all
+        """Sends texts in one write (None: one ``send`` after the other)."""
         self._buffer = buffer
         self.version: int | None = None
         """The last version this connection was sent (None until its snapshot)."""
@@ -60,19 +63,35 @@ class Feed:
     # -- input from the hub ---------------------------------------------------------------
 
     def deliver(self, version: int, text: str) -> None:
-        if self._closed:
+        if self._owed(version, text):
+            self._send(text)
+
+    def deliver_all(self, events: list[tuple[int, str]]) -> None:
+        """``deliver`` of each (version, text) in turn, what is sent of them in one write
+        (the hub hands a crowd's listener every event it is owed at once)."""
+        texts = [text for version, text in events if self._owed(version, text)]
+        if len(texts) > 1 and self._send_all is not None:
+            self._send_all(texts)
             return
+        for text in texts:
+            self._send(text)
+
+    def _owed(self, version: int, text: str) -> bool:
+        """Whether the event is this connection's next, to send now (``version`` then
+        counts as sent); if not, it is held or dropped as ``deliver`` says (see the module)."""
+        if self._closed:
+            return False
         if self.version is None or self._repair is not None or self._expecting:
             self._hold(version, text)
-            return
+            return False
         if version <= self.version:
-            return
+            return False
         if version == self.version + 1:
             self.version = version
-            self._send(text)
-            return
+            return True
         self._hold(version, text)
         self._start_repair()
+        return False
 
     def expect(self) -> None:
         """A command of this connection is under way: hold the bus's events until its

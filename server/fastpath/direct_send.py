@@ -48,24 +48,37 @@ __all__ = [
 
 
 class _Framer:
-    """``frame_of``: the last frame, kept by the identity of its text (see below)."""
+    """``frame_of``: the last frames, kept by the identity of their texts (see below)."""
 
-    __slots__ = ("_frame", "_text")
+    __slots__ = ("_frame", "_recent", "_text")
+
+    KEPT = 8
+    """Frames kept besides the last: a crowd's listener may be owed several events at once."""
 
     def __init__(self) -> None:
         self._text = ""
         self._frame = Frame(Opcode.TEXT, b"").serialize(mask=False)
+        self._recent: dict[int, tuple[str, bytes]] = {}
 
     def __call__(self, text: str) -> bytes:
         """The unmasked, uncompressed text frame of ``text``, as websockets serializes it.
 
         The hub hands the same ``str`` object to every listener of an event, one after the
-        other, so keeping the last frame by the identity of its text frames a fan-out once.
+        other, so keeping the last frame by the identity of its text frames a fan-out once;
+        a few more are kept for listeners handed several events in turn (rooms.fanout.hub).
         (Identity, not equality: comparing two long texts would cost what framing costs.
-        The kept text cannot be freed, so its identity cannot pass to another text.)"""
+        A kept text cannot be freed, so its identity cannot pass to another text.)"""
         if text is self._text:
             return self._frame
-        frame = Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+        kept = self._recent.get(id(text))
+        if kept is not None and kept[0] is text:
+            frame = kept[1]
+        else:
+            frame = Frame(Opcode.TEXT, text.encode()).serialize(mask=False)
+            recent = self._recent
+            recent[id(text)] = (text, frame)
+            if len(recent) > self.KEPT:
+                del recent[next(iter(recent))]  # the oldest kept
         self._text, self._frame = text, frame
         return frame
 

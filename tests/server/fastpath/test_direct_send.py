@@ -233,3 +233,48 @@ async def test_a_pair_behind_a_waiting_send_is_queued_in_order(endpoint: _Endpoi
     received = [str(await asyncio.wait_for(client.recv(), WAIT)) for _ in sent]
     assert received == sent
     await client.close()
+
+
+async def test_events_owed_together_go_out_in_one_write(endpoint: _Endpoint) -> None:
+    client, connection = await endpoint.open()
+    protocol = _protocol(connection)
+    counting = _CountingTransport(protocol.transport)
+    protocol.transport = counting
+    events = [f'{{"type":"moved","version":{v}}}' for v in (3, 4, 5)]
+    assert connection.send_all(events)
+    assert len(counting.writes) == 1 and connection.sent == 3
+    assert counting.writes[0] == b"".join(frame_of(event) for event in events)
+    assert [await asyncio.wait_for(client.recv(), WAIT) for _ in events] == events
+    protocol.transport = counting._transport
+    await client.close()
+
+
+async def test_events_owed_behind_a_waiting_send_are_queued_in_order(
+    endpoint: _Endpoint,
+) -> None:
+    client, connection = await endpoint.open()
+    pad = "x" * 32_000
+    sent: list[str] = []
+    while not _writing(connection):
+        sent.append(f"{len(sent)}:{pad}")
+        assert connection.send(sent[-1])
+        assert len(sent) < 5_000, "the socket never paused"
+        await asyncio.sleep(0)  # the test: a sender that lets the loop write between sends
+    assert connection.send_all(["one", "two", "three"])
+    sent += ["one", "two", "three"]
+    received = [str(await asyncio.wait_for(client.recv(), WAIT)) for _ in sent]
+    assert received == sent
+    await client.close()
+
+
+def test_several_texts_handed_in_turn_are_each_framed_once() -> None:
+    """A crowd's listener owed three events frames them in turn, listener after listener:
+    each text's frame is kept, not rebuilt for every listener."""
+    texts = ["".join(["{", f'"version":{v}', "}"]) for v in range(3)]
+    frames = [frame_of(text) for text in texts]
+    for _ in range(3):
+        assert all(frame_of(text) is frame for text, frame in zip(texts, frames, strict=True))
+    many = ["".join(["{", f'"n":{n}', "}"]) for n in range(40)]
+    for text in many:  # more texts than are kept: the oldest are framed anew, still right
+        frame_of(text)
+    assert [frame_of(text) for text in texts] == frames
