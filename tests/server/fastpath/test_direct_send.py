@@ -65,6 +65,19 @@ def _writing(connection: Connection) -> bool:
     return connection._writer is not None
 
 
+async def _fill_until_paused(connection: Connection) -> list[str]:
+    """Send padded texts, letting the loop write between sends, until the socket makes the
+    connection wait (a client that does not read); the texts sent, in order."""
+    pad = "x" * 32_000
+    sent: list[str] = []
+    while not _writing(connection):
+        sent.append(f"{len(sent)}:{pad}")
+        assert connection.send(sent[-1])
+        assert len(sent) < 5_000, "the socket never paused"
+        await asyncio.sleep(0)  # the test: a sender that lets the loop write between sends
+    return sent
+
+
 class _Endpoint:
     """A real uvicorn with one WebSocket route; each accepted socket's ``Connection`` is
     put in ``accepted``; the endpoint reads nothing and ends when ``release`` is set."""
@@ -126,14 +139,8 @@ async def test_a_client_that_does_not_read_gets_the_rest_in_order_through_the_wr
     endpoint: _Endpoint,
 ) -> None:
     client, connection = await endpoint.open()
+    sent = await _fill_until_paused(connection)
     pad = "x" * 32_000
-    sent: list[str] = []
-    while not _writing(connection):
-        text = f"{len(sent)}:{pad}"
-        assert connection.send(text)
-        sent.append(text)
-        assert len(sent) < 5_000, "the socket never paused"
-        await asyncio.sleep(0)  # the test: a sender that lets the loop write between sends
     paused_at = len(sent)
     protocol = _protocol(connection)
     assert protocol is not None
@@ -221,13 +228,7 @@ async def test_an_answer_and_its_event_go_out_in_one_write(endpoint: _Endpoint) 
 
 async def test_a_pair_behind_a_waiting_send_is_queued_in_order(endpoint: _Endpoint) -> None:
     client, connection = await endpoint.open()
-    pad = "x" * 32_000
-    sent: list[str] = []
-    while not _writing(connection):
-        sent.append(f"{len(sent)}:{pad}")
-        assert connection.send(sent[-1])
-        assert len(sent) < 5_000, "the socket never paused"
-        await asyncio.sleep(0)  # the test: a sender that lets the loop write between sends
+    sent = await _fill_until_paused(connection)
     assert connection.send_pair("answer", "event")
     sent += ["answer", "event"]
     received = [str(await asyncio.wait_for(client.recv(), WAIT)) for _ in sent]
@@ -253,13 +254,7 @@ async def test_events_owed_behind_a_waiting_send_are_queued_in_order(
     endpoint: _Endpoint,
 ) -> None:
     client, connection = await endpoint.open()
-    pad = "x" * 32_000
-    sent: list[str] = []
-    while not _writing(connection):
-        sent.append(f"{len(sent)}:{pad}")
-        assert connection.send(sent[-1])
-        assert len(sent) < 5_000, "the socket never paused"
-        await asyncio.sleep(0)  # the test: a sender that lets the loop write between sends
+    sent = await _fill_until_paused(connection)
     assert connection.send_all(["one", "two", "three"])
     sent += ["one", "two", "three"]
     received = [str(await asyncio.wait_for(client.recv(), WAIT)) for _ in sent]
