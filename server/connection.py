@@ -99,20 +99,10 @@ class Connection:
         self._pending.append(text)
         return True
 
-    def send_pair(self, first: str, second: str) -> bool:
-        """``send(first)`` then ``send(second)``, written to the socket in one write when it
-        takes them at once (one system call instead of two)."""
-        if self.ended:
-            return False
-        fast = self._fast
-        if self._writer is None and fast is not None and fast.write_pair_now(first, second):
-            self.sent += 2
-            return True
-        return self.send(first) and self.send(second)
-
     def send_all(self, texts: list[str]) -> bool:
         """``send`` of each of ``texts`` in turn, written to the socket in one write when it
-        takes them at once (a crowd's spectator owed several events: rooms.fanout.hub)."""
+        takes them at once: a command's answer and its event (rooms.fanout.feed), or a crowd's
+        spectator owed several events (rooms.fanout.hub)."""
         if self.ended:
             return False
         protocol = self._protocol
@@ -126,7 +116,7 @@ class Connection:
 
     def feed(self, room_id: str, service: RoomService) -> Feed:
         """A feed of the room's events to this client, writing what it can in one write."""
-        return Feed(room_id, service, self.send, send_pair=self.send_pair, send_all=self.send_all)
+        return Feed(room_id, service, self.send, send_all=self.send_all)
 
     def _frame(self, text: str) -> Coroutine[Any, Any, None]:
         fast = self._fast

@@ -38,16 +38,14 @@ class Feed:
         send: Callable[[str], object],
         *,
         buffer: int = 1024,
-        send_pair: Callable[[str, str], object] | None = None,
         send_all: Callable[[list[str]], object] | None = None,
     ) -> None:
         self.room_id = room_id
         self._service = service
         self._send = send
-        self._send_pair = send_pair
-        """Sends two texts in one write (None: one ``send`` after the other)."""
         self._send_all = send_all
-        """Sends texts in one write (None: one ``send`` after the other)."""
+        """Sends texts in one write (None: one ``send`` after the other): a command's answer
+        with its event, or the events a crowd's listener is owed at once."""
         self._buffer = buffer
         self.version: int | None = None
         """The last version this connection was sent (None until its snapshot)."""
@@ -121,8 +119,8 @@ class Feed:
             self._send(reply)
         else:
             self.version = version
-            if self._send_pair is not None:
-                self._send_pair(reply, event)
+            if self._send_all is not None:
+                self._send_all([reply, event])
             else:
                 self._send(reply)
                 self._send(event)

@@ -10,7 +10,6 @@ ASGI message, uvicorn's ``send``, the encode and the framing again.
 the frame at once without suspending (the connection open on both layers, nothing paused,
 no fragmented message or extension, no close sent); otherwise it answers None and the
 caller goes through the ASGI ``send``, which waits, raises or closes as it always does.
-``write_pair_now`` writes a command's answer and its event in one write the same way.
 ``protocol_of`` finds uvicorn's websockets sans-I/O protocol behind a connection's ASGI
 ``send``, or None for any other server.
 
@@ -43,7 +42,6 @@ __all__ = [
     "frame_of",
     "protocol_of",
     "transport_ready",
-    "write_pair_now",
 ]
 
 
@@ -93,19 +91,6 @@ def protocol_of(send: object) -> Any | None:
     if _SANS_IO is None or not isinstance(protocol, _SANS_IO):
         return None
     return protocol
-
-
-def write_pair_now(protocol: Any, first: str, second: str) -> bool:
-    """Two frames written to ``protocol``'s transport in one write if it is ready
-    (``transport_ready``), else False (nothing written): a command's answer and the event it
-    committed reach the client in one system call (``second`` is an event the hub hands
-    to the room's other connections too, so it is framed through ``frame_of``)."""
-    transport = transport_ready(protocol)
-    if transport is None:
-        return False
-    own = Frame(Opcode.TEXT, first.encode()).serialize(mask=False)
-    transport.write(own + frame_of(second))
-    return True
 
 
 def transport_ready(protocol: Any) -> Any | None:

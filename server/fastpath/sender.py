@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.types import Send
 
-from .direct_send import close_now, protocol_of, write_pair_now
+from .direct_send import close_now, protocol_of
 from .raw_send import server_send, text_frame
 
 __all__ = ["FastSender", "fast_sender"]
@@ -31,12 +31,6 @@ class FastSender:
         self.protocol = protocol_of(send)
         """uvicorn's sans-I/O protocol behind ``send`` (None under another server: every
         frame takes ``send``)."""
-
-    def write_pair_now(self, first: str, second: str) -> bool:
-        """Both frames in one write to the transport if uvicorn's ``send`` would not wait;
-        False (nothing written) when the caller must use ``frame`` for each."""
-        protocol = self.protocol
-        return protocol is not None and write_pair_now(protocol, first, second)
 
     def close_now(self, code: int, reason: str, timeout: float) -> bool:
         """Queue the close frame behind the frames written, even on a paused socket (see

@@ -171,21 +171,22 @@ async def test_a_listener_gets_what_was_queued_first_then_each_message_in_order(
 
 
 class Pairs(Inbox):
-    """An inbox that also takes two texts at once, as one write (Connection.send_pair)."""
+    """An inbox that also takes texts at once, as one write (Connection.send_all)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.pairs: list[tuple[str, str]] = []
 
-    def pair(self, first: str, second: str) -> None:
+    def all(self, texts: list[str]) -> None:
+        first, second = texts  # an answer and its event
         self.pairs.append((first, second))
-        self.texts += [first, second]
+        self.texts += texts
 
 
 async def listening(hub: Hub, service: RoomService, room_id: str, inbox: Inbox) -> Feed:
     """A feed on ``inbox`` (taking pairs when it is a ``Pairs``), attached and started at 0."""
-    pair = inbox.pair if isinstance(inbox, Pairs) else None
-    feed = Feed(room_id, service, inbox, send_pair=pair)
+    together = inbox.all if isinstance(inbox, Pairs) else None
+    feed = Feed(room_id, service, inbox, send_all=together)
     await hub.attach(room_id, feed)
     feed.start(0)
     return feed
@@ -221,7 +222,7 @@ async def test_an_answer_whose_event_is_not_next_waits_for_the_bus() -> None:
     await hub.close()
 
 
-async def test_without_a_pair_sender_the_answer_and_event_go_one_after_the_other() -> None:
+async def test_without_a_batch_sender_the_answer_and_event_go_one_after_the_other() -> None:
     _, service, hub, room_id = await setup()
     inbox = Inbox()
     feed = await listening(hub, service, room_id, inbox)

@@ -217,7 +217,7 @@ async def test_an_answer_and_its_event_go_out_in_one_write(endpoint: _Endpoint) 
     counting = _CountingTransport(protocol.transport)
     protocol.transport = counting
     event = '{"type":"moved","version":8}'
-    assert connection.send_pair('{"type":"move_ok","version":8}', event)
+    assert connection.send_all(['{"type":"move_ok","version":8}', event])
     assert len(counting.writes) == 1 and connection.sent == 2
     assert counting.writes[0].endswith(frame_of(event))
     assert await asyncio.wait_for(client.recv(), WAIT) == '{"type":"move_ok","version":8}'
@@ -229,7 +229,7 @@ async def test_an_answer_and_its_event_go_out_in_one_write(endpoint: _Endpoint) 
 async def test_a_pair_behind_a_waiting_send_is_queued_in_order(endpoint: _Endpoint) -> None:
     client, connection = await endpoint.open()
     sent = await _fill_until_paused(connection)
-    assert connection.send_pair("answer", "event")
+    assert connection.send_all(["answer", "event"])
     sent += ["answer", "event"]
     received = [str(await asyncio.wait_for(client.recv(), WAIT)) for _ in sent]
     assert received == sent
