@@ -4,7 +4,7 @@
 
 A real uvicorn with the server's options serves a bare WebSocket endpoint in this process; a
 child process opens ``--connections`` WebSockets and reads everything. Each event (a usual
-``moved``) is handed to every connection's ``Connection`` (server.connection) as the hub hands
+``moved``) is handed to every connection's ``Connection`` (server.ws.connection) as the hub hands
 it, and this process's CPU time (the readers' excluded) is divided by the frames sent. Two ways,
 taking turns, best of ``--rounds`` each: *asgi*, every frame through uvicorn's ASGI ``send``;
 *direct*, the frame built once per event and written to each transport by ``Connection.send``
@@ -32,9 +32,9 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from server.capacity import fit_file_limit
-from server.connection import Connection
 from server.fastpath import RawSend, frame_of
+from server.guards.capacity import fit_file_limit
+from server.ws.connection import Connection
 
 __all__ = ["main", "measure"]
 

@@ -75,7 +75,7 @@ class _Worker:
         )
 
     async def join(self, room_id: str, role: Role) -> tuple[str, Feed]:
-        """As server.session does: attach, join through presence, encode the welcome."""
+        """As server.ws.session does: attach, join through presence, encode the welcome."""
         conn = self.presence.connection_id()
         feed = Feed(room_id, self.service, lambda text: None)
         await self.hub.attach(room_id, feed)

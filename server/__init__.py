@@ -6,8 +6,8 @@
 from __future__ import annotations
 
 from .app import create_app
-from .close_codes import CloseCode
 from .errors import ServerError, SettingsError
 from .settings import Settings
+from .ws.close_codes import CloseCode
 
 __all__ = ["CloseCode", "ServerError", "Settings", "SettingsError", "create_app"]

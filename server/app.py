@@ -34,28 +34,24 @@ from rooms import (
 from rooms.tournaments import TournamentService
 from rooms.tournaments.director import Director
 
-from .admission import LoopLag
-from .analysis_api import analysis_routes
+from .api import api_routes, error_response
 from .bots import BotPool
-from .capacity import ConnectionLimit
 from .crash_points import AFTER_RATING, crash_point
 from .fastpath import Collector, RawSend
-from .headers import SecureStarlette
-from .http import error_response, routes
+from .guards.admission import LoopLag
+from .guards.capacity import ConnectionLimit
+from .guards.headers import SecureStarlette
+from .launch.startup import OneLineStartupFailure
 from .logs import install_quiet, use_worker_id
+from .logs.redact import install_redaction
 from .metrics import Flusher, install_sink, metrics_routes, worker_exited
-from .players_api import player_routes
-from .ratings_api import rating_routes
-from .redact import install_redaction
-from .room_page import room_page_routes
 from .settings import Settings
-from .startup import OneLineStartupFailure
 from .state import AppState, app_state
-from .static import ClientFiles
-from .tournament_feeds import TournamentFeeds
-from .tournament_socket import tournament_socket
-from .tournaments_api import tournament_routes
-from .websocket import room_socket
+from .tournaments.feeds import TournamentFeeds
+from .tournaments.socket import tournament_socket
+from .web.files import ClientFiles
+from .web.room_page import room_page_routes
+from .ws.socket import room_socket
 
 __all__ = ["create_app"]
 
@@ -146,18 +142,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     client = ClientFiles(settings.static_dir)
     all_routes: list[BaseRoute] = [
-        *analysis_routes(),  # before routes(): its /api catch-all answers 404
-        *player_routes(),
-        *rating_routes(),
-        *tournament_routes(),
-        *routes(),
+        *api_routes(),  # the API's endpoints, then its /api catch-all
         *metrics_routes(),  # before the client's files, which would answer /metrics too
         WebSocketRoute("/ws/t/{tournament_id}", tournament_socket),
         WebSocketRoute("/ws/{room_id}", room_socket),
         *room_page_routes(client),  # the page with the room inside it
         Mount("/", app=client),
     ]
-    app = SecureStarlette(  # security headers on every HTTP response (server.headers)
+    app = SecureStarlette(  # security headers on every HTTP response (server.guards.headers)
         routes=all_routes,
         lifespan=lifespan,
         exception_handlers={HTTPException: _http_error},

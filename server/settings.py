@@ -17,8 +17,8 @@ from typing import Any
 from rooms import RoomSettings, TimeControl
 
 from .errors import SettingsError
+from .guards.origin import normalize_origin
 from .logs.setup import LOG_FORMATS, LOG_LEVELS
-from .origin import normalize_origin
 
 __all__ = ["DEFAULT_STATIC", "Settings"]
 
@@ -62,7 +62,7 @@ class Settings:
     close_timeout: float = 5.0
     admission_lag: float = 0.5
     """Seconds of event-loop lag, sustained for a second, from which a worker refuses new
-    rooms, quick plays and joins without a token (server.admission); 0: never."""
+    rooms, quick plays and joins without a token (server.guards.admission); 0: never."""
     log_size: int = 256
     room_ttl: float = 24 * 3600.0
     max_rooms: int = 100_000

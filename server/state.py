@@ -9,6 +9,7 @@ and the tournaments: their service, this worker's director and the live sockets'
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from starlette.applications import Starlette
 
@@ -17,12 +18,13 @@ from rooms.backends import QuickPlayQueue
 from rooms.tournaments import TournamentService
 from rooms.tournaments.director import Director
 
-from .admission import LoopLag
 from .bots import BotPool
-from .capacity import ConnectionLimit
 from .fastpath import Collector
+from .guards import ConnectionLimit, LoopLag
 from .settings import Settings
-from .tournament_feeds import TournamentFeeds
+
+if TYPE_CHECKING:  # importing server.tournaments here would import its socket, which needs us
+    from .tournaments.feeds import TournamentFeeds
 
 __all__ = ["AppState", "app_state"]
 
@@ -48,7 +50,7 @@ class AppState:
     connections: ConnectionLimit = field(default_factory=lambda: ConnectionLimit(10_000))
     """This worker's open WebSockets against ``settings.max_connections``."""
     lag: LoopLag = field(default_factory=lambda: LoopLag(0.0))
-    """This worker's event-loop lag and the admission of newcomers (server.admission)."""
+    """This worker's event-loop lag and the admission of newcomers (server.guards.admission)."""
     rater: Rater | None = None
     """Applies the ratings of the rated games this worker sees ended (rooms.ratings.rater)."""
 

@@ -16,6 +16,8 @@ from tests.support.server_process import Fleet
 from tests.support.tiers import PROCESS, starts_processes, unmarked_programs_refused
 from tests.support.timeouts import with_line_numbers
 
+pytest_plugins = ["tests.support.live_fixtures"]  # the live server fixtures, server/ and cli/
+
 
 @pytest.fixture
 async def makers() -> AsyncIterator[list[BackendMaker]]:

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from server.close_codes import CloseCode
+from server.ws.close_codes import CloseCode
 from tests.support.deploy import (
     COMPOSE,
     DOCKERFILE,

@@ -1,8 +1,10 @@
-"""The one-way import rule of the design: core ← rooms ← server.
+"""The one-way import rule of the design: core ← rooms ← server ← bench ← cli.
 
-core imports only the standard library and itself; rooms never imports server, Starlette,
-uvicorn or prometheus_client (it reports through rooms.common.metrics), and imports redis
-only inside its Redis backend (rooms/backends/redis/).
+Each layer imports only the layers before it: core only the standard library and itself;
+rooms never imports server, Starlette, uvicorn or prometheus_client (it reports through
+rooms.common.metrics), and imports redis only inside its Redis backend
+(rooms/backends/redis/); server never imports bench or cli; bench never imports cli (the
+``tictactoe`` command on top of all).
 """
 
 from __future__ import annotations
@@ -58,6 +60,25 @@ def test_rooms_never_imports_server_or_web_stack(path: Path) -> None:
             )
 
 
+LAYERS = ("core", "rooms", "server", "bench", "cli")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [path for layer in LAYERS for path in sources(layer)],
+    ids=lambda p: str(p.relative_to(ROOT)),
+)
+def test_each_layer_imports_only_the_layers_before_it(path: Path) -> None:
+    layer = path.relative_to(ROOT).parts[0]
+    above = set(LAYERS[LAYERS.index(layer) + 1 :])
+    for line, name in imported_modules(path):
+        top = name.split(".")[0]
+        assert top not in above, (
+            f"{path.relative_to(ROOT)}:{line} imports {name!r}; {layer} must not depend on "
+            f"{top} (imports run {' ← '.join(LAYERS)})"
+        )
+
+
 def test_layering_checker_sees_imports(tmp_path: Path) -> None:
     """The checker itself must notice a bad import (a test that cannot fail proves nothing)."""
     bad = tmp_path / "bad.py"
@@ -66,4 +87,5 @@ def test_layering_checker_sees_imports(tmp_path: Path) -> None:
 
 
 def test_packages_exist() -> None:
-    assert sources("core"), "core/ has no modules"
+    for layer in LAYERS:
+        assert sources(layer), f"{layer}/ has no modules"

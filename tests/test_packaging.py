@@ -22,13 +22,23 @@ from pathlib import Path
 import httpx
 import pytest
 
-from server.cli.bench import BENCH_EXTRA
+from cli.bench import BENCH_EXTRA
 from tests.support.server_process import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[1]
 PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 SETUPTOOLS = PROJECT["tool"]["setuptools"]
-SOURCES = ("core", "rooms", "server", "bench", "static", "pyproject.toml", "README.md", "LICENSE")
+SOURCES = (
+    "core",
+    "rooms",
+    "server",
+    "bench",
+    "cli",
+    "static",
+    "pyproject.toml",
+    "README.md",
+    "LICENSE",
+)
 """What the wheel is built from (the Dockerfile's context holds the same)."""
 
 
@@ -39,7 +49,7 @@ def test_every_code_folder_and_client_folder_is_a_listed_package() -> None:
     listed = set(SETUPTOOLS["packages"])
     code = {
         ".".join(init.parent.relative_to(ROOT).parts)
-        for top in ("core", "rooms", "server", "bench")
+        for top in ("core", "rooms", "server", "bench", "cli")
         for init in (ROOT / top).rglob("__init__.py")
     }
     assert code <= listed, f"add to [tool.setuptools] packages: {sorted(code - listed)}"

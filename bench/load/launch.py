@@ -113,7 +113,7 @@ def launch(
         command = [
             sys.executable,
             "-m",
-            "server.cli",
+            "cli",
             "serve",
             "--port",
             str(port),

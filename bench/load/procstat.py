@@ -4,7 +4,7 @@ CPU is user + system seconds summed over the tree, so ``cpu_percent`` can pass 1
 several workers (100 = one core busy). RSS is summed too: with workers that counts the
 supervisor process as well, which only matters for absolute figures, not for deltas.
 psutil comes with the ``bench`` extra and is imported only here, when a tree is measured,
-so that ``tictactoe bench`` can say which extra is missing (server/cli/bench.py).
+so that ``tictactoe bench`` can say which extra is missing (cli/bench.py).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """``python -m`` entry of the bench's comparison servers (the relay, the plain server).
 
-Each runs on exactly the server's uvicorn options (``server.cli.serve.uvicorn_options``), so
+Each runs on exactly the server's uvicorn options (``server.launch.uvicorn_options``), so
 that a ratio compares applications, not stacks; with several workers, uvicorn imports the
 app's factory in each and the Redis URL travels in an environment variable.
 """
@@ -31,7 +31,7 @@ def serve_standalone(
     import uvicorn
 
     from server import Settings
-    from server.cli.serve import uvicorn_options
+    from server.launch import uvicorn_options
 
     parser = argparse.ArgumentParser(prog=prog, description=description)
     parser.add_argument("--port", type=int, default=port)

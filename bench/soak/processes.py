@@ -139,7 +139,7 @@ class ServerNode:
                 [
                     sys.executable,
                     "-m",
-                    "server.cli",
+                    "cli",
                     "serve",
                     "--port",
                     str(self.port),

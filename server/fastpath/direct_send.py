@@ -28,7 +28,7 @@ from typing import Any
 from websockets.frames import Frame, Opcode
 from websockets.protocol import State
 
-try:  # the protocol uvicorn picks when websockets >= 14 is installed (server/cli/serve.py)
+try:  # the protocol uvicorn picks when websockets >= 14 is installed (cli/serve.py)
     from uvicorn.protocols.websockets.websockets_sansio_impl import (
         WebSocketsSansIOProtocol as _SansIO,
     )
@@ -96,7 +96,7 @@ def protocol_of(send: object) -> Any | None:
 def transport_ready(protocol: Any) -> Any | None:
     """``protocol``'s transport when uvicorn's ``send`` would write a frame to it at once,
     else None (the caller then goes through the ASGI ``send``, which waits, raises or
-    closes as it always does). server.connection writes ``frame_of(text)`` to it itself:
+    closes as it always does). server.ws.connection writes ``frame_of(text)`` to it itself:
     a crowd's fan-out makes this call once per spectator."""
     connection = protocol.conn
     if (

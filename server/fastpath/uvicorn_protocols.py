@@ -23,7 +23,7 @@ its buffers for as long as it likes). And it refuses a text message that is not 
 UTF-8 with 1007 quietly: uvicorn would log an ERROR with a traceback for each (any client
 can send one); the Session logs the refusal once, at WARNING, from the disconnect code.
 
-Everything else is uvicorn's. ``server.cli.serve.uvicorn_options`` names these classes as
+Everything else is uvicorn's. ``server.launch.uvicorn_options`` names these classes as
 uvicorn's ``http`` and ``ws`` when the fastpath is on and httptools and the sans-I/O
 implementation are installed (the module subclasses both: import it only then).
 """

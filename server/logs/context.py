@@ -1,7 +1,7 @@
 """What every log line says about where it comes from: worker, room, connection.
 
 The room and connection ids are context variables, set by the session for the task that
-runs one WebSocket (server.session), so every line logged while handling that connection
+runs one WebSocket (server.ws.session), so every line logged while handling that connection
 carries them, whichever module logs it. The worker id is the presence lease's id once the
 app has started (it changes after a lost lease), else the process id. ``ContextFilter``
 copies them onto each record, unless the call passed its own (``extra=``).

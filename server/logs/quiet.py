@@ -2,7 +2,7 @@
 
 uvicorn's stock WebSocket protocol (the plain path, ``--no-fastpath``) logs an ERROR with a
 traceback for every text frame that is not UTF-8, and any client can send one; the Session
-logs that refusal once, at WARNING, from the 1007 it closed with (server.session). The
+logs that refusal once, at WARNING, from the 1007 it closed with (server.ws.session). The
 filter sits on uvicorn's logger, so every handler (the configured one, a test's) is spared.
 """
 

@@ -4,7 +4,7 @@
 uvicorn as ``log_config``, so uvicorn applies it in the process that serves and again in
 every worker process it spawns; ``tictactoe serve`` applies it first in the parent too.
 Every record goes through one handler on stderr, whose filters add the worker, room and
-connection (server.logs.context) and keep seat tokens out (server.redact), and whose
+connection (server.logs.context) and keep seat tokens out (server.logs.redact), and whose
 formatter writes JSON or text (server.logs.formatters).
 """
 
@@ -37,7 +37,7 @@ def log_config(level: str = "info", log_format: str = "text") -> dict[str, Any]:
         "disable_existing_loggers": False,  # the app's module loggers exist before this
         "filters": {
             "context": {"()": "server.logs.context.ContextFilter"},
-            "redact": {"()": "server.redact.TokenRedactor"},
+            "redact": {"()": "server.logs.redact.TokenRedactor"},
         },
         "formatters": {"main": {"()": _FORMATTERS[log_format]}},
         "handlers": {

@@ -89,14 +89,14 @@ REDIS_ROUND_TRIP = Histogram(
 )
 LOOP_LAG = Gauge(
     "tictactoe_event_loop_lag_seconds",
-    "How late the event loop woke a timer, the most of the last second (server.admission); "
+    "How late the event loop woke a timer, the most of the last second (server.guards.admission); "
     "the most over the live workers.",
     multiprocess_mode="livemax",
 )
 ADMISSION_REFUSALS = Counter(
     "tictactoe_admission_refusals",
     "New rooms, quick plays, guest identities and joins without a token refused as "
-    "unavailable because the worker's event loop ran late (server.admission), by what was "
+    "unavailable because the worker's event loop ran late (server.guards.admission), by what was "
     "refused.",
     ["what"],
 )

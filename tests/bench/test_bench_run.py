@@ -15,7 +15,7 @@ import pytest
 from bench.load import CONFIGS, BenchOptions, launch, make_scripts, run_bench
 from bench.load.idle import idle_memory
 from bench.load.redis_probe import probe_game
-from server.cli import main
+from cli import main
 
 GAMES, SPECTATORS = 3, 2
 

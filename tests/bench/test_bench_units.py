@@ -23,8 +23,8 @@ from bench.load.recorder import Recorder, merge, summarize
 from bench.load.report import compare, crowd_line, generator_line, run_record, table
 from bench.load.scripts import make_scripts
 from bench.load.worker import LoadPlan, Progress
+from cli import main
 from core import Game, Rules
-from server.cli import main
 
 
 @pytest.mark.parametrize(

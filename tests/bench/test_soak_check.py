@@ -17,7 +17,7 @@ from bench.soak import Ack, build_report, judge, render_table
 from bench.soak.check import Cell
 from bench.soak.game import SCRIPT, GameLog
 from bench.soak.tally import Tally, percentile
-from server.cli import main
+from cli import main
 
 ASKED = {"server_kill": 1, "redis_kill": 0}
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from server.cli import main
+from cli import main
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from server.static_bundle import bundle, read_modules
+from server.web.bundle import bundle, read_modules
 
 pytestmark = pytest.mark.e2e
 

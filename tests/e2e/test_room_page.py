@@ -1,4 +1,4 @@
-"""A room page served with its room (server/room_page.py) in real Chromium: the page draws
+"""A room page served with its room (server/web/room_page.py) in real Chromium: the page draws
 the room and asks an invitee's name before its WebSocket has said anything, with no API
 call, and a page whose socket has not answered yet shows no "Reconnecting…" veil."""
 

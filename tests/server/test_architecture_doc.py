@@ -109,8 +109,8 @@ def test_the_move_path_passes_through_at_most_a_dozen_files() -> None:
 def test_the_move_path_runs_from_the_socket_through_the_service_to_the_connections() -> None:
     steps = move_path_steps()
     named = [f"{path}:{name}" for step in steps for path, name in REFERENCE.findall(step)]
-    assert named[0].startswith("server/websocket.py:"), named[0]
-    assert named[-1].startswith("server/connection.py:"), named[-1]
+    assert named[0].startswith("server/ws/socket.py:"), named[0]
+    assert named[-1].startswith("server/ws/connection.py:"), named[-1]
     for needed in ("rooms/service.py:RoomService.execute", "rooms/room/room.py:Room.handle"):
         assert needed in named
 

@@ -14,7 +14,7 @@ from rooms import ErrorCode
 from rooms.protocol import PROTOCOL_VERSION, RESERVED_TYPES, ClientType, ServerType
 from rooms.room import EventType
 from server import CloseCode, Settings, create_app
-from server.http import api_not_found
+from server.api.responses import api_not_found
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
 

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from server import Settings, SettingsError
-from server.limits import TokenBucket
-from server.origin import normalize_origin, origin_allowed
+from server.guards.origin import normalize_origin, origin_allowed
+from server.ws.limits import TokenBucket
 
 
 def test_settings_defaults_and_url() -> None:
@@ -102,7 +102,7 @@ def test_token_redactor() -> None:
 
     from websockets.frames import Frame, Opcode
 
-    from server.redact import TokenRedactor
+    from server.logs.redact import TokenRedactor
 
     def record(msg: str, *args: object) -> logging.LogRecord:
         return logging.LogRecord("uvicorn.error", logging.DEBUG, __file__, 1, msg, args, None)

@@ -21,7 +21,7 @@ async def start_cli(*flags: str, home: Path | None = None) -> asyncio.subprocess
     return await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "server.cli",
+        "cli",
         "play",
         *flags,
         stdin=asyncio.subprocess.PIPE,

@@ -17,7 +17,7 @@ import httpx
 import uvicorn
 
 from server import Settings, create_app
-from server.cli.serve import uvicorn_options
+from server.launch import uvicorn_options
 from tests.support.waiting import eventually_sync
 
 __all__ = ["LiveServer"]

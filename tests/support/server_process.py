@@ -1,6 +1,6 @@
 """Real ``tictactoe serve`` processes for tests: free port, readiness, logs, stopped by pid.
 
-A ``ServerProcess`` is ``python -m server.cli serve`` (or another ``command``: an installed
+A ``ServerProcess`` is ``python -m cli serve`` (or another ``command``: an installed
 ``tictactoe``) on a free loopback port with the given flags (a store URL, ``--workers``,
 ...) and environment, its output (stdout and stderr) in a log file: a pipe nobody reads
 could fill up and stall the server, and the file is there to read after the process is
@@ -83,7 +83,7 @@ class ServerProcess(LocalProcess):
         *flags: str,
         store_url: str | None = None,
         env: Mapping[str, str] | None = None,
-        command: Sequence[str] = (sys.executable, "-m", "server.cli"),
+        command: Sequence[str] = (sys.executable, "-m", "cli"),
         cwd: Path = ROOT,
     ) -> None:
         self.port = free_port()

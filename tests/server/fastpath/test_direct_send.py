@@ -23,11 +23,11 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.frames import Frame, Opcode
 
 from server import Settings
-from server.cli.serve import uvicorn_options
-from server.close_codes import CloseCode
-from server.connection import Connection
 from server.fastpath import RawSend
 from server.fastpath.direct_send import frame_of, protocol_of, transport_ready
+from server.launch import uvicorn_options
+from server.ws.close_codes import CloseCode
+from server.ws.connection import Connection
 from tests.support.waiting import eventually
 
 WAIT = 20.0  # a bound against hangs, never a measurement

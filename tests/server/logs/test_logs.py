@@ -20,7 +20,7 @@ from server.logs import (
     log_config,
     use_worker_id,
 )
-from server.redact import TokenRedactor
+from server.logs.redact import TokenRedactor
 
 
 def _logger(formatter: logging.Formatter) -> tuple[logging.Logger, io.StringIO]:

@@ -1,1 +1,1 @@
-"""Tests of the WebSocket endpoint (server/websocket.py): real clients against a live server."""
+"""Tests of the WebSocket endpoint (server/ws/socket.py): real clients against a live server."""

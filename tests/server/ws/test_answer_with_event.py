@@ -1,6 +1,6 @@
 """A command's answer reaches its connection before the event the command committed, and
 that event once: on the memory store, and on Redis, where the commit's own event usually
-comes back on the bus before the commit's answer (server.session, rooms.fanout.feed)."""
+comes back on the bus before the commit's answer (server.ws.session, rooms.fanout.feed)."""
 
 from __future__ import annotations
 

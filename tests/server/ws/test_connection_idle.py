@@ -12,8 +12,8 @@ import asyncio
 import functools
 from typing import Any
 
-from server.close_codes import CloseCode
-from server.connection import Connection
+from server.ws.close_codes import CloseCode
+from server.ws.connection import Connection
 from tests.support.waiting import eventually
 
 

@@ -1,5 +1,5 @@
 """Each refusal at the edge is logged once, at WARNING, naming its room and connection
-(server.session, server.websocket; the context comes from server.logs)."""
+(server.ws.session, server.ws.socket; the context comes from server.logs)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,1 @@
+"""The engine's commands: ``perft``, ``solve``, ``analyze`` and a bots' ``tournament``."""

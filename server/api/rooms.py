@@ -1,0 +1,149 @@
+"""Rooms over HTTP: create, list and read rooms, quick play, and a game's text record."""
+
+from __future__ import annotations
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, PlainTextResponse, Response
+from starlette.routing import Route
+
+from rooms import ErrorCode, RoomError, queue_key, quick_play
+from rooms.players import verified
+from rooms.protocol import dumps
+from rooms.room import current_record, format_record
+
+from ..crash_points import AFTER_SEAT, crash_point
+from ..guards.write_guard import check_write
+from ..state import app_state
+from .responses import error_response, read_body
+from .room_options import parse_quickplay, parse_room
+
+__all__ = ["room_routes"]
+
+
+def _links(request: Request, room_id: str) -> dict[str, str]:
+    base = str(request.base_url).rstrip("/")
+    ws_base = "wss" + base[5:] if base.startswith("https") else "ws" + base[4:]
+    return {
+        "play": f"{base}/r/{room_id}",
+        "watch": f"{base}/r/{room_id}/watch",
+        "ws": f"{ws_base}/ws/{room_id}",
+    }
+
+
+async def create_room(request: Request) -> Response:
+    state = app_state(request.app)
+    try:
+        check_write(request, state.settings.allowed_origins)
+        state.lag.check("room")
+        raw = await read_body(request, state.settings.max_body_bytes)
+        body = parse_room(raw, state.settings)
+        room = await state.service.create(
+            body.rules,
+            public=body.public,
+            settings=state.settings.room_settings(body.time_control, pool=body.pool),
+            bot=body.bot,
+        )
+        # quick play may match players into it (not into a rated room: it seats identities)
+        if room.listed and body.bot is None and body.pool is None:
+            key = queue_key(room.rules, body.time_control)
+            await state.quickplay.push(key, room.room_id)
+    except RoomError as exc:
+        return error_response(exc)
+    tc = room.settings.time_control
+    answer = {
+        "room_id": room.room_id,
+        "public": room.public,
+        "rules": room.rules.to_dict(),
+        "version": room.version,
+        "links": _links(request, room.room_id),
+        "bot": body.bot[0] if body.bot is not None else None,
+        "time_control": tc.to_dict() if tc is not None else None,
+        "rated": room.settings.rated,
+        "pool": room.settings.pool,
+    }
+    # The same compact JSON as JSONResponse's, from orjson (rooms.common.jsontext): every new
+    # room answers this, and the json module is much slower.
+    return Response(dumps(answer), status_code=201, media_type="application/json")
+
+
+async def quickplay(request: Request) -> Response:
+    state = app_state(request.app)
+    try:
+        check_write(request, state.settings.allowed_origins)
+        state.lag.check("quickplay")
+        raw = await read_body(request, state.settings.max_body_bytes)
+        body = parse_quickplay(raw, state.settings)
+        settings = state.settings.room_settings(body.time_control)
+        # the identity is read before any seat is taken: bad_identity changes nothing
+        player = await verified(state.backend.players, body.player) if body.player else None
+        matched = await quick_play(
+            state.service,
+            state.quickplay,
+            body.rules,
+            settings,
+            name=body.name or (player.name if player is not None else None),
+            join_key=body.join_key,
+            player_id=player.player_id if player is not None else None,
+        )
+    except RoomError as exc:
+        return error_response(exc)
+    crash_point(AFTER_SEAT)  # the seat is taken, its token not yet sent: only tests crash here
+    room = matched.room
+    tc = room.settings.time_control
+    answer = {
+        "room_id": room.room_id,
+        "mark": matched.reply.mark,
+        "token": matched.reply.token,
+        "matched": matched.matched,
+        "rules": room.rules.to_dict(),
+        "time_control": tc.to_dict() if tc is not None else None,
+        "links": _links(request, room.room_id),
+    }
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
+async def game_record(request: Request) -> Response:
+    """The current game (or ``?game=N``) as a plain text record."""
+    state = app_state(request.app)
+    try:
+        room = await state.service.load(request.path_params["room_id"])
+        wanted = request.query_params.get("game")
+        record = current_record(room)
+        if wanted is not None and wanted != str(room.game_number):
+            found = [g for g in room.games if str(g["game_number"]) == wanted]
+            if not found:
+                raise RoomError(ErrorCode.NOT_FOUND, f"room has no game {wanted!r:.20}")
+            record = found[0]
+    except RoomError as exc:
+        return error_response(exc)
+    text = format_record(room.room_id, room.rules, record)
+    name = f"{room.room_id}-{record['game_number']}.txt"
+    return PlainTextResponse(text, headers={"Content-Disposition": f'inline; filename="{name}"'})
+
+
+async def list_rooms(request: Request) -> Response:
+    state = app_state(request.app)
+    try:
+        rooms = await state.service.list_public(state.settings.list_limit)
+    except RoomError as exc:
+        return error_response(exc)
+    return JSONResponse({"rooms": rooms})
+
+
+async def get_room(request: Request) -> Response:
+    state = app_state(request.app)
+    try:
+        snapshot = await state.service.snapshot(request.path_params["room_id"])
+    except RoomError as exc:
+        return error_response(exc)
+    return JSONResponse(snapshot)
+
+
+def room_routes() -> list[Route]:
+    return [
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms", list_rooms, methods=["GET"]),
+        Route("/api/rooms/{room_id}", get_room, methods=["GET"]),
+        Route("/api/rooms/{room_id}/record.txt", game_record, methods=["GET"]),
+        Route("/api/quickplay", quickplay, methods=["POST"]),
+    ]

@@ -1,0 +1,399 @@
+"""One WebSocket connection to one room, from the first ``join`` to the close.
+
+The session reads frames, enforces the edge rules (join timeout, binary frames, message
+size, rate limit, flood), turns messages into room commands through the service, and sends
+replies to this connection only; the room's events reach it through its Feed. Honest
+mistakes get an ``error`` and the socket stays open; abuse closes it with a documented code.
+Its connection id names this worker, and the worker's presence indexes the room with the
+join and records the departure after (rooms.presence.lease): if the worker's lease is lost, the
+connection is closed with 1012 and the client resumes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from starlette.types import Message
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from rooms import ErrorCode, Executed, Feed, Hub, LeaseLost, Presence, RoomError, RoomService
+from rooms.players import PlayerDirectory, verified
+from rooms.protocol import (
+    ActionMessage,
+    ChatMessage,
+    ClaimMessage,
+    ClientType,
+    JoinMessage,
+    MoveMessage,
+    PingMessage,
+    SyncMessage,
+    ack_message,
+    dumps,
+    error_message,
+    parse_message,
+    pong_message,
+    welcome_message,
+)
+from rooms.room import Command, Join, JoinReply, PlayMove
+
+from ..crash_points import AFTER_SEAT, crash_point
+from ..guards.admission import LoopLag
+from ..metrics import edge as metrics
+from ..settings import Settings
+from .actions import chat_line, command_for, move_ok_text, version_of
+from .close_codes import CloseCode
+from .connection import Connection
+from .limits import TokenBucket
+from .refusals import CLOSE_REFUSALS, JOIN_REFUSED_FOR_SURE, UVICORN_REFUSALS
+
+__all__ = ["Session"]
+
+log = logging.getLogger("tictactoe.server")
+
+
+@dataclass(slots=True)
+class _Joined:
+    feed: Feed
+    reply: JoinReply
+    name: str
+
+
+class Session:
+    def __init__(
+        self,
+        websocket: WebSocket,
+        room_id: str,
+        *,
+        service: RoomService,
+        hub: Hub,
+        settings: Settings,
+        presence: Presence,
+        players: PlayerDirectory,
+        lag: LoopLag | None = None,
+        conn_id: str | None = None,
+    ) -> None:
+        self.room_id = room_id
+        self.players = players
+        self.lag = lag
+        self.service = service
+        self.hub = hub
+        self.settings = settings
+        self.presence = presence
+        self.websocket = websocket
+        self.conn = Connection(
+            websocket,
+            queue_size=settings.send_queue,
+            conn_id=presence.connection_id() if conn_id is None else conn_id,
+        )
+        loop = asyncio.get_running_loop()
+        self._clock = loop.time
+        self._bucket = TokenBucket(settings.rate, settings.burst, self._clock())
+        self._strikes = 0
+        self._join_deadline = self._clock() + settings.join_timeout
+        self._joined: _Joined | None = None
+        self._chat = TokenBucket(settings.chat_rate, settings.chat_burst, self._clock())
+        self._deliberate = False  # a leave was received: the departure is a leave
+        self._spent = False  # a join that may have landed failed: this id is done
+        self._task: asyncio.Task[object] | None = None
+        self._stopped = False  # ended from outside: the cancel of the read is ours
+        self._oversize = 0  # messages refused as too large (the first one is logged)
+
+    async def run(self) -> None:
+        # The reader runs in this (the ASGI) task: one task per connection fewer, which
+        # counts when a worker holds thousands. When the connection is ended from outside
+        # (too slow, lease lost), ``_stop_reading`` cancels the read in progress.
+        task = asyncio.current_task()
+        assert task is not None
+        self._task = task
+        self.conn.on_end = self._stop_reading
+        try:
+            await self._read()
+        except asyncio.CancelledError:
+            if not self._stopped:
+                raise  # the server is shutting down: not ours to swallow
+            task.uncancel()
+            if self.conn.close_code is None and self._joined is not None:
+                # The peer went away while a send failed, not while we read: a ``leave``
+                # it sent may still wait, unread, in front of the disconnect.
+                self._deliberate = self._deliberate or await self._leave_unread()
+        except Exception:  # a bug in the reader: close this connection, keep serving
+            log.exception("room %s: connection %s failed", self.room_id, self.conn.id)
+            self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
+        finally:
+            self.conn.on_end = None
+            if self.conn.close_code in CLOSE_REFUSALS:  # ended by the reader or by a sender
+                self._refused(CLOSE_REFUSALS[self.conn.close_code], self.conn.close_code)
+            try:
+                await self._leave()
+            finally:
+                metrics.closed(self.conn.close_code)
+                await self.conn.close(self.settings.close_timeout)
+
+    def _stop_reading(self) -> None:
+        """The connection was ended: stop the read in progress, unless it is the reader
+        itself that ended it (it returns by itself)."""
+        if self._task is not None and asyncio.current_task() is not self._task:
+            self._stopped = True
+            self._task.cancel()
+
+    async def _leave(self) -> None:
+        joined, self._joined = self._joined, None
+        if joined is None:
+            return
+        metrics.left(joined.reply.mark is not None)
+        joined.feed.close()
+        try:
+            await self.hub.detach(self.room_id, joined.feed)
+        except Exception:
+            log.exception("room %s: could not unsubscribe a connection", self.room_id)
+        # Records the Leave (retried at the next heartbeats if the store cannot take it
+        # now) and takes the room out of this worker's index after its last connection.
+        await self.presence.leave(
+            self.room_id,
+            self.conn.id,
+            deliberate=self._deliberate,
+            spectator=joined.reply.mark is None,
+        )
+
+    async def _leave_unread(self) -> bool:
+        """Whether the frames that arrived before the peer's disconnect hold a ``leave``
+        (read up to the disconnect, at most ``close_timeout``; nothing else is handled:
+        the connection is gone)."""
+        try:
+            async with asyncio.timeout(self.settings.close_timeout):
+                while True:
+                    message = await self.websocket.receive()
+                    text = message.get("text")
+                    if message["type"] == "websocket.disconnect":
+                        return False
+                    if isinstance(text, str) and self._is_leave(text):
+                        return True
+        except (TimeoutError, WebSocketDisconnect, RuntimeError):
+            return False
+
+    def _is_leave(self, text: str) -> bool:
+        try:
+            message = parse_message(text, max_bytes=self.settings.max_message_bytes)
+        except RoomError:
+            return False
+        return isinstance(message, ActionMessage) and message.kind is ClientType.LEAVE
+
+    def _lease_lost(self) -> None:
+        """This worker's lease lapsed: another may have evicted this connection already, so
+        the client resumes (on any worker) instead of trusting it."""
+        self.conn.end(CloseCode.SERVICE_RESTART, "presence lease lost; resume")
+
+    # -- reading --------------------------------------------------------------------------
+
+    async def _receive(self) -> Message | None:
+        """The next frame, or None when the peer left or never joined in time."""
+        if self._joined is None:
+            remaining = self._join_deadline - self._clock()
+            try:  # asyncio.timeout, not wait_for: no task of its own per connection
+                async with asyncio.timeout(max(remaining, 0)):
+                    message = await self.websocket.receive()
+            except TimeoutError:
+                self.conn.end(CloseCode.JOIN_TIMEOUT, "no join in time")
+                return None
+        else:
+            message = await self.websocket.receive()
+        if message["type"] == "websocket.disconnect":
+            code = message.get("code")
+            if code in UVICORN_REFUSALS:  # uvicorn refused a frame and closed the socket
+                self._refused(UVICORN_REFUSALS[code], code)
+            self.conn.end(None, "the peer closed")
+            return None
+        return message
+
+    async def _read(self) -> None:
+        while not self.conn.ended:
+            try:
+                message = await self._receive()
+            except (WebSocketDisconnect, RuntimeError):
+                self.conn.end(None, "the peer closed")
+                return
+            if message is None:
+                return
+            text = message.get("text")
+            if not isinstance(text, str):
+                self.conn.end(CloseCode.UNSUPPORTED_DATA, "binary frames are not accepted")
+                return
+            if not self._bucket.take(self._clock()):
+                self._strikes += 1
+                if self._strikes >= self.settings.flood_strikes:
+                    self.conn.end(CloseCode.FLOOD, "flooding: too many messages")
+                    return
+                self._error(RoomError(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
+                continue
+            self._strikes = 0
+            await self._handle(text)
+
+    def _refused(self, refusal: str, code: int | None) -> None:
+        """Log an edge refusal once, at WARNING (the room and connection come from the
+        context that server.ws.socket set for this socket)."""
+        log.warning(
+            "refused a client: %s%s",
+            refusal.replace("_", " "),
+            f", closed with {code}" if code is not None else "",
+            extra={"refusal": refusal, "close_code": code},
+        )
+
+    # -- handling -------------------------------------------------------------------------
+
+    def _error(self, exc: RoomError, ref: str | None = None) -> None:
+        message = error_message(exc.code, exc.message, exc.ref or ref, retry_after=exc.retry_after)
+        self.conn.send(dumps(message))
+        metrics.error(exc.code, "websocket")
+
+    async def _handle(self, text: str) -> None:
+        ref: str | None = None
+        try:
+            message = parse_message(text, max_bytes=self.settings.max_message_bytes)
+            metrics.received(message)
+            ref = message.ref
+            if isinstance(message, JoinMessage):
+                await self._join(message)
+            elif self._joined is None:
+                raise RoomError(ErrorCode.NOT_JOINED, "the first message must be a join")
+            elif isinstance(message, MoveMessage):
+                await self._move(message)
+            elif isinstance(message, SyncMessage):
+                await self._joined.feed.send_state(message.ref)
+            elif isinstance(message, PingMessage):
+                self.conn.send(dumps(pong_message(message.ref)))
+            elif isinstance(message, ChatMessage):
+                await self._say(message)
+            elif isinstance(message, ActionMessage | ClaimMessage):
+                await self._act(message)
+        except RoomError as exc:
+            self._error(exc, ref)
+            if self._spent:
+                self._rejoin_afresh()
+            elif exc.code is ErrorCode.TOO_LARGE:
+                self._oversize += 1
+                if self._oversize == 1:  # the rate limit bounds the rest; not a log flood
+                    self._refused("message_too_large", None)
+            if exc.code is ErrorCode.ROOM_NOT_FOUND:
+                self.conn.end(CloseCode.ROOM_NOT_FOUND, "no such room")
+            elif isinstance(exc, LeaseLost):  # this id cannot join here: resume afresh
+                self._lease_lost()
+        except Exception:
+            log.exception("room %s: internal error while handling a message", self.room_id)
+            self._error(RoomError(ErrorCode.INTERNAL_ERROR, "internal error; nothing changed"), ref)
+            if self._spent:
+                self._rejoin_afresh()
+
+    def _rejoin_afresh(self) -> None:
+        """A join that may have landed failed (``JOIN_REFUSED_FOR_SURE``): close, so that the
+        client joins again on a new connection, with its token or join key."""
+        self.conn.end(CloseCode.SERVICE_RESTART, "the join may have landed; join again")
+
+    async def _join(self, message: JoinMessage) -> None:
+        if self._joined is not None:
+            raise RoomError(ErrorCode.ALREADY_JOINED, "this connection already joined the room")
+        if message.token is None and self.lag is not None:  # a newcomer: not when overloaded
+            self.lag.check("join")
+        # A read before the room's commit (an identity is not room state); bad_identity
+        # refuses the join before anything is written.
+        player = await verified(self.players, message.player) if message.player else None
+        feed = self.conn.feed(self.room_id, self.service)
+        await self.hub.attach(self.room_id, feed)  # subscribe first, then read the room
+        try:
+            # The room indexed under this worker, then the Join committed (on one Redis,
+            # both in one commit); on a failure after the index, presence has recorded a
+            # departure: a join refused by the room changed nothing, but one whose commit
+            # lost its answer (Redis timed out) may have landed.
+            command = Join(
+                self.conn.id,
+                message.role,
+                message.name or (player.name if player is not None else None),
+                message.token,
+                message.join_key,
+                player.player_id if player is not None else None,
+            )
+            executed = await self.presence.join(self.room_id, command, self._lease_lost)
+        except BaseException as exc:
+            if not isinstance(exc, LeaseLost):  # a lost lease closes with 1012 by itself
+                refused = isinstance(exc, RoomError) and exc.code in JOIN_REFUSED_FOR_SURE
+                self._spent = not refused and isinstance(exc, Exception)
+            feed.close()
+            await self.hub.detach(self.room_id, feed)
+            raise
+        assert isinstance(executed.reply, JoinReply)
+        if executed.reply.token is not None:  # a seat taken: only tests ever crash here
+            crash_point(AFTER_SEAT)
+        self._joined = _Joined(feed, executed.reply, message.name or "Spectator")
+        metrics.joined(executed.reply.mark is not None)
+        feed.audience = "players" if executed.reply.mark is not None else "spectators"
+        room = executed.room
+        missed = None
+        if message.last_version is not None:
+            try:
+                texts = await self.service.events_since(
+                    self.room_id, message.last_version, upto=room.version
+                )
+            except RoomError:
+                texts = None  # the snapshot is the truth anyway
+            missed = [json.loads(text) for text in texts] if texts is not None else None
+        welcome = welcome_message(self.room_id, executed.reply, room.snapshot(), missed)
+        self.conn.send(dumps(welcome))
+        feed.start(room.version)
+
+    async def _move(self, message: MoveMessage) -> None:
+        command = PlayMove(self.conn.id, message.request, message.version, message.move_id)
+        try:
+            await self._command(command, move_ok_text)
+        except RoomError as exc:
+            exc.ref = exc.ref or message.move_id
+            raise
+
+    async def _command(self, command: Command, answer: Callable[[Executed], str]) -> Executed:
+        """``service.execute`` of a joined connection's command, answered with ``answer``'s
+        text and the event the command committed, in one write when that event is the next
+        one this connection is owed (Feed.answer). The room's events wait meanwhile; if
+        anything fails before the answer they go on without it."""
+        assert self._joined is not None
+        feed = self._joined.feed
+        feed.expect()
+        try:
+            executed = await self.service.execute(self.room_id, command)
+            reply = answer(executed)
+        except BaseException:
+            feed.release()
+            raise
+        feed.answer(reply, executed.room.version, executed.event_text)
+        return executed
+
+    async def _act(self, message: ActionMessage | ClaimMessage) -> None:
+        leaving = isinstance(message, ActionMessage) and message.kind is ClientType.LEAVE
+        if leaving:
+            # Received is enough: if the connection ends before this commit answers (the
+            # peer closed and an event's send failed, which cancels this read), the close
+            # path records the departure as a leave; after this commit it changes nothing.
+            self._deliberate = True
+        await self._command(
+            command_for(message, self.conn.id),
+            lambda executed: dumps(
+                ack_message(message.ref, version_of(executed.reply, executed.event))
+            ),
+        )
+        if leaving:  # recorded: the close that follows changes nothing more
+            self.conn.end(CloseCode.NORMAL, "left")
+
+    async def _say(self, message: ChatMessage) -> None:
+        assert self._joined is not None
+        if not self._chat.take(self._clock()):
+            raise RoomError(ErrorCode.RATE_LIMITED, "too many chat lines; wait a moment")
+        await chat_line(
+            self.service,
+            self.hub,
+            self.room_id,
+            self.conn.id,
+            message,
+            spectator_name=self._joined.name,
+        )
+        self.conn.send(dumps(ack_message(message.ref, None)))

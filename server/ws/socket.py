@@ -1,0 +1,63 @@
+"""The WebSocket endpoint ``/ws/{room_id}``: the Origin check, the worker's connection
+limit (server.guards.capacity: 1013 past it), then one Session."""
+
+from __future__ import annotations
+
+import logging
+
+from starlette.websockets import WebSocket
+
+from ..guards.origin import origin_allowed
+from ..logs import connection_context
+from ..state import AppState, app_state
+from .close_codes import CloseCode
+from .session import Session
+
+__all__ = ["room_socket"]
+
+log = logging.getLogger("tictactoe.server")
+
+
+async def room_socket(websocket: WebSocket) -> None:
+    state = app_state(websocket.app)
+    conn_id = state.presence.connection_id()
+    # every line logged while serving this socket names its room and connection
+    with connection_context(websocket.path_params["room_id"], conn_id):
+        await _serve(websocket, state, conn_id)
+
+
+async def _serve(websocket: WebSocket, state: AppState, conn_id: str) -> None:
+    origin = websocket.headers.get("origin")
+    if not origin_allowed(origin, websocket.headers.get("host"), state.settings.allowed_origins):
+        log.warning(
+            "refused a WebSocket: origin %r is not allowed",
+            origin[:100] if origin else origin,
+            extra={"refusal": "origin", "status": 403},
+        )
+        await websocket.close(CloseCode.POLICY)  # before accept: the handshake gets a 403
+        return
+    if not state.connections.take():
+        log.warning(
+            "refused a WebSocket: %d connections open, the most this worker takes",
+            state.connections.open,
+            extra={"refusal": "full", "close_code": int(CloseCode.TRY_AGAIN_LATER)},
+        )
+        await websocket.accept()  # then a close code the client can back off on
+        await websocket.close(CloseCode.TRY_AGAIN_LATER, "server full, try again later")
+        return
+    try:
+        await websocket.accept()
+        session = Session(
+            websocket,
+            websocket.path_params["room_id"],
+            service=state.service,
+            hub=state.hub,
+            settings=state.settings,
+            presence=state.presence,
+            players=state.backend.players,
+            lag=state.lag,
+            conn_id=conn_id,
+        )
+        await session.run()
+    finally:
+        state.connections.release()

@@ -1,0 +1,1 @@
+"""Tests of cli/: the terminal commands (play, connect, replay, solve, input)."""

@@ -1,0 +1,237 @@
+"""``tictactoe play --connect URL/t/ID``: terminal entrants of a tournament on a live server.
+
+Terminal processes (each with an identity file of its own) enter a tournament, follow its live
+socket and play each of their games when ``your_game`` names it, with ``--bot`` or typed at
+the keyboard (a script on stdin), and print the final standings the server has; entering a
+tournament that cannot be entered is one clear line. Also: ``--bot`` in a room, a game the
+opponent resigns, and the tournament socket opened again after a drop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import socket
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from cli.terminal.identity_file import Identity, IdentityFile, default_path
+from cli.terminal.net_tournament import TournamentFeed, TournamentLink
+from cli.terminal.tournament_play import render_standings
+from tests.support.cli_process import finish, start_cli
+from tests.support.live_server import LiveServer
+from tests.support.waiting import eventually
+from tests.support.ws_client import WAIT
+
+pytestmark = pytest.mark.process  # every test here runs the terminal client
+
+ROW = re.compile(r"^[ >]\s*(\d+)  (.+?)\s+(\d+)\s+(\d+)$")
+EVERY_CELL = "".join(f"{row} {col}\n" for row in range(3) for col in range(3))
+"""A script that always finds a move: each line is a free cell or one taken (asked again)."""
+
+
+async def read_until(process: asyncio.subprocess.Process, text: str) -> str:
+    """The output up to the line holding ``text`` (the rest comes with ``finish``)."""
+    assert process.stdout is not None
+    lines: list[str] = []
+    while not lines or text not in lines[-1]:
+        line = (await asyncio.wait_for(process.stdout.readline(), WAIT)).decode()
+        assert line, f"the output ended before {text!r}: {''.join(lines)}"
+        lines.append(line)
+    return "".join(lines)
+
+
+async def post(server: LiveServer, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        response = await http.post(path, json=body)
+    assert response.is_success, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+async def get(server: LiveServer, path: str) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        response = await http.get(path)
+    assert response.is_success, response.text
+    answer: dict[str, Any] = response.json()
+    return answer
+
+
+async def creator_home(server: LiveServer, home: Path, name: str) -> dict[str, str]:
+    """An identity made on ``server`` and kept in ``home``'s identity file, as the terminal
+    keeps its own: the terminal started there plays as that (already entered) creator."""
+    made = await post(server, "/api/players", {"name": name})
+    identity = Identity(made["player_id"], made["secret"], made["name"])
+    IdentityFile(default_path({"XDG_CONFIG_HOME": str(home)})).save(server.url, identity)
+    return identity.credentials()
+
+
+async def tournament(server: LiveServer, creator: dict[str, str], max_players: int) -> str:
+    """An open tournament of ``creator`` with a random bot entered."""
+    made = await post(server, "/api/tournaments", {"player": creator, "max_players": max_players})
+    tid: str = made["tournament_id"]
+    await post(server, f"/api/tournaments/{tid}/bots", {"player": creator, "level": "random"})
+    return tid
+
+
+def final_standings(out: str) -> list[tuple[int, str, int, int]]:
+    """The rows the terminal printed under "Final standings:"."""
+    assert "The tournament is over. Final standings:" in out, out[-2000:]
+    lines = out.split("Final standings:\n", 1)[1].splitlines()[1:]  # past the header
+    rows = [ROW.match(line) for line in lines]
+    assert all(rows), lines
+    return [(int(m[1]), m[2], int(m[3]), int(m[4])) for m in rows if m]
+
+
+def expected(answer: dict[str, Any]) -> list[tuple[int, str, int, int]]:
+    return [(s["rank"], s["name"], s["points"], s["played"]) for s in answer["standings"]]
+
+
+async def test_two_terminal_bots_play_a_round_robin_to_its_end(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    ada_home, term_home = tmp_path / "ada", tmp_path / "term"
+    ada = await creator_home(server, ada_home, "Ada")
+    tid = await tournament(server, ada, max_players=3)
+    url = f"{server.url}/t/{tid}"
+    clis = [
+        await start_cli("--connect", url, "--bot", "random", "--seed", "1", home=ada_home),
+        await start_cli("--connect", url, "--bot", "random", "--name", "Term", home=term_home),
+    ]
+
+    # both follow the tournament before it starts, so each sees every round from the first
+    before = [await read_until(cli, "Its creator starts it.") for cli in clis]
+    await post(server, f"/api/tournaments/{tid}/start", {"player": ada})
+    (ada_code, ada_out, ada_err), (term_code, term_out, term_err) = await asyncio.gather(
+        *(finish(cli, timeout=WAIT * 4) for cli in clis)
+    )
+    ada_out, term_out = before[0] + ada_out, before[1] + term_out
+    assert ada_code == 0, ada_err
+    assert term_code == 0, term_err
+    answer = await get(server, f"/api/tournaments/{tid}")
+    assert answer["status"] == "finished"
+    games = [g for r in answer["schedule"] for g in r["games"]]
+    assert len(games) == 3 and all(g["result"] and g["forfeit"] is None for g in games)
+    for out in (ada_out, term_out):
+        assert final_standings(out) == expected(answer)
+        assert out.count("Your game is ready: ") == 2 and out.count("Result: ") == 2
+        assert "You sit this round out (a bye)." in out and "Standings:\n" in out
+    assert ada_out.startswith("Already entered as Ada (")  # the creator: an entrant already
+    assert "Entered as Term (" in term_out and "Made your player identity" in term_out
+    assert "The tournament is under way: 3 rounds." in term_out
+
+
+async def test_a_person_at_the_keyboard_plays_a_bot_entrant(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    home = tmp_path / "kim"
+    kim = await creator_home(server, home, "Kim")
+    tid = await tournament(server, kim, max_players=2)
+    cli = await start_cli("--connect", f"{server.url}/t/{tid}", home=home)
+    await post(server, f"/api/tournaments/{tid}/start", {"player": kim})
+    code, out, err = await finish(cli, EVERY_CELL, timeout=WAIT * 4)
+    assert code == 0, err
+    answer = await get(server, f"/api/tournaments/{tid}")
+    assert answer["status"] == "finished"
+    [game] = [g for r in answer["schedule"] for g in r["games"]]
+    assert game["result"] is not None and game["forfeit"] is None
+    mark = "X" if game["first"] == kim["id"] else "O"
+    assert f"You are {mark} against Bot (random)" in out
+    assert f"{mark} to move (row col): " in out  # typed here, line by line
+    assert final_standings(out) == expected(answer)
+    rank = next(s["rank"] for s in answer["standings"] if s["id"] == kim["id"])
+    assert f">{rank:>4}  Kim" in out  # this terminal's entrant, marked
+
+
+async def test_entering_what_cannot_be_entered_is_one_clear_line(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    bob = await creator_home(server, tmp_path / "bob", "Bob")
+    tid = await tournament(server, bob, max_players=2)  # Bob and the bot: full
+
+    async def refused(*flags: str) -> str:
+        code, out, err = await finish(await start_cli(*flags, home=tmp_path / "other"))
+        assert code == 2 and "Traceback" not in err, err
+        assert err.count("\n") == 1 and err.startswith("tictactoe: error: "), err
+        assert "Final standings" not in out
+        return err
+
+    url = f"{server.url}/t/{tid}"
+    assert "there is no tournament 'nosuchthing' on" in await refused(
+        "--connect", f"{server.url}/t/nosuchthing"
+    )
+    assert "the tournament is full (2 players)" in await refused("--connect", url)
+    assert "without --guest" in await refused("--connect", url, "--guest")
+    await post(server, f"/api/tournaments/{tid}/start", {"player": bob})
+    assert "the tournament is running" in await refused("--connect", url, "--bot", "random")
+
+
+async def test_a_terminal_bot_takes_a_room_seat_and_sees_the_opponent_resign(
+    server: LiveServer, connect: Callable[..., Any], tmp_path: Path
+) -> None:
+    room_id = await server.create_room()
+    x = await connect(server, room_id)
+    await x.join(name="Web")
+    cli = await start_cli(
+        "--connect", f"{server.url}/r/{room_id}", "--bot", "easy", home=tmp_path / "bot"
+    )
+
+    async def seated() -> bool:
+        return len((await server.snapshot(room_id))["players"]) == 2
+
+    await eventually(seated, "the terminal's bot seated", timeout=WAIT)
+    await x.seen((await server.snapshot(room_id))["version"])
+    assert (await x.move(1, 1))["type"] == "move_ok"
+    await x.seen((await x.until("moved", mark="O"))["version"])
+    assert (await x.act("resign"))["type"] == "ack"
+    code, out, err = await finish(cli)
+    assert code == 0, err
+    assert "You are O in room" in out and "O to move" not in out  # the bot never prompts
+    assert out.rstrip().endswith("Result: O wins by resignation.")
+
+
+async def test_the_tournament_feed_opens_again_after_a_drop(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    ada = await creator_home(server, tmp_path / "ada", "Ada")
+    tid = await tournament(server, ada, max_players=4)
+    notes: list[str] = []
+    link = TournamentLink.parse(f"{server.url}/t/{tid}")
+    assert link is not None
+    feed = TournamentFeed(link, ada["id"], notify=notes.append)
+    try:
+        first = await asyncio.to_thread(feed.next_view)
+        assert first["tournament_id"] == tid and first["your_game"] is None
+        assert feed._ws is not None
+        feed._ws.socket.shutdown(socket.SHUT_RDWR)  # the network drops
+        await post(server, f"/api/tournaments/{tid}/bots", {"player": ada, "level": "easy"})
+        again = await asyncio.to_thread(feed.next_view)
+        while len(again["entrants"]) < 3:  # the view from before the bot may come first
+            again = await asyncio.to_thread(feed.next_view)
+    finally:
+        feed.close()
+    assert feed.reconnects == 1 and notes[-1] == "Reconnected."
+    assert "Lost the tournament's live updates; reconnecting..." in notes
+
+
+def test_tournament_links_and_the_standings_table() -> None:
+    assert TournamentLink.parse("http://h:8000/t/abc") == TournamentLink("http://h:8000", "abc")
+    secure = TournamentLink.parse("https://h/t/abc/")
+    assert secure is not None and secure.ws_url("p 1") == "wss://h/ws/t/abc?player=p%201"
+    assert TournamentLink.parse("http://h:8000/r/abc") is None
+    assert TournamentLink.parse("http://h:8000") is None
+    view = {
+        "standings": [
+            {"rank": 1, "id": "b", "name": "Bot (random)", "points": 6, "played": 2},
+            {"rank": 2, "id": "me", "name": "Ada", "points": 3, "played": 2},
+        ]
+    }
+    assert render_standings(view, "me").splitlines() == [
+        " rank  name          points  played",
+        "    1  Bot (random)       6       2",
+        ">   2  Ada                3       2",
+    ]

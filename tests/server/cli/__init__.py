@@ -1,1 +1,0 @@
-"""Tests of server/cli/: the terminal commands (play, connect, replay, solve, input)."""
