@@ -7,10 +7,10 @@ every listener. Listeners must not block: they queue, and a slow one is dropped 
 connection. A crowd is served in slices: the players and the first ``SLICE`` listeners at once,
 the rest ``SLICE`` per loop turn, so a watched move never holds the worker; a room's later
 events wait behind its fan-outs in progress (the players' part excepted), keeping each
-connection's events in order. An event that comes while one is still being served is added to
-what each unserved listener is owed, so that one still owed both gets them together, in one
-write (``deliver_all``): a game's last move, the rematch offer and the new game reach most of a
-crowd in one system call each instead of three.
+connection's events in order. What the unserved are owed is kept by ``rooms.fanout.backlog``:
+a listener owed several events gets them together, in one write (``deliver_all``), so a game's
+last move, the rematch offer and the new game reach most of a crowd in one system call each
+instead of three.
 
 Chat lines (no version) go only to their audience's listeners. ``on_due`` (the watch) hears
 every event's ``due``, so timers follow other workers' commits too. A framed message
@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol, runtime_checkable
@@ -34,6 +33,7 @@ from rooms.cache import RoomCache
 from rooms.common import metrics
 from rooms.common.jsontext import loads
 from rooms.errors import ErrorCode, RoomError
+from rooms.fanout.backlog import Backlog, Event
 
 __all__ = ["BatchListener", "ChatListener", "Hub", "Listener", "due_of", "event_due"]
 
@@ -65,9 +65,8 @@ class _Channel:
     listeners: set[Listener] = field(default_factory=set)
     ready: asyncio.Event = field(default_factory=asyncio.Event)
     subscription: Subscription | None = None
-    backlog: deque[_Backlog] = field(default_factory=deque)
-    """The room's fan-outs still being served, oldest first, one per listener order (see
-    ``_Backlog``)."""
+    backlog: Backlog[Listener] = field(default_factory=Backlog)
+    """What the room's listeners are still owed while a crowd is served in slices."""
     ordered: tuple[Listener, ...] | None = None
     """``listeners``, the players first, as the last event was handed out; None once a
     listener came or went (a crowd's order is made once, not at every event)."""
@@ -84,58 +83,6 @@ class _Channel:
             self.ordered = ordered
             self.unplaced = tuple(filter(_unplaced, ordered))
         return ordered
-
-
-@dataclass(slots=True)
-class _Owed:
-    """Listeners ``next`` to ``stop`` (of a backlog's order) are owed ``events``."""
-
-    next: int
-    stop: int
-    events: list[tuple[int, str]]
-    """(version, text), oldest first; a list of this run's own, appended to as events come."""
-
-
-@dataclass(slots=True)
-class _Backlog:
-    """What the listeners of one order (``_Channel.in_order``) are still owed: runs of them,
-    each owed the same events. A listener of the order in no run has every event the backlog
-    took. An event that comes is added to every run, and a run is made of each stretch of
-    listeners (the players excepted: served at once) that had everything, so that each
-    listener is in one run at most and gets what it is owed in one hand-over. Once the order
-    changes (a listener came, went, or joined), later events go to a backlog of their own,
-    served after this one, as each event's own fan-out was."""
-
-    listeners: tuple[Listener, ...]
-    runs: list[_Owed]
-
-    def add(self, event: tuple[int, str], players: int) -> None:
-        covered = sorted((run.next, run.stop) for run in self.runs)
-        for run in self.runs:
-            run.events.append(event)
-        start = players
-        for first, stop in covered:
-            if first > start:
-                self.runs.append(_Owed(start, first, [event]))
-            start = max(start, stop)
-        if start < len(self.listeners):
-            self.runs.append(_Owed(start, len(self.listeners), [event]))
-
-    def take(self, budget: int) -> tuple[tuple[Listener, ...], list[tuple[int, str]]]:
-        """Up to ``budget`` listeners of the run owed the oldest event, and what they are
-        owed (the run shrinks, and goes once served)."""
-        run = min(self.runs, key=_oldest)
-        end = min(run.next + budget, run.stop)
-        served = self.listeners[run.next : end]
-        run.next = end
-        if end < run.stop:  # still owed to the rest: a later event may be added to it
-            return served, list(run.events)
-        self.runs.remove(run)
-        return served, run.events
-
-
-def _oldest(run: _Owed) -> tuple[int, int]:
-    return run.events[0][0], run.next
 
 
 class Hub:
@@ -255,35 +202,27 @@ class Hub:
         if not backlog:
             self._serve(room_id, listeners[:SLICE], [event])
             if len(listeners) > SLICE:
-                backlog.append(_Backlog(listeners, [_Owed(SLICE, len(listeners), [event])]))
+                backlog.owe(listeners, event, SLICE)
                 asyncio.get_running_loop().call_soon(self._serve_backlog, room_id, channel)
             return
         # Behind a fan-out still being served only the players go at once: they were served
         # at once then too, so they have every earlier event already.
         players = _players(listeners)
         self._serve(room_id, listeners[:players], [event])
-        last = backlog[-1]
-        if last.listeners is listeners:  # the same order: owed together with the rest
-            last.add(event, players)
-        elif players < len(listeners):
-            backlog.append(_Backlog(listeners, [_Owed(players, len(listeners), [event])]))
+        backlog.owe(listeners, event, players)
 
     def _serve_backlog(self, room_id: str, channel: _Channel) -> None:
-        """One slice of the room's pending fan-outs; the next slice on the next turn."""
+        """One slice of the room's backlog; the next slice on the next turn."""
         budget = SLICE
         backlog = channel.backlog
         while backlog and budget > 0:
-            listeners, events = backlog[0].take(budget)
+            listeners, events = backlog.take(budget)
             budget -= len(listeners)
-            if not backlog[0].runs:
-                backlog.popleft()
             self._serve(room_id, listeners, events)
         if backlog:
             asyncio.get_running_loop().call_soon(self._serve_backlog, room_id, channel)
 
-    def _serve(
-        self, room_id: str, listeners: tuple[Listener, ...], events: list[tuple[int, str]]
-    ) -> None:
+    def _serve(self, room_id: str, listeners: tuple[Listener, ...], events: list[Event]) -> None:
         if len(events) == 1:
             version, text = events[0]
             for listener in listeners:
