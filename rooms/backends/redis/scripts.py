@@ -4,10 +4,11 @@ Every script touches only one room's keys (sharing the ``{room_id}`` hash tag, `
 also the epoch key, which a Cluster keeps on the room's slot), so it runs unchanged on a
 Cluster. The one exception, for one Redis only: a commit may also index or unindex its room
 under a worker (rooms.backends.index), on another slot; the Cluster store never asks for it.
-Scripts are sent by SHA1, auto-pipelined with the other hot commands (``batch``); on
-``NOSCRIPT`` (Redis restarted or flushed) the script is loaded and the call repeated,
-transparently (on a Cluster through redis-py's Script objects). Versions are compared as numbers
-and written with ``%d``, so ``"7"`` never becomes ``"7.0"`` through Lua's doubles.
+``COMMIT``'s keys and arguments are built by name (``CommitArgs``). Scripts are sent by SHA1,
+auto-pipelined with the other hot commands (``batch``); on ``NOSCRIPT`` (Redis restarted or
+flushed) the script is loaded and the call repeated, transparently (on a Cluster through
+redis-py's Script objects). Versions are compared as numbers and written with ``%d``, so ``"7"``
+never becomes ``"7.0"`` through Lua's doubles.
 
 A room's hash keeps ``d``, its JSON object, and ``g``, its archive (absent when empty;
 ``archive``). The commit writes ``g`` only when the archive changed, and when told to keep it
@@ -19,8 +20,12 @@ that keeps the archive moves it into ``g``.
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import NamedTuple
 
-__all__ = ["COMMIT", "COMMIT_SHARDED", "CREATE", "EVENTS_SINCE", "CommitCode"]
+from rooms.backends.index import IndexChange
+from rooms.backends.redis.resp import Arg
+
+__all__ = ["COMMIT", "COMMIT_SHARDED", "CREATE", "EVENTS_SINCE", "CommitArgs", "CommitCode"]
 
 
 class CommitCode(IntEnum):
@@ -49,24 +54,124 @@ redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return {1, epoch}
 """
 
+
+class CommitArgs(NamedTuple):
+    """The KEYS and ARGV of one ``COMMIT``, by name: one field per slot, named as the script's
+    locals name them (a test holds the two together), each holding what the script reads
+    there. ``keys`` and ``argv`` list them in the script's order, the one place that knows it.
+
+    A NamedTuple, not a frozen dataclass: it is built at every move, and its constructor is
+    several times cheaper. The store's limits (``log_size`` and the two TTLs) are encoded once
+    by the store; the flags are ``b"1"``/``b"0"``."""
+
+    room: str
+    """The room's hash (rooms.backends.redis.keys)."""
+    log: str
+    """The room's event log."""
+    expected: int
+    """The stored version this commit replaces; anything else refuses it."""
+    head: str
+    """The room's JSON object, its text up to the first newline (``archive``)."""
+    event: str
+    """Appended to the log and published."""
+    listed: bytes
+    """Whether the room is in the lobby after this commit."""
+    finished: bytes
+    """Whether its game is over (the longer TTL); ``b""`` keeps the stored flag."""
+    log_size: bytes
+    """Events the log keeps."""
+    idle_ttl: bytes
+    """Milliseconds the room lives untouched while its game is on..."""
+    finished_ttl: bytes
+    """...and once it is over."""
+    channel: str
+    """Where the event is published."""
+    swap: bytes
+    """``b"1"``: publish the event framed with the room, and answer a refusal with the
+    stored room (``Store.swap``); ``b""``: a plain ``commit``."""
+    archive: str
+    """The room's text after the first newline, written as its archive; ``""`` for none."""
+    keep: bytes
+    """The game number of the stored archive when it is the room's, unchanged, so nothing
+    is written; ``b""`` writes ``archive``."""
+    lease: str = ""
+    """With an index change (``indexing``): the worker's lease, which must still exist..."""
+    rooms: str = ""
+    """...and its index of rooms."""
+    index_change: bytes = b""
+    """``b"a"`` indexes the room, ``b"r"`` unindexes it; ``b""`` sends no index change."""
+    index_room: str = ""
+    """The room's id, as the index holds it."""
+    index_keep: int = 0
+    """Milliseconds the index lives past a change."""
+
+    def indexing(self, change: IndexChange) -> CommitArgs:
+        """These arguments with ``change`` made in the same step."""
+        lease, rooms = change.keys
+        return self._replace(
+            lease=lease,
+            rooms=rooms,
+            index_change=b"a" if change.add else b"r",
+            index_room=change.room_id,
+            index_keep=change.keep_ms,
+        )
+
+    def keys(self) -> list[str]:
+        """The script's KEYS, in its order."""
+        if self.index_change:
+            return [self.room, self.log, self.lease, self.rooms]
+        return [self.room, self.log]
+
+    def argv(self) -> list[Arg]:
+        """The script's ARGV, in its order."""
+        argv: list[Arg] = [
+            self.expected,
+            self.head,
+            self.event,
+            self.listed,
+            self.finished,
+            self.log_size,
+            self.idle_ttl,
+            self.finished_ttl,
+            self.channel,
+            self.swap,
+            self.archive,
+            self.keep,
+        ]
+        if self.index_change:
+            argv += (self.index_change, self.index_room, self.index_keep)
+        return argv
+
+
 COMMIT = """
--- KEYS: room, log; with an index change, also a worker's lease and index of rooms.
--- ARGV: expected, head, event, listed (1/0), finished (1/0, or '' to keep), log size,
---       idle ttl (ms), finished ttl (ms), channel, swap (1, or '' for a plain commit),
---       archive (the text after the head's newline, '' for none), keep (a game number:
---       the stored archive is the room's, unchanged; '' to write ARGV[11]); and, for an
---       index change (rooms.backends.index): 'a' (index) or 'r' (unindex), the room id,
---       the index's keep (ms)
+-- KEYS and ARGV, one slot a line, named as CommitArgs names them (and says what they hold).
+-- The index change's two keys and three arguments come only with one (rooms.backends.index).
+local room = KEYS[1]
+local log = KEYS[2]
+local lease = KEYS[3]
+local rooms = KEYS[4]
+local expected = tonumber(ARGV[1])
+local head = ARGV[2]
+local event = ARGV[3]
+local listed = ARGV[4]
+local finished = ARGV[5]
+local log_size = tonumber(ARGV[6])
+local idle_ttl = ARGV[7]
+local finished_ttl = ARGV[8]
+local channel = ARGV[9]
+local swap = ARGV[10] == '1'
+local archive = ARGV[11] or ''  -- absent: written whole, as before
+local keep = ARGV[12] or ''
+local index_change = ARGV[13] or ''
+local index_room = ARGV[14]
+local index_keep = ARGV[15]
 -- A swap answers a refusal with the stored version and the room's two fields, and
 -- publishes the event framed with the room (rooms.backends.store.framed / framed_head). An index
 -- change is made with the commit or not at all; 'a' refuses (-3) when the lease is gone.
-local room, log = KEYS[1], KEYS[2]
 local now = redis.call('HMGET', room, 'v', 'l', 'f', 'c')
 if not now[1] then
   return {-1, ''}
 end
-local expected = tonumber(ARGV[1])
-local swap = ARGV[10] == '1'
 if tonumber(now[1]) ~= expected then
   if swap then
     local stored = redis.call('HMGET', room, 'd', 'g')
@@ -74,11 +179,9 @@ if tonumber(now[1]) ~= expected then
   end
   return {0, ''}
 end
-local index = ARGV[13] or ''
-if index == 'a' and redis.call('EXISTS', KEYS[3]) == 0 then
+if index_change == 'a' and redis.call('EXISTS', lease) == 0 then
   return {-3, ''}
 end
-local archive, keep = ARGV[11] or '', ARGV[12] or ''  -- absent: written whole, as before
 if keep ~= '' then
   local whole = redis.call('HGET', room, 'd') or ''
   local cut = string.find(whole, '\\n', 1, true)
@@ -92,48 +195,47 @@ elseif archive ~= '' then
 else
   redis.call('HDEL', room, 'g')
 end
-local finished = ARGV[5]
 if finished == '' then
   finished = now[3] or '0'
 end
-redis.call('HSET', room, 'v', string.format('%d', expected + 1), 'd', ARGV[2],
-           'l', ARGV[4], 'f', finished)
-redis.call('RPUSH', log, ARGV[3])
-redis.call('LTRIM', log, -tonumber(ARGV[6]), -1)
-local ttl = ARGV[7]
+redis.call('HSET', room, 'v', string.format('%d', expected + 1), 'd', head,
+           'l', listed, 'f', finished)
+redis.call('RPUSH', log, event)
+redis.call('LTRIM', log, -log_size, -1)
+local ttl = idle_ttl
 if finished == '1' then
-  ttl = ARGV[8]
+  ttl = finished_ttl
 end
 redis.call('PEXPIRE', room, ttl)
 redis.call('PEXPIRE', log, ttl)
-local message = ARGV[3]
+local message = event
 if swap then
   local tag = string.format('%d', expected + 1)
-  local text = ARGV[2]
+  local text = head
   if keep ~= '' then
     tag = tag .. '/' .. keep
   elseif archive ~= '' then
     text = text .. '\\n' .. archive
   end
-  message = '#' .. tag .. '\\n' .. ARGV[3] .. '\\n' .. text
+  message = '#' .. tag .. '\\n' .. event .. '\\n' .. text
 end
-redis.call('PUBLISH', ARGV[9], message)
-if index == 'a' then
-  redis.call('SADD', KEYS[4], ARGV[14])
-  redis.call('PEXPIRE', KEYS[4], ARGV[15])
-elseif index == 'r' then
-  redis.call('SREM', KEYS[4], ARGV[14])
+redis.call('PUBLISH', channel, message)
+if index_change == 'a' then
+  redis.call('SADD', rooms, index_room)
+  redis.call('PEXPIRE', rooms, index_keep)
+elseif index_change == 'r' then
+  redis.call('SREM', rooms, index_room)
 end
 local code = 1
-if (now[2] or '0') ~= ARGV[4] then
-  if ARGV[4] == '1' then code = 3 else code = 2 end
+if (now[2] or '0') ~= listed then
+  if listed == '1' then code = 3 else code = 2 end
 end
 return {code, now[4] or ''}
 """
 
-_PUBLISH = "redis.call('PUBLISH', ARGV[9], message)"
+_PUBLISH = "redis.call('PUBLISH', channel, message)"
 assert COMMIT.count(_PUBLISH) == 1
-COMMIT_SHARDED = COMMIT.replace(_PUBLISH, "redis.call('SPUBLISH', ARGV[9], message)")
+COMMIT_SHARDED = COMMIT.replace(_PUBLISH, "redis.call('SPUBLISH', channel, message)")
 """The commit for a Redis Cluster: SPUBLISH sends the event on the shard that owns the
 room's slot (the channel shares the room's hash tag), where the workers' SSUBSCRIBE
 listens; a plain PUBLISH would be broadcast to every node of the cluster."""

@@ -31,7 +31,7 @@ from rooms.backends.redis.connect import RedisClient, RedisOptions, guarded, mak
 from rooms.backends.redis.epoch import Epochs
 from rooms.backends.redis.keys import KeyLayout
 from rooms.backends.redis.lobby import read_lobby
-from rooms.backends.redis.scripts import COMMIT, CREATE, EVENTS_SINCE, CommitCode
+from rooms.backends.redis.scripts import COMMIT, CREATE, EVENTS_SINCE, CommitArgs, CommitCode
 from rooms.backends.store import StoredRoom, Swapped
 from rooms.common.ids import valid_room_id
 from rooms.common.jsontext import loads
@@ -90,14 +90,11 @@ class RedisStore:
         self._layout = KeyLayout(prefix)
         self._own_client = client is None
         self._client: RedisClient = client if client is not None else make_client(url, self.options)
-        self._log_size = log_size
         self._idle_ms = _ms(room_ttl)
-        self._finished_ms = _ms(finished_ttl)
-        # The commit's arguments that never change, encoded once: redis-py would encode
-        # every str or int argument of every command again.
-        self._commit_limits = tuple(
-            b"%d" % value for value in (log_size, self._idle_ms, self._finished_ms)
-        )
+        # The commit's arguments that never change, encoded once instead of at every commit.
+        self._log_size = b"%d" % log_size
+        self._idle_ttl = b"%d" % self._idle_ms
+        self._finished_ttl = b"%d" % _ms(finished_ttl)
         self._grace = lobby_grace
         self._clock = clock
         # The hot commands go through auto-pipelining (``batch``): concurrent calls share
@@ -266,30 +263,33 @@ class RedisStore:
             return Swapped(False)
         keys = self._layout.room(room_id)
         head, archive, keep = commit_parts(data, archive_unchanged)
-        args: list[str | int | bytes] = [
-            expected,
-            head,
-            event,
-            b"1" if listed else b"0",
-            _finished_flag(event, finished),
-            *self._commit_limits,
-            keys.channel,
-            b"1" if swap else b"",
-            archive,
-            keep,
-        ]
-        script_keys = [keys.room, keys.log]
+        args = CommitArgs(
+            room=keys.room,
+            log=keys.log,
+            expected=expected,
+            head=head,
+            event=event,
+            listed=b"1" if listed else b"0",
+            finished=_finished_flag(event, finished),
+            log_size=self._log_size,
+            idle_ttl=self._idle_ttl,
+            finished_ttl=self._finished_ttl,
+            channel=keys.channel,
+            swap=b"1" if swap else b"",
+            archive=archive,
+            keep=keep,
+        )
         if index is not None:  # never on a Cluster (Registry.folds_into): another slot
-            script_keys += index.keys
-            args += [b"a" if index.add else b"r", index.room_id, index.keep_ms]
+            args = args.indexing(index)
         async with self._calls.guard("commit", self.options.timeout):
             epoch_key = self._epoch_key(room_id)
             if swap and epoch_key not in self._epochs.current:  # as load: date the slot
                 await self._epochs.confirm(epoch_key)
-            reply = await self._calls.script(self._commit, script_keys, args)
+            reply = await self._calls.script(self._commit, args.keys(), args.argv())
             if int(reply[0]) == CommitCode.NO_ARCHIVE:  # stored whole in format 1: send it
-                args[1], args[10], args[11] = commit_parts(data, False)
-                reply = await self._calls.script(self._commit, script_keys, args)
+                head, archive, keep = commit_parts(data, False)
+                args = args._replace(head=head, archive=archive, keep=keep)
+                reply = await self._calls.script(self._commit, args.keys(), args.argv())
         code, created = CommitCode(int(reply[0])), text(reply[1])
         if code is CommitCode.NO_ROOM:
             return Swapped(False)

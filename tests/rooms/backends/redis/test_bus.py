@@ -13,8 +13,8 @@ from core import MoveRequest, Rules
 from rooms import Command, ErrorCode, Feed, Hub, Role, RoomError, RoomService
 from rooms.backends.redis.bus import RedisBus
 from rooms.backends.redis.connect import RedisOptions
-from rooms.backends.redis.keys import KeyLayout
-from rooms.backends.redis.scripts import COMMIT
+from rooms.backends.redis.keys import KeyLayout, RoomKeys
+from rooms.backends.redis.scripts import COMMIT, CommitArgs
 from rooms.backends.redis.store import RedisStore
 from rooms.protocol import decode_room, dumps, encode_room, event_version
 from rooms.room import Join, PlayMove
@@ -34,6 +34,28 @@ def pubsub_clients(sync: redis.Redis) -> int:
     return len(sync.client_list(_type="pubsub"))
 
 
+def plain_commit(
+    keys: RoomKeys, expected: int, data: str, event: str, *, listed: bool = False
+) -> CommitArgs:
+    """The arguments of another worker's plain commit (not a swap)."""
+    return CommitArgs(
+        room=keys.room,
+        log=keys.log,
+        expected=expected,
+        head=data,
+        event=event,
+        listed=b"1" if listed else b"0",
+        finished=b"",
+        log_size=b"256",
+        idle_ttl=b"60000",
+        finished_ttl=b"60000",
+        channel=keys.channel,
+        swap=b"",
+        archive="",
+        keep=b"",
+    )
+
+
 def blocking_commit(sync: redis.Redis, prefix: str, room_id: str, command: Command) -> int:
     """What another worker's service does (load, handle, commit script), synchronously:
     while it runs this test's event loop is blocked, so the bus cannot reconnect."""
@@ -43,21 +65,10 @@ def blocking_commit(sync: redis.Redis, prefix: str, room_id: str, command: Comma
     room = decode_room(data)
     handled = room.handle(command, time.time())
     assert handled.event is not None
-    reply = sync.eval(
-        COMMIT,
-        2,
-        keys.room,
-        keys.log,
-        version,
-        encode_room(room),
-        dumps(handled.event),
-        int(room.listed),
-        "",
-        256,
-        60_000,
-        60_000,
-        keys.channel,
+    args = plain_commit(
+        keys, int(version), encode_room(room), dumps(handled.event), listed=room.listed
     )
+    reply = sync.eval(COMMIT, len(args.keys()), *args.keys(), *args.argv())
     assert reply[0] == 1
     return room.version
 
@@ -140,21 +151,8 @@ async def test_after_a_reconnect_the_latest_event_is_redelivered(
     sync.client_kill_filter(_type="pubsub")
     keys = KeyLayout(maker.prefix).room("roomgaps")
     for version in (2, 3):  # published while the bus is cut off: lost to it
-        sync.eval(
-            COMMIT,
-            2,
-            keys.room,
-            keys.log,
-            version - 1,
-            f"v{version}",
-            event(version),
-            0,
-            "",
-            256,
-            60_000,
-            60_000,
-            keys.channel,
-        )
+        args = plain_commit(keys, version - 1, f"v{version}", event(version))
+        sync.eval(COMMIT, len(args.keys()), *args.keys(), *args.argv())
     # The bus reconnects, resubscribes and hands over the newest logged event: a gap.
     assert await asyncio.wait_for(subscription.get(), 5.0) == event(3)
     assert bus.connections == 2 and bus.resyncs == 1
