@@ -6,10 +6,9 @@ a slice of listeners and what they are owed, oldest event first, until nothing i
 
 Contract, for any mix of ``owe`` and ``take``: every listener gets each event owed to it once,
 and its events in the order they came, whether the caller handed them at once or it took them
-here.
-Listeners owed the same events form a run, so one that is owed several (an event came while
-it waited) gets them all in one hand-over, for one write (``BatchListener.deliver_all``): a
-game's last move, the rematch offer and the new game reach a waiting crowd together.
+here. Listeners owed the same events form a run, so one that is owed several (an event came
+while it waited) gets them all in one hand-over, for one write (``BatchListener.deliver_all``):
+a game's last move, the rematch offer and the new game reach a waiting crowd together.
 
 Pure: no event loop, no I/O; a listener is any object, compared by its place in its order.
 """
