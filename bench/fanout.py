@@ -7,8 +7,8 @@ child process opens ``--connections`` WebSockets and reads everything. Each even
 ``moved``) is handed to every connection's ``Connection`` (server.ws.connection) as the hub hands
 it, and this process's CPU time (the readers' excluded) is divided by the frames sent. Two ways,
 taking turns, best of ``--rounds`` each: *asgi*, every frame through uvicorn's ASGI ``send``;
-*direct*, the frame built once per event and written to each transport by ``Connection.send``
-(server.fastpath.direct_send), as the server does; and *write*, the floor: the frame written to
+*direct*, the frame built once per event and written to each transport by the connection's sender
+(server.fastpath.sender), as the server does; and *write*, the floor: the frame written to
 each transport in a bare loop, which is the system call and nothing around it. Events are
 paced (one per ``PACE`` seconds) so that no socket pauses: a paused socket takes the ASGI path
 both ways.
@@ -32,7 +32,7 @@ from starlette.applications import Starlette
 from starlette.routing import WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from server.fastpath import RawSend, frame_of
+from server.fastpath import FastSender, RawSend, frame_of
 from server.guards.capacity import fit_file_limit
 from server.ws.connection import Connection
 
@@ -114,13 +114,16 @@ async def _serve(connections: int, events: int, rounds: int) -> dict[str, Any]:
         await asyncio.wait_for(readers.stdout.readline(), 60)
         while len(held) < connections:
             await asyncio.sleep(0.01)
-        protocols = [connection._protocol for connection in held]
+        senders = [connection._sender for connection in held]
+        assert all(isinstance(sender, FastSender) for sender in senders), "RawSend is in front"
+        protocols = [sender.protocol for sender in senders if isinstance(sender, FastSender)]
         transports = [protocol.transport for protocol in protocols if protocol is not None]
         best = {way: float("inf") for way in WAYS}
         for _ in range(rounds):
             for way in WAYS:
-                for connection, protocol in zip(held, protocols, strict=True):
-                    connection._protocol = protocol if way == "direct" else None
+                for sender, protocol in zip(senders, protocols, strict=True):
+                    assert isinstance(sender, FastSender)
+                    sender.protocol = protocol if way == "direct" else None
                 spent = 0.0
                 for number in range(events):
                     text = EVENT.replace('"version":6', f'"version":{number}')

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from .collector import Collector
-from .direct_send import frame_of, transport_ready
+from .direct_send import frame_of
 from .raw_send import RawSend
-from .sender import FastSender, fast_sender
+from .sender import FastSender, PlainSender, Sender, sender_for
 
-__all__ = ["Collector", "FastSender", "RawSend", "fast_sender", "frame_of", "transport_ready"]
+__all__ = ["Collector", "FastSender", "PlainSender", "RawSend", "Sender", "frame_of", "sender_for"]

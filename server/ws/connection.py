@@ -7,13 +7,13 @@ connection for closing with 4009. Nobody else ever waits for this client (invari
 ``end`` marks the connection for closing, with ``close_code`` saying why, and calls
 ``on_end`` (the session stops reading).
 
-A frame is sent on the sender's own turn when nothing is queued before it: the send
-coroutine (Starlette's ``websocket.send_text``; with the fastpath on, the server's own
-ASGI ``send``, or a write straight to the transport: server.fastpath) is driven by hand,
-and completes without suspending when the socket is not paused. Only when it does suspend
-(the client reads slowly) does the rest go to a writer task, which finishes that send and
-then drains the queue in order; later frames queue behind it, so the order is always the
-order of ``send``. An idle connection holds no task and no queue object.
+A frame is sent on the sender's own turn when nothing is queued before it: the
+connection's ``Sender`` (server.fastpath.sender, the one seam to how frames leave: straight
+to the transport, the server's ASGI ``send`` or Starlette's ``send_text``) sends it at once
+when the socket is not paused. Only when the socket makes it wait (the client reads
+slowly) does the rest go to a writer task, which finishes that send and then drains the
+queue in order; later frames queue behind it, so the order is always the order of
+``send``. An idle connection holds no task and no queue object.
 """
 
 from __future__ import annotations
@@ -21,14 +21,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Coroutine, Generator
-from typing import Any
+from collections.abc import Awaitable, Callable
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rooms import Feed, RoomService, new_connection_id
 
-from ..fastpath import fast_sender, frame_of, transport_ready
+from ..fastpath import sender_for
 from ..metrics import edge as metrics
 from .close_codes import CloseCode
 
@@ -43,9 +42,8 @@ a send after the close frame is a RuntimeError)."""
 
 class Connection:
     __slots__ = (
-        "_fast",
         "_pending",
-        "_protocol",
+        "_sender",
         "_size",
         "_writer",
         "close_code",
@@ -62,9 +60,7 @@ class Connection:
     ) -> None:
         self.id = conn_id if conn_id is not None else new_connection_id()
         self.websocket = websocket
-        self._fast = fast_sender(websocket)  # None: every frame through Starlette's send_text
-        self._protocol = self._fast.protocol if self._fast is not None else None
-        """uvicorn's protocol, for ``send``'s own write (None: the fast sender's ``frame``)."""
+        self._sender = sender_for(websocket)
         self._size = queue_size
         self._pending: list[str] = []  # queued, not yet handed to the socket
         self._writer: asyncio.Task[None] | None = None
@@ -81,16 +77,7 @@ class Connection:
         if self.ended:
             return False
         if self._writer is None:  # nothing queued: hand it to the socket now
-            # Inlined (no call through the fast sender): a crowd's fan-out runs this once per
-            # spectator, and each call level was a tenth of the write's own cost.
-            protocol = self._protocol
-            if protocol is not None:
-                transport = transport_ready(protocol)
-                if transport is not None:
-                    transport.write(frame_of(text))
-                    self.sent += 1
-                    return True
-            return self._send_now(text)
+            return self._start(text)
         if len(self._pending) >= self._size:
             # logged once, at WARNING, by the session when it closes (server.ws.session)
             self.end(CloseCode.TOO_SLOW, "send queue overflow: the client does not read")
@@ -105,32 +92,20 @@ class Connection:
         spectator owed several events (rooms.fanout.hub)."""
         if self.ended:
             return False
-        protocol = self._protocol
-        if self._writer is None and protocol is not None:
-            transport = transport_ready(protocol)
-            if transport is not None:
-                transport.write(b"".join([frame_of(text) for text in texts]))
-                self.sent += len(texts)
-                return True
+        if self._writer is None and self._sender.write_all(texts):
+            self.sent += len(texts)
+            return True
         return all(self.send(text) for text in texts)
 
     def feed(self, room_id: str, service: RoomService) -> Feed:
         """A feed of the room's events to this client, writing what it can in one write."""
         return Feed(room_id, service, self.send, send_all=self.send_all)
 
-    def _frame(self, text: str) -> Coroutine[Any, Any, None]:
-        fast = self._fast
-        return self.websocket.send_text(text) if fast is None else fast.frame(text)
-
-    def _send_now(self, text: str) -> bool:
-        """Send ``text`` through the ASGI ``send`` (``send`` found the transport not ready for
-        a write of its own, or there is no fastpath), driven by hand until it waits."""
-        sending = self._frame(text)
+    def _start(self, text: str) -> bool:
+        """Hand ``text`` to the socket now; when the socket makes it wait, a writer task
+        finishes that send, then the queue."""
         try:
-            waiting = sending.send(None)
-        except StopIteration:
-            self.sent += 1
-            return True
+            waiting = self._sender.start(text)
         except _GONE:
             self.end(None, "the peer went away")
             return False
@@ -138,10 +113,10 @@ class Connection:
             log.exception("connection %s: could not send a message", self.id)
             self.end(CloseCode.INTERNAL_ERROR, "internal error")
             return False
-        # The socket makes us wait: the writer finishes this send, then the queue.
-        self._writer = asyncio.create_task(
-            self._write(_Resumed(sending, waiting)), name=f"writer:{self.id}"
-        )
+        if waiting is None:
+            self.sent += 1
+        else:
+            self._writer = asyncio.create_task(self._write(waiting), name=f"writer:{self.id}")
         return True
 
     def end(self, code: int | None, reason: str = "") -> None:
@@ -154,9 +129,9 @@ class Connection:
         if self.on_end is not None:
             self.on_end()
 
-    async def _write(self, first: _Resumed) -> None:
+    async def _write(self, first: Awaitable[None]) -> None:
         try:
-            sending: Any = first
+            sending = first
             while True:
                 try:
                     await sending
@@ -172,7 +147,7 @@ class Connection:
                 self.sent += 1
                 if not self._pending:
                     return
-                sending = self._frame(self._pending.pop(0))  # short: a few hundred
+                sending = self._sender.frame(self._pending.pop(0))  # short: a few hundred
         finally:
             self._writer = None
 
@@ -194,42 +169,9 @@ class Connection:
             return
         # Too slow: the socket takes no more frames, and a close through Starlette would wait
         # for it, then time out unwritten. Queued now, it reaches the client if it reads again.
-        fast = self._fast
-        if (
-            code == CloseCode.TOO_SLOW
-            and fast is not None
-            and fast.close_now(code, self.close_reason[:120], timeout)
+        if code == CloseCode.TOO_SLOW and self._sender.close_now(
+            code, self.close_reason[:120], timeout
         ):
             return
         with contextlib.suppress(TimeoutError, WebSocketDisconnect, OSError, RuntimeError):
             await asyncio.wait_for(self.websocket.close(code, self.close_reason[:120]), timeout)
-
-
-class _Resumed:
-    """Awaiting it finishes a coroutine that was started by hand and suspended on
-    ``waiting``: the same hand-over as ``yield from``, which an ``async def`` cannot use."""
-
-    __slots__ = ("_coroutine", "_waiting")
-
-    def __init__(self, coroutine: Coroutine[Any, Any, None], waiting: object) -> None:
-        self._coroutine = coroutine
-        self._waiting = waiting
-
-    def __await__(self) -> Generator[Any, None, None]:
-        coroutine, waiting = self._coroutine, self._waiting
-        while True:
-            try:
-                yield waiting  # the task waits on what the coroutine waits on
-            except GeneratorExit:
-                coroutine.close()
-                raise
-            except BaseException as exc:  # a cancel: the coroutine gets it where it waits
-                try:
-                    waiting = coroutine.throw(exc)
-                except StopIteration:
-                    return
-            else:
-                try:
-                    waiting = coroutine.send(None)
-                except StopIteration:
-                    return

@@ -23,7 +23,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.frames import Frame, Opcode
 
 from server import Settings
-from server.fastpath import RawSend
+from server.fastpath import FastSender, RawSend
 from server.fastpath.direct_send import frame_of, protocol_of, transport_ready
 from server.launch import uvicorn_options
 from server.ws.close_codes import CloseCode
@@ -56,8 +56,9 @@ def test_a_fan_out_frames_once_and_an_equal_text_is_framed_anew() -> None:
 
 def _protocol(connection: Connection) -> Any:
     """uvicorn's protocol behind the connection's fastpath sender (RawSend is in front)."""
-    assert connection._fast is not None
-    return connection._fast.protocol
+    sender = connection._sender
+    assert isinstance(sender, FastSender)
+    return sender.protocol
 
 
 def _writing(connection: Connection) -> bool:
