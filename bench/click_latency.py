@@ -68,7 +68,7 @@ def _seat(page: Any, base: str, room: str, mark: str) -> None:
 
 
 def _key(row: int, col: int) -> str:
-    return f"0:{row - 1}:{col - 1}"  # cellKey in board-model.js: layer:row:col, 0-based
+    return f"0:{row - 1}:{col - 1}"  # cellKey in static/js/model/board.js: layer:row:col, 0-based
 
 
 def _play_game(pages: dict[str, Any], base: str) -> list[tuple[float, float]]:

@@ -2,7 +2,7 @@
 
 Columns are letters from the left (``a``, ``b``, ...), rows are numbers from the top starting
 at 1, and a 3D board puts the layer first, counted from the bottom: ``b3``, ``L2 b3``. This
-is what the board's edge labels, the move list and the live region say (static/js/rules.js
+is what the board's edge labels, the move list and the live region say (static/js/model/rules.js
 ``cellName``); the wire keeps 0-based ``row``/``col``/``layer``, which the messages add in
 brackets so a program (or the terminal, whose labels are 0-based) can match them.
 """

@@ -1,7 +1,7 @@
 """Rating pools: which rated games are compared with which (docs/ratings.md).
 
 One pool per game family and time class, named ``<family>.<class>`` (``classic.blitz``). A
-family is one of the product's presets (static/js/rules.js ``PRESETS``) for two players and
+family is one of the product's presets (static/js/model/rules.js ``PRESETS``) for two players and
 without misère; the time class is the clock's estimated duration, as lichess estimates it:
 ``initial + 40 × increment`` seconds, below 180 blitz, else rapid; no clock is untimed. Any
 other rules are not rated: asking for a rated room with them is ``not_rated``.

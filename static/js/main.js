@@ -2,12 +2,12 @@
 // / is the lobby, /leaderboards/{family}/{class} ranks a rating pool, /p/{id} shows a player,
 // /tournaments lists and creates tournaments, /t/{id} is one; anything else gets a short "not found" with a way back.
 
-import { fill, h } from "./dom.js";
-import { startGame } from "./game-page.js";
-import { startLobby } from "./lobby-page.js";
-import { startLeaderboard, startPlayer } from "./ratings-pages.js";
-import { startTournament } from "./tournament-page.js";
-import { startTournaments } from "./tournaments-page.js";
+import { fill, h } from "./browser/dom.js";
+import { startGame } from "./pages/game.js";
+import { startLobby } from "./pages/lobby.js";
+import { startLeaderboard, startPlayer } from "./pages/ratings.js";
+import { startTournament } from "./pages/tournament.js";
+import { startTournaments } from "./pages/tournaments.js";
 
 export function route(pathname) {
   const m = pathname.match(/^\/r\/([^/]+)(\/watch)?\/?$/);

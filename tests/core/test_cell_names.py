@@ -1,7 +1,7 @@
 """Cells in the engine's messages are named as the browser's board labels them.
 
 The board labels columns a, b, ... from the left and rows 1, 2, ... from the top, and a 3D
-board's layers L1, L2, ... from the bottom (static/js/rules.js ``cellName``). Every move error
+board's layers L1, L2, ... from the bottom (static/js/model/rules.js ``cellName``). Every move error
 that is about a cell of the board says that name once, with the wire's 0-based numbers in
 brackets, and never says the same thing twice.
 """

@@ -203,7 +203,8 @@ def screenshot() -> Callable[..., Path]:
 
 @pytest.fixture
 def js(new_page: Callable[..., Any]) -> Any:
-    """Runs an async function body in a fresh page with the client's modules as ``m.<name>``."""
+    """Runs an async function body in a fresh page with the client's modules as ``m.<name>``
+    (the file's name without its folder: ``m.board`` is ``model/board.js``)."""
     page = new_page()
     page.goto("/")
 
@@ -213,11 +214,15 @@ def js(new_page: Callable[..., Any]) -> Any:
         script, so the page's Content-Security-Policy (no eval) does not apply to it."""
         return page.evaluate(
             """async () => {
-                const names = ["net", "room-state", "board-model", "protocol", "keyboard",
-                               "lobby-page", "rules", "text", "view", "lifecycle", "clock",
-                               "evaluation", "page-memo", "move-check"];
+                const paths = ["net/socket", "net/protocol", "model/room-state", "model/board",
+                               "model/keyboard", "model/rules", "model/text", "model/lifecycle",
+                               "model/clock", "model/evaluation", "model/page-memo",
+                               "model/move-check", "model/view", "pages/lobby"];
                 const m = {};
-                for (const n of names) m[n.replace("-", "_")] = await import(`/js/${n}.js`);
+                for (const path of paths) {
+                    const name = path.split("/").pop().replace("-", "_");
+                    m[name] = await import(`/js/${path}.js`);
+                }
                 return await (async () => { BODY })();
             }""".replace("BODY", body)
         )

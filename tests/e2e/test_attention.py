@@ -180,7 +180,7 @@ def test_cues_between_two_page_states(js: Any) -> None:
     seconds; a draw's end cue; a first snapshot or a new game says nothing."""
     result = js(
         """
-        const { cuesFor } = await import("/js/attention.js");
+        const { cuesFor } = await import("/js/game/attention.js");
         const clock = {
           initial: 60, increment: 0, running: "X", deadline: 1000, remaining: { X: 30, O: 60 },
         };

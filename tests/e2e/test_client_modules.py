@@ -14,8 +14,8 @@ pytestmark = pytest.mark.e2e
 
 def test_backoff_grows_is_capped_and_jittered(js: Any) -> None:
     delays = js("""
-        const lo = [0, 1, 2, 3, 10, 40].map((a) => m.net.backoffDelay(a, {random: () => 0}));
-        const hi = [0, 1, 2, 3, 10, 40].map((a) => m.net.backoffDelay(a, {random: () => 0.999}));
+        const lo = [0, 1, 2, 3, 10, 40].map((a) => m.socket.backoffDelay(a, {random: () => 0}));
+        const hi = [0, 1, 2, 3, 10, 40].map((a) => m.socket.backoffDelay(a, {random: () => 0.999}));
         return {lo, hi};
     """)
     assert delays["lo"] == [250, 500, 1000, 2000, 7500, 7500]
@@ -66,17 +66,17 @@ def test_events_apply_in_order_and_a_gap_or_unknown_event_asks_for_sync(js: Any)
 def test_boards_parse_replay_and_preview_gravity_landing(js: Any) -> None:
     out = js("""
         const rules = {rows: 3, cols: 2, k: 2, gravity: true, layers: 1};
-        const pos = m.board_model.parseBoard("../X./XO", rules);
+        const pos = m.board.parseBoard("../X./XO", rules);
         const cube = {rows: 2, cols: 2, k: 2, gravity: false, layers: 2};
-        const p3 = m.board_model.parseBoard("X./..|.O/..", cube);
+        const p3 = m.board.parseBoard("X./..|.O/..", cube);
         const moves = [{mark: "X", row: 2, col: 0, layer: 0}, {mark: "O", row: 2, col: 1, layer: 0},
                        {mark: "X", row: 1, col: 0, layer: 0}];
         return {
             pos, p3,
-            at1: m.board_model.positionAt(moves, rules, 1),
-            land0: m.board_model.landing(pos, rules, {row: 0, col: 0, layer: 0}),
-            land1: m.board_model.landing(pos, rules, {row: 0, col: 1, layer: 0}),
-            full: m.board_model.landing(m.board_model.parseBoard("X./O./X.", rules), rules,
+            at1: m.board.positionAt(moves, rules, 1),
+            land0: m.board.landing(pos, rules, {row: 0, col: 0, layer: 0}),
+            land1: m.board.landing(pos, rules, {row: 0, col: 1, layer: 0}),
+            full: m.board.landing(m.board.parseBoard("X./O./X.", rules), rules,
                                         {row: 0, col: 0, layer: 0}),
         };
     """)
@@ -91,14 +91,14 @@ def test_boards_parse_replay_and_preview_gravity_landing(js: Any) -> None:
 def test_clicks_are_judged_in_the_page_with_the_rules_it_has(js: Any) -> None:
     out = js("""
         const rules = {rows: 3, cols: 3, k: 3, gravity: false, layers: 1, players: 2};
-        const position = m.board_model.parseBoard("X../.../...", rules);
+        const position = m.board.parseBoard("X../.../...", rules);
         const players = [{mark: "X", name: "Ada"}, {mark: "O", name: "Bo"}];
         const room = {rules, position, players, status: "playing", turn: "O", seats: 2};
         const judge = (ctx, row, col) => m.move_check.judgeClick(
             {room, me: "O", live: true, position, pending: null, premove: null, ...ctx},
             {row, col, layer: 0});
         const c4 = {rows: 3, cols: 2, k: 2, gravity: true, layers: 1, players: 2};
-        const c4pos = m.board_model.parseBoard("X./O./X.", c4);
+        const c4pos = m.board.parseBoard("X./O./X.", c4);
         const c4room = {rules: c4, position: c4pos, players, status: "playing", turn: "O"};
         const sent = {shown: {row: 1, col: 1, layer: 0}};
         return {
@@ -183,7 +183,7 @@ def test_keyboard_moves_and_room_links(js: Any) -> None:
         const at = {row: 0, col: 0, layer: 0};
         const keys = ["ArrowUp", "ArrowLeft", "ArrowDown", "ArrowRight", "End", "PageUp",
                       "PageDown", "x"];
-        const ref = m.lobby_page.parseRoomRef;
+        const ref = m.lobby.parseRoomRef;
         return {
             moves: keys.map((k) => m.keyboard.nextCell(k, at, r)),
             refs: [ref("q7m2kx9c"), ref(" http://h:1/r/abc_DEF-1/watch "), ref("/r/xyz"),
@@ -287,7 +287,7 @@ def test_an_unproven_bot_move_is_marked_in_the_move_list(js: Any) -> None:
 
 def test_a_tournament_crosstable_and_what_a_player_may_do(js: Any) -> None:
     out = js("""
-        const t = await import("/js/tournament.js");
+        const t = await import("/js/model/tournament.js");
         const view = {status: "running", round: 2, rounds: 3, creator: "a", max_players: 3,
             entrants: [{id: "a", name: "Ada"}, {id: "b", name: "Bob"}, {id: "c", name: "Cid"}],
             standings: [{id: "a"}, {id: "c"}, {id: "b"}].map((s, i) => ({...s, rank: i + 1})),
@@ -324,7 +324,7 @@ def test_a_tournament_crosstable_and_what_a_player_may_do(js: Any) -> None:
 
 def test_an_arena_crosstable_countdown_and_entry_while_it_runs(js: Any) -> None:
     out = js("""
-        const t = await import("/js/tournament.js");
+        const t = await import("/js/model/tournament.js");
         const game = (first, second, result, room) => ({first, second, result, forfeit: null,
                                                       room_id: room});
         const view = {kind: "arena", duration: 300, status: "running", ends_at: 1000,

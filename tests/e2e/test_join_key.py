@@ -56,7 +56,7 @@ def test_a_lost_welcome_is_recovered_with_the_kept_join_key(
 
 def test_join_messages_and_kept_keys(js: Any) -> None:
     out = js("""
-        const s = await import("/js/storage.js");
+        const s = await import("/js/browser/storage.js");
         const a = s.joinKeyFor("r1"), b = s.joinKeyFor("r1"), c = s.joinKeyFor("r2");
         s.saveSeat("r1", {token: "t", mark: "X"});
         const d = s.joinKeyFor("r1");

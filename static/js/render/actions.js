@@ -1,9 +1,9 @@
-// Buttons for the available actions of the registry (actions.js).
+// Buttons for the available actions of the registry (model/actions.js).
 // `flash` = {id, text} shows a short confirmation on the button that was just used;
 // `confirming` = the id of an action with `confirm` that was clicked once: it shows its
 // question with "yes" and "no" in place of the button; `busy` = ids waiting for an answer.
 
-import { h } from "../dom.js";
+import { h } from "../browser/dom.js";
 
 export function actionButtons(actions, { run, flash, confirming, busy, cancel } = {}) {
   return actions.map((a) => {

@@ -2,7 +2,7 @@
 // for "your move" in a hidden tab. Toggle buttons (aria-pressed); the label stays, the
 // pressed state and the icon say on or off.
 
-import { fill, h } from "../dom.js";
+import { fill, h } from "../browser/dom.js";
 import { icon } from "./icons.js";
 
 /** state = attention.switches(); on = {sound(on), notify(on)} */

@@ -1,7 +1,7 @@
 // The result banner of a finished game (tone: win, loss, draw, neutral), with the
 // rematch votes and the buttons for what comes next (Rematch first: one click).
 
-import { fill, h } from "../dom.js";
+import { fill, h } from "../browser/dom.js";
 import { icon } from "./icons.js";
 
 const ICON = { win: "trophy", loss: "flag", draw: "handshake", neutral: "flag" };

@@ -5,7 +5,7 @@
 // buttons (aria-pressed); the page keeps Confirm in localStorage. The row is shown only at
 // phone width (css/game.css), so a desktop never confirms.
 
-import { fill, h } from "../dom.js";
+import { fill, h } from "../browser/dom.js";
 import { icon } from "./icons.js";
 
 /** state = {zoom, confirm}; on = {zoom(on), confirm(on)} */

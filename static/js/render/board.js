@@ -10,8 +10,8 @@
 // A cell that cannot be played now says so (aria-disabled, no pointer cursor); clicks on
 // it are still heard, so the page can answer them (a premove, "that cell is taken").
 
-import { attr, cls, h } from "../dom.js";
-import { colLetter } from "../rules.js";
+import { attr, cls, h } from "../browser/dom.js";
+import { colLetter } from "../model/rules.js";
 import { piece } from "./pieces.js";
 
 export function renderBoard(root, view) {

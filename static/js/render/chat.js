@@ -2,7 +2,7 @@
 // the players' chat, spectators the spectators'), and a form to add one. The list is
 // appended to in place, so reading and typing are never interrupted.
 
-import { fill, h, text } from "../dom.js";
+import { fill, h, text } from "../browser/dom.js";
 
 const MAX = 200;
 

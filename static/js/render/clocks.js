@@ -5,7 +5,7 @@
 // A room without a clock has no rail. The rail has a fixed width, so a running clock, a
 // clock in its tenths or a clock that appears with the snapshot never moves the board.
 
-import { cls, fill, h, text } from "../dom.js";
+import { cls, fill, h, text } from "../browser/dom.js";
 import { piece } from "./pieces.js";
 
 /** The players with a clock, top to bottom: the others first, the viewer (or X) last. */

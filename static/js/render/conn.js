@@ -1,6 +1,6 @@
 // The connection pill in the header: what the socket is doing, in plain words.
 
-import { attr, fill, h } from "../dom.js";
+import { attr, fill, h } from "../browser/dom.js";
 
 export function connText(conn, now = Date.now()) {
   switch (conn.state) {

@@ -2,8 +2,8 @@
 // up to date with the view. Parts that did not change keep their nodes (memo), so keyboard
 // focus and the slider survive the stream of events.
 
-import { available } from "../actions.js";
-import { attr, fill, h, memo, text } from "../dom.js";
+import { available } from "../model/actions.js";
+import { attr, fill, h, memo, text } from "../browser/dom.js";
 import { actionButtons } from "./actions.js";
 import { renderAnalysis } from "./analysis.js";
 import { renderBanner } from "./banner.js";

@@ -1,6 +1,6 @@
 // A few line icons as inline SVG (stroke = currentColor); nothing is fetched.
 
-import { s } from "../dom.js";
+import { s } from "../browser/dom.js";
 
 const PATHS = {
   eye: "M2 12s3.6-7 10-7 10 7 10 7-3.6 7-10 7S2 12 2 12Z M12 9a3 3 0 1 0 0 6 3 3 0 0 0 0-6Z",

@@ -1,7 +1,7 @@
 // The "Game" card: room code, who can join, the clock, bots. The rules, the spectator count
 // and the game number are shown once, in the page's head.
 
-import { fill, h } from "../dom.js";
+import { fill, h } from "../browser/dom.js";
 
 export function renderInfo(root, view) {
   const row = (term, ...value) => [h("dt", {}, term), h("dd", {}, ...value)];

@@ -5,7 +5,7 @@
 //
 // view.line = {down, back, queued, offline, first}
 
-import { fill, h } from "../dom.js";
+import { fill, h } from "../browser/dom.js";
 
 export function renderLine(frame, overlay, line) {
   const state = line.down ? "down" : line.back ? "back" : "up";

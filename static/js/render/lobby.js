@@ -1,9 +1,9 @@
 // The lobby's list of public rooms: waiting for a player first, then games in
 // progress, each with its players and spectator count. Pure: rooms → DOM.
 
-import { fill, h } from "../dom.js";
-import { timeControlText } from "../clock.js";
-import { describe, variantName } from "../rules.js";
+import { fill, h } from "../browser/dom.js";
+import { timeControlText } from "../model/clock.js";
+import { describe, variantName } from "../model/rules.js";
 import { icon } from "./icons.js";
 import { piece } from "./pieces.js";
 

@@ -1,7 +1,7 @@
 // The move list: numbered rounds, one entry per move, the replayed one marked.
 // Each move is a button that jumps the replay there.
 
-import { fill, h } from "../dom.js";
+import { fill, h } from "../browser/dom.js";
 
 export function renderMoves(root, view, { onPick } = {}) {
   if (!view.moves.length) {

@@ -1,8 +1,8 @@
 // The invite page's question before taking a seat: the player's name, prefilled (the stored
 // name, else a fresh guest name), checked as the server would (names.js) before joining.
 
-import { fill, h } from "../dom.js";
-import { MAX_NAME, cleanName } from "../names.js";
+import { fill, h } from "../browser/dom.js";
+import { MAX_NAME, cleanName } from "../model/names.js";
 
 /** Shows the form in `root`; `onName(name)` gets the cleaned name once it is usable. */
 export function renderNameForm(root, { title, detail, value, onName }) {

@@ -1,7 +1,7 @@
 // An error (or note) shown where it happened: the server's code as a headline and its
 // own message underneath, with an optional button row.
 
-import { fill, h } from "../dom.js";
+import { fill, h } from "../browser/dom.js";
 import { icon } from "./icons.js";
 
 export function renderNotice(root, notice, { actions = [], onDismiss } = {}) {

@@ -2,7 +2,7 @@
 // an opponent gone long enough to claim), what we wait for, the first-move limit, and the
 // server's refusal of a command sent from here.
 
-import { fill, h } from "../dom.js";
+import { fill, h } from "../browser/dom.js";
 import { renderNotice } from "./notice.js";
 
 /** prompts = [{id, tone, text, actions: [action ids]}]; buttons(ids) → button nodes. */

@@ -1,7 +1,7 @@
 // The marks as small SVG drawings (no fonts, no images to fetch): X a cross, O a ring,
 // A a triangle, B a square. Colour comes from CSS (currentColor, one per mark).
 
-import { s } from "../dom.js";
+import { s } from "../browser/dom.js";
 
 const DRAW = {
   X: () => [s("path", { d: "M22 22 L78 78 M78 22 L22 78" })],

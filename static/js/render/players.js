@@ -3,7 +3,7 @@
 // beside the board (render/clocks.js), the first-move limit in the offers' strip: each fact
 // has one place.
 
-import { fill, h } from "../dom.js";
+import { fill, h } from "../browser/dom.js";
 import { piece } from "./pieces.js";
 
 function stateOf(p) {

@@ -1,7 +1,7 @@
 // The replay scrubber: step through the server's move history, live or finished.
 // Built once, then updated in place (so dragging the slider is never interrupted).
 
-import { attr, cls, h, text } from "../dom.js";
+import { attr, cls, h, text } from "../browser/dom.js";
 import { icon } from "./icons.js";
 
 export function renderReplay(root, view, { onGo } = {}) {

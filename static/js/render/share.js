@@ -1,7 +1,7 @@
 // The invite card shown over the board while seats are free: the link to send and the room
 // code.
 
-import { fill, h } from "../dom.js";
+import { fill, h } from "../browser/dom.js";
 
 export function renderInvite(root, view, link, buttons) {
   if (view.status !== "waiting") {

@@ -3,8 +3,8 @@
 // first, the latest few unless all are asked for) with each game's room, and the podium once
 // it is finished.
 
-import { h } from "../dom.js";
-import { crosstable, isArena, namer, podium } from "../tournament.js";
+import { h } from "../browser/dom.js";
+import { crosstable, isArena, namer, podium } from "../model/tournament.js";
 import { piece } from "./pieces.js";
 
 const watchPath = (roomId) => `/r/${encodeURIComponent(roomId)}/watch`;

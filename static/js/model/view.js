@@ -5,7 +5,7 @@
 // lifecycle.js, clocks from clock.js (counted down from the server's deadline, between
 // events only).
 
-import { boardText, cellKey, landing, positionAt } from "./board-model.js";
+import { boardText, cellKey, landing, positionAt } from "./board.js";
 import { clockView, serverTime, timeControlText } from "./clock.js";
 import { poolName, ratingNote } from "./ratings.js";
 import { analysisAllowed, evalMap, summary } from "./evaluation.js";

@@ -3,7 +3,7 @@
 // the distance was not measured in time) or an unproven heuristic "+12", and
 // who may see them. Values are for the side to move if it plays that cell.
 
-import { cellKey } from "./board-model.js";
+import { cellKey } from "./board.js";
 
 /** Spectators always; players only once their game is over, so it cannot help them play. */
 export function analysisAllowed(role, status) {

@@ -2,7 +2,7 @@
 // side) and the time control. Fields, their show/hide logic, and reading them into the
 // body of POST /api/rooms ({bot, bot_mark, time_control}); the server judges the values.
 
-import { h } from "./dom.js";
+import { h } from "../browser/dom.js";
 
 export const BOT_LEVELS = Object.freeze([
   { id: "random", label: "Random", hint: "plays any legal move" },

@@ -8,22 +8,22 @@
 // players and bots until then, tells a player between games that a pairing is coming, and
 // lists its pairings newest first.
 
-import { gameRecordsPath, getTournament, resultsCsvPath, serverNow, tournamentAction } from "./api.js";
-import { announce } from "./announce.js";
-import { copyText } from "./clipboard.js";
-import { fill, h, memo, text } from "./dom.js";
-import { ensureIdentity, renameIdentity } from "./identity.js";
+import { gameRecordsPath, getTournament, resultsCsvPath, serverNow, tournamentAction } from "../net/api.js";
+import { announce } from "../browser/announce.js";
+import { copyText } from "../browser/clipboard.js";
+import { fill, h, memo, text } from "../browser/dom.js";
+import { ensureIdentity, renameIdentity } from "../net/identity.js";
 import { BOT_LEVELS } from "./lobby-options.js";
-import { cleanName, guestName } from "./names.js";
-import { Connection } from "./net.js";
-import { renderConn } from "./render/conn.js";
-import { entrantList, podiumView, scheduleList, standingsTable } from "./render/tournament.js";
-import { loadIdentity, loadName, saveName } from "./storage.js";
+import { cleanName, guestName } from "../model/names.js";
+import { Connection } from "../net/socket.js";
+import { renderConn } from "../render/conn.js";
+import { entrantList, podiumView, scheduleList, standingsTable } from "../render/tournament.js";
+import { loadIdentity, loadName, saveName } from "../browser/storage.js";
 import {
   countdownText, isArena, kindText, markMoved, movedTo, myPart, rulesText, secondsLeft,
   statusText, waitsForPairing,
-} from "./tournament.js";
-import { tournamentSocketUrl } from "./tournament-follow.js";
+} from "../model/tournament.js";
+import { tournamentSocketUrl } from "../game/tournament-follow.js";
 
 const TICK_MS = 250; // the countdown's refresh: a second's change shows within a quarter
 

@@ -1,33 +1,33 @@
 // The game page (/r/{id} to play, /r/{id}/watch to watch): lays out the page, starts
 // the session, renders every state change, and turns clicks and keys into intentions.
 
-import { createAnalysis } from "./analysis.js";
-import { createRoom, getRoom } from "./api.js";
-import { announce } from "./announce.js";
-import { createAttention } from "./attention.js";
-import { cellKey, landing } from "./board-model.js";
-import { copyText } from "./clipboard.js";
-import { memo } from "./dom.js";
-import { nextCell } from "./keyboard.js";
-import { judgeClick } from "./move-check.js";
-import { guestName } from "./names.js";
-import { clearPreview, showPreview } from "./render/board.js";
-import { renderAlerts } from "./render/alerts.js";
-import { renderBoardTools } from "./render/board-tools.js";
-import { renderConn } from "./render/conn.js";
-import { gameLayout, renderGame } from "./render/game.js";
-import { renderNameForm } from "./render/name-form.js";
-import { STEP_BACK_EVENT } from "./evaluation.js";
-import { cellName, variantName } from "./rules.js";
-import { createSession, initialGameState } from "./session.js";
-import { createSound } from "./sound.js";
-import { createdHere, loadIdentity, loadName, loadPref, loadSeat, markCreated, savePref, saveName } from "./storage.js";
-import { ensureIdentity, renameIdentity } from "./identity.js";
-import { pageSnapshot } from "./page-room.js";
-import { createStore } from "./store.js";
-import { tournamentPath } from "./tournament.js";
-import { followToNextGame } from "./tournament-follow.js";
-import { gameView, lineDown } from "./view.js";
+import { createAnalysis } from "../net/analysis.js";
+import { createRoom, getRoom } from "../net/api.js";
+import { announce } from "../browser/announce.js";
+import { createAttention } from "../game/attention.js";
+import { cellKey, landing } from "../model/board.js";
+import { copyText } from "../browser/clipboard.js";
+import { memo } from "../browser/dom.js";
+import { nextCell } from "../model/keyboard.js";
+import { judgeClick } from "../model/move-check.js";
+import { guestName } from "../model/names.js";
+import { clearPreview, showPreview } from "../render/board.js";
+import { renderAlerts } from "../render/alerts.js";
+import { renderBoardTools } from "../render/board-tools.js";
+import { renderConn } from "../render/conn.js";
+import { gameLayout, renderGame } from "../render/game.js";
+import { renderNameForm } from "../render/name-form.js";
+import { STEP_BACK_EVENT } from "../model/evaluation.js";
+import { cellName, variantName } from "../model/rules.js";
+import { createSession, initialGameState } from "../net/session.js";
+import { createSound } from "../browser/sound.js";
+import { createdHere, loadIdentity, loadName, loadPref, loadSeat, markCreated, savePref, saveName } from "../browser/storage.js";
+import { ensureIdentity, renameIdentity } from "../net/identity.js";
+import { pageSnapshot } from "../net/page-room.js";
+import { createStore } from "../browser/store.js";
+import { tournamentPath } from "../model/tournament.js";
+import { followToNextGame } from "../game/tournament-follow.js";
+import { gameView, lineDown } from "../model/view.js";
 
 const BACK_MS = 2000; // how long "Back" stays on the board after the line returns
 const PHONE = "(max-width: 640px)"; // where a large board gets its tools (css/game.css)

@@ -1,13 +1,13 @@
 // A tournament game's page follows its tournament once the game is over, for the player who
 // played it, and moves to their next game by itself, as the tournament's page does: an arena
 // pairs them again a few seconds after a game, a round robin once the round's other games end.
-// Each room is gone to once (tournament.js's movedTo), so coming back to a game stays there.
+// Each room is gone to once (model/tournament.js's movedTo), so coming back to a game stays there.
 // The page stays at least SHOW_RESULT_MS on the finished game first: a round robin's next
 // round may open the moment this game ends, and a person wants to see how it ended.
 
-import { announce } from "./announce.js";
-import { Connection } from "./net.js";
-import { markMoved, movedTo } from "./tournament.js";
+import { announce } from "../browser/announce.js";
+import { Connection } from "../net/socket.js";
+import { markMoved, movedTo } from "../model/tournament.js";
 
 export const SHOW_RESULT_MS = 3000;
 

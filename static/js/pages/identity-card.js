@@ -2,10 +2,10 @@
 // identity lives in this browser only, and a link that carries it to another device. A
 // page opened from such a link (`/#identity=ID.SECRET`) asks first whether to use it here.
 
-import { copyText } from "./clipboard.js";
-import { fill, h } from "./dom.js";
-import { adoptIdentity, identityFromHash, identityLink } from "./identity.js";
-import { loadIdentity, loadName } from "./storage.js";
+import { copyText } from "../browser/clipboard.js";
+import { fill, h } from "../browser/dom.js";
+import { adoptIdentity, identityFromHash, identityLink } from "../net/identity.js";
+import { loadIdentity, loadName } from "../browser/storage.js";
 
 const LOST_WARNING =
   "Your identity lives in this browser only: if its storage is cleared, the identity and its " +

@@ -7,18 +7,18 @@
 // the next welcome; a premove waits in `premove` and is played when the turn comes.
 // All page state lives in the store; rendering happens elsewhere.
 
-import { Connection, roomSocketUrl } from "./net.js";
+import { Connection, roomSocketUrl } from "./socket.js";
 import {
   commandMessage, errorTitle, joinMessage, moveMessage, newId, pingMessage, syncMessage,
 } from "./protocol.js";
-import { landing } from "./board-model.js";
-import { afterEvent } from "./page-memo.js";
-import { applyEvent, fromSnapshot } from "./room-state.js";
-import { serverTime } from "./clock.js";
-import { forgetSeat, joinKeyFor, loadIdentity, loadName, loadSeat, saveSeat } from "./storage.js";
-import { refusedMove } from "./error-text.js";
-import { cellName } from "./rules.js";
-import { eventText } from "./text.js";
+import { landing } from "../model/board.js";
+import { afterEvent } from "../model/page-memo.js";
+import { applyEvent, fromSnapshot } from "../model/room-state.js";
+import { serverTime } from "../model/clock.js";
+import { forgetSeat, joinKeyFor, loadIdentity, loadName, loadSeat, saveSeat } from "../browser/storage.js";
+import { refusedMove } from "../model/error-text.js";
+import { cellName } from "../model/rules.js";
+import { eventText } from "../model/text.js";
 
 const MOVE_RETRY_MS = 8000;
 const ACK_EVENT_MS = 1500;

@@ -4,16 +4,16 @@
 // creator or at a time, public or private. The creator enters with this browser's guest
 // identity (made now when there is none) and goes to the tournament's page.
 
-import { createTournament, listTournaments, serverNow } from "./api.js";
-import { announce } from "./announce.js";
-import { timeControlText } from "./clock.js";
-import { fill, h } from "./dom.js";
-import { ensureIdentity, renameIdentity } from "./identity.js";
+import { createTournament, listTournaments, serverNow } from "../net/api.js";
+import { announce } from "../browser/announce.js";
+import { timeControlText } from "../model/clock.js";
+import { fill, h } from "../browser/dom.js";
+import { ensureIdentity, renameIdentity } from "../net/identity.js";
 import { TIME_CONTROLS } from "./lobby-options.js";
-import { cleanName, guestName } from "./names.js";
-import { PRESETS, variantName } from "./rules.js";
-import { loadIdentity, loadName, saveName } from "./storage.js";
-import { kindText, summaryText, takesEntrants, tournamentPath } from "./tournament.js";
+import { cleanName, guestName } from "../model/names.js";
+import { PRESETS, variantName } from "../model/rules.js";
+import { loadIdentity, loadName, saveName } from "../browser/storage.js";
+import { kindText, summaryText, takesEntrants, tournamentPath } from "../model/tournament.js";
 
 const POLL_MS = 3000;
 const FAMILIES = ["classic", "connect4", "gomoku", "cube"]; // the rated families (ratings.js)

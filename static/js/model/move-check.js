@@ -4,7 +4,7 @@
 // itself, with no frame sent. The server still decides: a move sent can be refused, and
 // the page then rolls its prediction back (session.js).
 
-import { landing } from "./board-model.js";
+import { landing } from "./board.js";
 import { MARKS, cellName, colLetter, is3d } from "./rules.js";
 import { playerName } from "./text.js";
 

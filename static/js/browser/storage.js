@@ -7,7 +7,7 @@
 // notifications). localStorage only; a token, a key or a secret never goes into a URL
 // (an identity's link for another device puts it in the fragment, which is never sent).
 
-import { cleanName } from "./names.js";
+import { cleanName } from "../model/names.js";
 
 const SEAT = (roomId) => `ttt.seat.${roomId}`;
 const JOIN_KEY = (roomId) => `ttt.joinkey.${roomId}`;

@@ -4,10 +4,10 @@
 // The cues come from comparing two page states (cuesFor, pure), so a reconnect's snapshot
 // or a re-render never sounds twice; nothing here is played before the first snapshot.
 
-import { clockView, serverTime } from "./clock.js";
-import { loadPref, savePref } from "./storage.js";
-import { cellName } from "./rules.js";
-import { outcomeText, playerName } from "./text.js";
+import { clockView, serverTime } from "../model/clock.js";
+import { loadPref, savePref } from "../browser/storage.js";
+import { cellName } from "../model/rules.js";
+import { outcomeText, playerName } from "../model/text.js";
 
 const BLINK_MS = 1000;
 

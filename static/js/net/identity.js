@@ -6,7 +6,7 @@
 // another device.
 
 import { createPlayer, getPlayer, renamePlayer } from "./api.js";
-import { forgetIdentity, loadIdentity, saveIdentity, saveName } from "./storage.js";
+import { forgetIdentity, loadIdentity, saveIdentity, saveName } from "../browser/storage.js";
 
 const LINK_KEY = "identity";
 const LINK_SHAPE = /^([A-Za-z0-9_-]{1,128})\.([A-Za-z0-9_-]{1,128})$/;

@@ -1,17 +1,17 @@
 // The lobby (/): create a game (against a person or a bot, with or without a clock) or
 // be matched by quick play, see the open and live public games (kept up to date), join
-// by code or link; a link to the tournaments (tournaments-page.js).
+// by code or link; a link to the tournaments (tournaments.js).
 
-import { createRoom, getRoom, listRooms, quickPlay } from "./api.js";
-import { announce } from "./announce.js";
-import { fill, h } from "./dom.js";
+import { createRoom, getRoom, listRooms, quickPlay } from "../net/api.js";
+import { announce } from "../browser/announce.js";
+import { fill, h } from "../browser/dom.js";
 import { identityCard } from "./identity-card.js";
-import { ensureIdentity, renameIdentity } from "./identity.js";
-import { renderRoomList } from "./render/lobby.js";
+import { ensureIdentity, renameIdentity } from "../net/identity.js";
+import { renderRoomList } from "../render/lobby.js";
 import { clockFieldset, OPTION_FIELDS, opponentFieldset, readOptions, readTimeControl, syncOptions } from "./lobby-options.js";
-import { MAX_LAYERS, MAX_SIDE, PRESETS } from "./rules.js";
-import { cleanName, guestName } from "./names.js";
-import { loadName, markCreated, newJoinKey, saveName, saveSeat } from "./storage.js";
+import { MAX_LAYERS, MAX_SIDE, PRESETS } from "../model/rules.js";
+import { cleanName, guestName } from "../model/names.js";
+import { loadName, markCreated, newJoinKey, saveName, saveSeat } from "../browser/storage.js";
 
 const POLL_MS = 1500;
 

@@ -2,10 +2,10 @@
 // this browser's identity stands) and a player's page (/p/{id}: ratings per pool with their
 // history, and recent rated games with their records).
 
-import { getLeaderboard, getPlayer } from "./api.js";
-import { fill, h } from "./dom.js";
-import { POOLS, leaderboardPath, poolName, ratingText } from "./ratings.js";
-import { loadIdentity } from "./storage.js";
+import { getLeaderboard, getPlayer } from "../net/api.js";
+import { fill, h } from "../browser/dom.js";
+import { POOLS, leaderboardPath, poolName, ratingText } from "../model/ratings.js";
+import { loadIdentity } from "../browser/storage.js";
 
 const when = (seconds) => new Date(seconds * 1000).toLocaleString();
 const playerLink = (id, name) => h("a", { href: `/p/${encodeURIComponent(id)}` }, name);

@@ -3,7 +3,7 @@
 // results; a move changes the board only because a `moved` event says it landed, a game
 // ends only because a `moved` or `game_over` event says so.
 
-import { parseBoard } from "./board-model.js";
+import { parseBoard } from "./board.js";
 
 const NO_OFFERS = Object.freeze({ draw: null, takeback: null, rematch: [] });
 
