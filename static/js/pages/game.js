@@ -5,6 +5,7 @@ import { createAnalysis } from "../net/analysis.js";
 import { createRoom, getRoom } from "../net/api.js";
 import { announce } from "../browser/announce.js";
 import { createAttention } from "../game/attention.js";
+import { createBoardTools } from "../game/board-tools.js";
 import { cellKey, landing } from "../model/board.js";
 import { copyText } from "../browser/clipboard.js";
 import { memo } from "../browser/dom.js";
@@ -13,7 +14,6 @@ import { judgeClick } from "../model/move-check.js";
 import { guestName } from "../model/names.js";
 import { clearPreview, showPreview } from "../render/board.js";
 import { renderAlerts } from "../render/alerts.js";
-import { renderBoardTools } from "../render/board-tools.js";
 import { renderConn } from "../render/conn.js";
 import { gameLayout, renderGame } from "../render/game.js";
 import { renderNameForm } from "../render/name-form.js";
@@ -21,7 +21,7 @@ import { STEP_BACK_EVENT } from "../model/evaluation.js";
 import { cellName, variantName } from "../model/rules.js";
 import { createSession, initialGameState } from "../net/session.js";
 import { createSound } from "../browser/sound.js";
-import { createdHere, loadIdentity, loadName, loadPref, loadSeat, markCreated, savePref, saveName } from "../browser/storage.js";
+import { createdHere, loadIdentity, loadName, loadSeat, markCreated, saveName } from "../browser/storage.js";
 import { ensureIdentity, renameIdentity } from "../net/identity.js";
 import { pageSnapshot } from "../net/page-room.js";
 import { createStore } from "../browser/store.js";
@@ -30,8 +30,6 @@ import { followToNextGame } from "../game/tournament-follow.js";
 import { gameView, lineDown } from "../model/view.js";
 
 const BACK_MS = 2000; // how long "Back" stays on the board after the line returns
-const PHONE = "(max-width: 640px)"; // where a large board gets its tools (css/game.css)
-const ZOOM = 2; // a zoomed board is this many times its width
 
 export function startGame(app, roomId, want) {
   const shown = pageSnapshot(roomId); // the room as served with the page, drawn at once
@@ -157,61 +155,12 @@ export function startGame(app, roomId, want) {
 
   // -- a large board on a phone: zoom and confirm moves -------------------------------------
 
-  const tools = { zoom: false, confirm: loadPref("confirm", false), selected: null };
-  const phone = window.matchMedia(PHONE);
-  const bigBoard = () => Boolean(view.rules) && (view.rules.layers || 1) === 1 &&
-    Math.max(view.rules.rows, view.rules.cols) > 9;
-  const toolsShown = () => view.ready && bigBoard() && phone.matches;
-  const confirming = () => tools.confirm && toolsShown();
-
-  function select(key) {
-    tools.selected = key;
-    for (const c of el.board.querySelectorAll(".cell.selected")) c.classList.remove("selected");
-    const btn = key && el.board.querySelector(`[data-key="${key}"]`);
-    if (btn) btn.classList.add("selected");
-  }
-
-  function setZoom(on) {
-    const frame = el.boardFrame;
-    if (on) frame.style.height = `${frame.getBoundingClientRect().height}px`; // the same box
-    else frame.style.removeProperty("height");
-    tools.zoom = on;
-    frame.classList.toggle("zoomed", on);
-    if (on) { // show the last move (or the centre) in the middle of the box
-      const target = el.board.querySelector(".cell.last") || el.board.querySelector(".grid");
-      const t = target.getBoundingClientRect();
-      const f = frame.getBoundingClientRect();
-      frame.scrollLeft += t.left + t.width / 2 - (f.left + f.width / 2);
-      frame.scrollTop += t.top + t.height / 2 - (f.top + f.height / 2);
-    }
-    drawTools();
-    announce(on ? "Board zoomed: drag to move it." : "Board shown whole.");
-  }
-
-  function drawTools() {
-    el.tools.hidden = !toolsShown();
-    if (el.tools.hidden && tools.zoom) setZoom(false);
-    if (!confirming()) select(null);
-    memo(el.tools, JSON.stringify([tools.zoom, tools.confirm, el.tools.hidden]), () =>
-      renderBoardTools(el.tools, tools, {
-        zoom: setZoom,
-        confirm(on) {
-          tools.confirm = on;
-          savePref("confirm", on);
-          drawTools();
-          announce(on ? "Confirm moves on: tap a cell, then tap it again to play." : "Confirm moves off.");
-        },
-      }));
-  }
-  phone.addEventListener("change", drawTools);
+  const tools = createBoardTools(el, () => view);
 
   function render(state) {
     view = gameView(state);
     renderGame(el, state, view, handlers);
-    el.boardFrame.style.setProperty("--zoom", ZOOM);
-    drawTools();
-    if (tools.selected && !(view.myTurn && view.live)) select(null);
-    else select(tools.selected); // a re-render keeps the selected cell marked
+    tools.render();
     refreshPreview();
     analysis.refresh(view.analysis);
   }
@@ -249,11 +198,11 @@ export function startGame(app, roomId, want) {
       room: s.room, me: view.me, live: view.live, position: s.room.position,
       pending: s.pending, premove: s.premove,
     }, cell);
-    if (verdict.kind === "move" && confirming() && tools.selected !== cellKey(verdict.target)) {
-      select(cellKey(verdict.target)); // the first tap selects; a second on it plays
+    if (verdict.kind === "move" && tools.selects(cellKey(verdict.target))) {
+      // the first tap selects; a second on it plays
       announce(`${cellName(verdict.target, view.rules)} selected: tap it again to play.`);
     } else if (verdict.kind === "move") {
-      select(null);
+      tools.unselect();
       clearPreview(el.board);
       session.play(verdict.cell, verdict.target);
     } else if (verdict.kind === "premove") {
@@ -274,7 +223,7 @@ export function startGame(app, roomId, want) {
   document.addEventListener("click", (event) => {
     if (cellOf(event.target)) return;
     if (store.get().premove) session.premove(null);
-    if (tools.selected && !el.tools.contains(event.target)) select(null);
+    tools.clickedAway(event.target);
   });
   document.addEventListener("keydown", (event) => {
     if (event.key === "Escape" && store.get().premove) session.premove(null);
