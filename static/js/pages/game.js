@@ -5,20 +5,17 @@ import { createAnalysis } from "../net/analysis.js";
 import { createRoom, getRoom } from "../net/api.js";
 import { announce } from "../browser/announce.js";
 import { createAttention } from "../game/attention.js";
+import { createBoardInput } from "../game/board-input.js";
 import { createBoardTools } from "../game/board-tools.js";
-import { cellKey, landing } from "../model/board.js";
 import { copyText } from "../browser/clipboard.js";
 import { memo } from "../browser/dom.js";
-import { nextCell } from "../model/keyboard.js";
-import { judgeClick } from "../model/move-check.js";
 import { guestName } from "../model/names.js";
-import { clearPreview, showPreview } from "../render/board.js";
 import { renderAlerts } from "../render/alerts.js";
 import { renderConn } from "../render/conn.js";
 import { gameLayout, renderGame } from "../render/game.js";
 import { renderNameForm } from "../render/name-form.js";
 import { STEP_BACK_EVENT } from "../model/evaluation.js";
-import { cellName, variantName } from "../model/rules.js";
+import { variantName } from "../model/rules.js";
 import { createSession, initialGameState } from "../net/session.js";
 import { createSound } from "../browser/sound.js";
 import { createdHere, loadIdentity, loadName, loadSeat, markCreated, saveName } from "../browser/storage.js";
@@ -46,7 +43,6 @@ export function startGame(app, roomId, want) {
 
   const el = gameLayout(app);
   let view = gameView(store.get());
-  let hovered = null; // the cell under the pointer or keyboard focus, for the preview
 
   const ctx = {
     links,
@@ -153,113 +149,18 @@ export function startGame(app, roomId, want) {
   attention.onChange(() => memo(el.alerts, JSON.stringify(attention.switches()), drawAlerts));
   drawAlerts();
 
-  // -- a large board on a phone: zoom and confirm moves -------------------------------------
+  // -- the board: input, and a large board's tools on a phone -------------------------------
 
   const tools = createBoardTools(el, () => view);
+  const board = createBoardInput({ el, store, session, tools, view: () => view });
 
   function render(state) {
     view = gameView(state);
     renderGame(el, state, view, handlers);
     tools.render();
-    refreshPreview();
+    board.refresh();
     analysis.refresh(view.analysis);
   }
-
-  // -- board input -----------------------------------------------------------------------
-
-  function cellOf(target) {
-    const btn = target && target.closest ? target.closest(".cell") : null;
-    if (!btn || !el.board.contains(btn)) return null;
-    const { row, col, layer } = btn.dataset;
-    return { row: Number(row), col: Number(col), layer: Number(layer) };
-  }
-
-  function previewTarget(cell) {
-    if (!cell || !view.myTurn) return null;
-    return landing(view.position, view.rules, cell);
-  }
-
-  function refreshPreview() {
-    const target = previewTarget(hovered);
-    if (target) showPreview(el.board, cellKey(target), view.me);
-    else clearPreview(el.board);
-  }
-
-  // A click is judged here, with the rules the page has: a move is drawn at once and sent,
-  // a click out of turn queues a premove, a blocked cell is answered at once; only a move
-  // ever reaches the server.
-  el.board.addEventListener("click", (event) => {
-    const cell = cellOf(event.target);
-    if (!cell) return;
-    store.update({ focus: cell });
-    if (!view.interactive) return;
-    const s = store.get();
-    const verdict = judgeClick({
-      room: s.room, me: view.me, live: view.live, position: s.room.position,
-      pending: s.pending, premove: s.premove,
-    }, cell);
-    if (verdict.kind === "move" && tools.selects(cellKey(verdict.target))) {
-      // the first tap selects; a second on it plays
-      announce(`${cellName(verdict.target, view.rules)} selected: tap it again to play.`);
-    } else if (verdict.kind === "move") {
-      tools.unselect();
-      clearPreview(el.board);
-      session.play(verdict.cell, verdict.target);
-    } else if (verdict.kind === "premove") {
-      session.premove(verdict.cell);
-      announce(`Premove ${cellName(verdict.target, view.rules)}: played when it is your turn.`);
-    } else if (verdict.kind === "cancel") {
-      session.premove(null);
-      announce("Premove cancelled.");
-    } else if (verdict.kind === "refuse") {
-      const { code, title, message, tone } = verdict;
-      session.premove(null);
-      store.update({ moveError: { code, title, message, tone } });
-      announce(`${title}. ${message}`);
-    }
-  });
-  // A click anywhere off the board's cells, or Escape, cancels a premove (as on lichess).
-  // So does it a selected cell waiting for its confirming tap.
-  document.addEventListener("click", (event) => {
-    if (cellOf(event.target)) return;
-    if (store.get().premove) session.premove(null);
-    tools.clickedAway(event.target);
-  });
-  document.addEventListener("keydown", (event) => {
-    if (event.key === "Escape" && store.get().premove) session.premove(null);
-  });
-  el.board.addEventListener("pointerover", (event) => {
-    hovered = cellOf(event.target);
-    refreshPreview();
-  });
-  el.board.addEventListener("pointerleave", () => {
-    hovered = null;
-    refreshPreview();
-  });
-  el.board.addEventListener("focusin", (event) => {
-    const cell = cellOf(event.target);
-    if (!cell) return;
-    hovered = cell;
-    const f = store.get().focus;
-    if (!f || cellKey(f) !== cellKey(cell)) store.update({ focus: cell });
-    refreshPreview();
-  });
-  el.board.addEventListener("focusout", (event) => {
-    if (!el.board.contains(event.relatedTarget)) {
-      hovered = null;
-      refreshPreview();
-    }
-  });
-  el.board.addEventListener("keydown", (event) => {
-    const cell = cellOf(event.target);
-    if (!cell || !view.rules) return;
-    const next = nextCell(event.key, cell, view.rules);
-    if (!next) return;
-    event.preventDefault();
-    store.update({ focus: next });
-    const btn = el.board.querySelector(`[data-key="${cellKey(next)}"]`);
-    if (btn) btn.focus();
-  });
 
   // Left/right arrows step through the moves when nothing else wants them (like lichess).
   document.addEventListener("keydown", (event) => {
