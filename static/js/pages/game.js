@@ -2,27 +2,25 @@
 // the session, renders every state change, and turns clicks and keys into intentions.
 
 import { createAnalysis } from "../net/analysis.js";
-import { createRoom, getRoom } from "../net/api.js";
+import { getRoom } from "../net/api.js";
 import { announce } from "../browser/announce.js";
+import { showAlerts } from "../game/alerts.js";
 import { createAttention } from "../game/attention.js";
 import { createBoardInput } from "../game/board-input.js";
 import { createBoardTools } from "../game/board-tools.js";
-import { copyText } from "../browser/clipboard.js";
-import { memo } from "../browser/dom.js";
+import { createControls } from "../game/controls.js";
+import { createReplay } from "../game/replay.js";
 import { guestName } from "../model/names.js";
-import { renderAlerts } from "../render/alerts.js";
 import { renderConn } from "../render/conn.js";
 import { gameLayout, renderGame } from "../render/game.js";
 import { renderNameForm } from "../render/name-form.js";
-import { STEP_BACK_EVENT } from "../model/evaluation.js";
 import { variantName } from "../model/rules.js";
 import { createSession, initialGameState } from "../net/session.js";
 import { createSound } from "../browser/sound.js";
-import { createdHere, loadIdentity, loadName, loadSeat, markCreated, saveName } from "../browser/storage.js";
+import { createdHere, loadIdentity, loadName, loadSeat, saveName } from "../browser/storage.js";
 import { ensureIdentity, renameIdentity } from "../net/identity.js";
 import { pageSnapshot } from "../net/page-room.js";
 import { createStore } from "../browser/store.js";
-import { tournamentPath } from "../model/tournament.js";
 import { followToNextGame } from "../game/tournament-follow.js";
 import { gameView, lineDown } from "../model/view.js";
 
@@ -36,123 +34,19 @@ export function startGame(app, roomId, want) {
   const session = createSession(store, { announce, beforeJoin });
   const analysis = createAnalysis(store);
   const attention = createAttention(store, { sound: createSound(), roomId });
-  const links = {
-    play: `${location.origin}/r/${encodeURIComponent(roomId)}`,
-    watch: `${location.origin}/r/${encodeURIComponent(roomId)}/watch`,
-  };
 
   const el = gameLayout(app);
   let view = gameView(store.get());
+  const current = () => view; // the parts read the view of the last render
 
-  const ctx = {
-    links,
-    async copy(value) {
-      return copyText(value);
-    },
-    async newRoom(old) {
-      const bot = old.players.find((p) => p.bot);
-      const options = {};
-      if (bot) Object.assign(options, { bot: `bot:${bot.bot}`, bot_mark: bot.mark });
-      if (old.clock) options.time_control = { initial: old.clock.initial, increment: old.clock.increment };
-      try {
-        const room = await createRoom(old.rules, old.public, options);
-        markCreated(room.room_id); // this player asked for it: seated there without a question
-        location.assign(`/r/${encodeURIComponent(room.room_id)}`);
-      } catch (err) {
-        store.update({
-          notice: { code: err.code, title: "Could not create a new game", message: err.message, tone: "error" },
-        });
-      }
-    },
-    goLobby: () => location.assign("/"),
-    goTournament: (tournamentId) => location.assign(tournamentPath(tournamentId)),
-  };
-
-  async function runAction(action, confirmed) {
-    if (action.confirm && !confirmed) {
-      store.update({ confirming: action.id });
-      // the question replaces the button: keep the keyboard there, on the safe answer
-      setTimeout(() => {
-        const no = el.page.querySelector(`.confirm[data-action="${action.id}"] [data-confirm="no"]`);
-        if (no) no.focus();
-      }, 0);
-      return;
-    }
-    if (action.send) {
-      const { type, extra } = action.send(view);
-      session.command(type, extra, action.place);
-      return;
-    }
-    const result = await action.run(view, ctx);
-    if (result === true && action.done) flash(action.id, action.done);
-    else if (result === false) {
-      store.update({
-        notice: { code: "copy_failed", title: "Could not copy", message: "select the link and copy it by hand", tone: "error" },
-      });
-    }
-  }
-
-  let flashTimer = null;
-  function flash(id, message) {
-    store.update({ flash: { id, text: message } });
-    announce(message);
-    clearTimeout(flashTimer);
-    flashTimer = setTimeout(() => store.update({ flash: null }), 1800);
-  }
-
-  function goReplay(ply) {
-    const total = store.get().room ? store.get().room.moves.length : 0;
-    store.update({ replay: ply === null || ply >= total ? null : Math.max(0, ply) });
-  }
-
-  // The analysis card's "Step back to see the values": one move before the board shown.
-  el.page.addEventListener(STEP_BACK_EVENT, () => {
-    const s = store.get();
-    const total = s.room ? s.room.moves.length : 0;
-    goReplay((s.replay ?? total) - 1);
-    announce("One move back: the analysis shows the values here.");
-  });
-
-  // -- rendering -------------------------------------------------------------------------
-
-  const handlers = {
-    links,
-    runAction,
-    goReplay,
-    watch: () => session.watch(),
-    retry: () => session.reconnectNow(),
-    dismissNotice: () => store.update({ notice: null }),
-    dismissMoveError: () => store.update({ moveError: null }),
-    dismissActionError: () => store.update({ actionError: null }),
-    cancelConfirm: () => store.update({ confirming: null }),
-    toggleAnalysis: (on) => analysis.toggle(on),
-    sendChat: (text) => session.command("chat", { text }, "chat"),
-    setTitle: (title) => attention.setTitle(title),
-  };
-
-  const switches = {
-    sound: (on) => {
-      attention.setSound(on);
-      announce(on ? "Sounds on." : "Sounds off.");
-    },
-    async notify(on) {
-      const now = await attention.setNotify(on);
-      if (on && !now) {
-        store.update({
-          notice: { code: "notifications_blocked", title: "Notifications are blocked", message: "allow them for this site in the browser's settings", tone: "info" },
-        });
-      }
-      announce(now ? "Notifications on." : "Notifications off.");
-    },
-  };
-  const drawAlerts = () => renderAlerts(el.alerts, attention.switches(), switches);
-  attention.onChange(() => memo(el.alerts, JSON.stringify(attention.switches()), drawAlerts));
-  drawAlerts();
+  const goReplay = createReplay({ el, store, view: current });
+  const { handlers, flash } = createControls({ el, store, session, analysis, attention, roomId, goReplay, view: current });
+  showAlerts({ el, store, attention });
 
   // -- the board: input, and a large board's tools on a phone -------------------------------
 
-  const tools = createBoardTools(el, () => view);
-  const board = createBoardInput({ el, store, session, tools, view: () => view });
+  const tools = createBoardTools(el, current);
+  const board = createBoardInput({ el, store, session, tools, view: current });
 
   function render(state) {
     view = gameView(state);
@@ -161,18 +55,6 @@ export function startGame(app, roomId, want) {
     board.refresh();
     analysis.refresh(view.analysis);
   }
-
-  // Left/right arrows step through the moves when nothing else wants them (like lichess).
-  document.addEventListener("keydown", (event) => {
-    const t = event.target;
-    if (event.altKey || event.ctrlKey || event.metaKey) return;
-    if (t && t.closest && (t.closest("input, textarea, select, .board"))) return;
-    if (!view.ready) return;
-    const moves = { ArrowLeft: view.ply - 1, ArrowRight: view.ply + 1, Home: 0, End: null };
-    if (!(event.key in moves)) return;
-    event.preventDefault();
-    goReplay(moves[event.key]);
-  });
 
   store.subscribe(render);
   // A tournament game over: its player's page goes on to their next game by itself.
