@@ -8,6 +8,7 @@ import { showAlerts } from "../game/alerts.js";
 import { createAttention } from "../game/attention.js";
 import { createBoardInput } from "../game/board-input.js";
 import { createBoardTools } from "../game/board-tools.js";
+import { tickClocks } from "../game/clocks.js";
 import { createControls } from "../game/controls.js";
 import { createReplay } from "../game/replay.js";
 import { guestName } from "../model/names.js";
@@ -81,16 +82,7 @@ export function startGame(app, roomId, want) {
     }
     wasDown = down;
   });
-  // Clocks and grace countdowns: between events the display counts down from the server's
-  // deadlines (the server alone decides when time is up).
-  // Four renders a second (lag under a quarter second); ten in a clock's last ten seconds.
-  let lastTick = 0;
-  setInterval(() => {
-    const now = Date.now();
-    if (!view.ticking || (now - lastTick < 240 && !view.fastTick)) return;
-    lastTick = now;
-    store.update({ now });
-  }, 100);
+  tickClocks(store, current);
   // Closing the tab on purpose: the opponent may claim after the short leave grace.
   window.addEventListener("pagehide", () => session.leave());
   window.addEventListener("pageshow", (event) => { if (event.persisted) session.start(); }); // back from the bfcache
