@@ -6,6 +6,7 @@
 // round may open the moment this game ends, and a person wants to see how it ended.
 
 import { announce } from "../browser/announce.js";
+import { loadIdentity } from "../browser/storage.js";
 import { Connection } from "../net/socket.js";
 import { markMoved, movedTo } from "../model/tournament.js";
 
@@ -53,4 +54,18 @@ export function followToNextGame(id, playerId, roomId, {
   });
   socket.start();
   return () => socket.stop("left");
+}
+
+/** On a game's page (`store`, `view()` its current view, model/view.js): once a tournament
+ *  game is over, its player's page follows the tournament, once, and goes on to their next
+ *  game by itself; `onNext` is told when that game is ready. */
+export function followWhenOver(store, view, roomId, onNext) {
+  let following = false;
+  store.subscribe((state) => {
+    const mine = loadIdentity()?.id;
+    const { tournament, me } = view();
+    if (following || !tournament || !me || !mine || state.room?.status !== "finished") return;
+    following = true;
+    followToNextGame(tournament, mine, roomId, { onNext });
+  });
 }

@@ -1,7 +1,8 @@
-// The game page (/r/{id} to play, /r/{id}/watch to watch): lays out the page, starts
-// the session, renders every state change, and turns clicks and keys into intentions.
+// The game page (/r/{id} to play, /r/{id}/watch to watch): one store holds the page's state,
+// moved by the session's events (net/session.js); every change renders the page through
+// the view (model/view.js). The parts in game/ own its listeners and timers: the board's
+// input and a phone's board tools, the buttons, the replay, the clocks, the line.
 
-import { loadIdentity } from "../browser/storage.js";
 import { createStore } from "../browser/store.js";
 import { createSound } from "../browser/sound.js";
 import { showAlerts } from "../game/alerts.js";
@@ -13,7 +14,7 @@ import { keepConnection, openSession } from "../game/connection.js";
 import { createControls } from "../game/controls.js";
 import { joinOrAskName } from "../game/invite.js";
 import { createReplay } from "../game/replay.js";
-import { followToNextGame } from "../game/tournament-follow.js";
+import { followWhenOver } from "../game/tournament-follow.js";
 import { gameView } from "../model/view.js";
 import { createAnalysis } from "../net/analysis.js";
 import { pageSnapshot } from "../net/page-room.js";
@@ -46,16 +47,7 @@ export function startGame(app, roomId, want) {
   }
 
   store.subscribe(render); // first: the parts below read the view it makes
-  // A tournament game over: its player's page goes on to their next game by itself.
-  let following = false;
-  store.subscribe((state) => {
-    const mine = loadIdentity()?.id;
-    if (following || !view.tournament || !view.me || !mine || state.room?.status !== "finished") return;
-    following = true;
-    followToNextGame(view.tournament, mine, roomId, {
-      onNext: () => flash("tournament", "Your next game is ready: going to it…"),
-    });
-  });
+  followWhenOver(store, current, roomId, () => flash("tournament", "Your next game is ready: going to it…"));
   keepConnection({ el, store, session });
   tickClocks(store, current);
   render(store.get());
