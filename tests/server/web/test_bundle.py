@@ -1,5 +1,6 @@
 """The build-free bundler (server/web/bundle.py): the real client bundles, every module
-file is part of it, and what is outside the subset the bundler reads is refused by name."""
+file is part of it, its folders import one way, and what is outside the subset the bundler
+reads is refused by name."""
 
 from __future__ import annotations
 
@@ -22,6 +23,27 @@ def test_the_real_client_bundles_each_module_after_what_it_imports() -> None:
         seen.add(module.path)
     files = {p.relative_to(STATIC / "js").as_posix() for p in (STATIC / "js").rglob("*.js")}
     assert files == seen, "a module no page imports is dead code"
+
+
+# The client's folders in import order (static/js/README.md); "" is the top, main.js.
+CLIENT_LAYERS = ("model", "browser", "net", "render", "game", "pages", "")
+
+
+def test_the_real_client_imports_only_from_its_folder_or_those_before_it() -> None:
+    rank = {folder: i for i, folder in enumerate(CLIENT_LAYERS)}
+    folders = {path.name for path in (STATIC / "js").iterdir() if path.is_dir()}
+    assert folders == set(CLIENT_LAYERS) - {""}, "a new folder needs its place in CLIENT_LAYERS"
+
+    def folder(path: str) -> str:
+        return path.rpartition("/")[0]
+
+    backwards = [
+        f"{module.path} imports {dependency}"
+        for module in read_modules(STATIC / "js")
+        for dependency, _ in module.imports
+        if rank[folder(dependency)] > rank[folder(module.path)]
+    ]
+    assert backwards == [], "an import against static/js's layers"
 
 
 def test_the_real_page_has_no_file_reference_left_but_the_icon() -> None:
