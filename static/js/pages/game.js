@@ -1,7 +1,8 @@
 // The game page (/r/{id} to play, /r/{id}/watch to watch): one store holds the page's state,
 // moved by the session's events (net/session.js); every change renders the page through
 // the view (model/view.js). The parts in game/ own its listeners and timers: the board's
-// input and a phone's board tools, the buttons, the replay, the clocks, the line.
+// input and a phone's board tools, the buttons, the replay, the clocks, the line, the
+// invitee's name.
 
 import { createStore } from "../browser/store.js";
 import { createSound } from "../browser/sound.js";

@@ -2,7 +2,7 @@
 // legend, a one-line summary, and the server's refusal where it happened. Players see
 // why it is locked while their game runs (so it cannot help them play). On a finished
 // board nothing is left to weigh, so the card offers to step the replay one move back,
-// where the values are: the button sends STEP_BACK_EVENT up to the page (pages/game.js).
+// where the values are: the button sends STEP_BACK_EVENT up to the page (game/replay.js).
 
 import { fill, h } from "../browser/dom.js";
 import { STEP_BACK_EVENT, nothingToShow } from "../model/evaluation.js";
