@@ -1,4 +1,4 @@
-// The room as the server put it into the page (server/room_page.py): a JSON data block,
+// The room as the server put it into the page (server/web/room_page.py): a JSON data block,
 // read once, so that the page draws the room and asks an invitee's name before its
 // socket is open (behind a long link, a second or more sooner).
 
