@@ -1,4 +1,5 @@
-"""Building blocks shared across rooms/: JSON text, ids, per-key locks, group commit, tasks."""
+"""Building blocks shared across rooms/: JSON text, wire values, ids, per-key locks, group commit,
+tasks."""
 
 from __future__ import annotations
 
