@@ -36,6 +36,7 @@ from rooms.protocol.codec import decode_room, encode_room
 from rooms.protocol.messages import dumps
 from rooms.room.commands import Command, Reply
 from rooms.room.config import RoomSettings
+from rooms.room.events import Event
 from rooms.room.room import Room
 
 __all__ = ["Executed", "Observer", "RoomService"]
@@ -54,7 +55,7 @@ class Executed:
 
     room: Room
     reply: Reply
-    event: dict[str, Any] | None
+    event: Event | None
     event_text: str | None = None
     """The committed event's text, byte for byte as logged and published (None: nothing
     committed), so the connection that sent the command can have it with its answer."""

@@ -29,7 +29,7 @@ from rooms.room.commands import (
     Tick,
 )
 from rooms.room.config import RoomSettings, TimeControl
-from rooms.room.events import EventType
+from rooms.room.events import Event, EventType
 from rooms.room.guest_names import guest_name
 from rooms.room.record import GameRecord, current_record, format_record, parse_record
 from rooms.room.room import Handled, Room, Status
@@ -42,6 +42,7 @@ __all__ = [
     "Claim",
     "Command",
     "Done",
+    "Event",
     "EventType",
     "Evict",
     "GameRecord",

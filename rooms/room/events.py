@@ -1,31 +1,42 @@
 """The events a room emits: one per change, each carrying the room's new version.
 
-Events are plain dicts ready for the wire; they are encoded to JSON once per change, kept
-in the room's bounded event log and broadcast unchanged to every connection of the room.
-The room adds what every event carries (``due``) and what game events carry (``clock``,
-``offers``) before committing.
+Each event type is a wire value (rooms.common.wire): a frozen dataclass built once, complete,
+by the handler of the change, and never changed afterwards. Its fields, in order, are its JSON
+object on the wire: it is encoded once per change (rooms.protocol.messages.dumps), kept in the
+room's bounded event log and broadcast unchanged to every connection of the room.
+
+Every event ends with ``due``, which hubs read off the end of the text (rooms.fanout.hub.due_of);
+the game's events (and ``player_joined``) carry just before it the room's ``clock`` and
+``offers`` as the change left them. The nested values (a seat's public view, an outcome, the
+clock) are the JSON objects the room's views build, typed read-only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import field
 from enum import StrEnum
-from typing import Any
+from typing import Any, Literal, TypeAlias
 
-from core import Move, Outcome
+from rooms.common.wire import wire
 
 __all__ = [
+    "DrawDeclined",
+    "DrawOffered",
+    "Event",
     "EventType",
-    "declined",
-    "game_over",
-    "moved",
-    "new_game",
-    "offered",
-    "player_joined",
-    "presence",
-    "rated",
-    "spectators",
-    "undone",
+    "GameOver",
+    "Moved",
+    "NewGame",
+    "PlayerJoined",
+    "Presence",
+    "Rated",
+    "RematchOffered",
+    "Spectators",
+    "TakebackDeclined",
+    "TakebackOffered",
+    "Undone",
+    "View",
 ]
 
 
@@ -45,143 +56,223 @@ class EventType(StrEnum):
     RATED = "rated"
 
 
-def player_joined(version: int, player: dict[str, Any], status: str) -> dict[str, Any]:
-    return {
-        "type": EventType.PLAYER_JOINED.value,
-        "version": version,
-        "player": player,
-        "status": status,
-    }
+View = Mapping[str, Any]
+"""A JSON object as the room builds it (a seat's ``public`` view, an outcome, the clock's or
+the offers' view), read-only in an event."""
 
 
-def presence(version: int, player: dict[str, Any]) -> dict[str, Any]:
-    """``player`` is the seat's public view; the event repeats its presence fields."""
-    return {
-        "type": EventType.PRESENCE.value,
-        "version": version,
-        "mark": player["mark"],
-        "connected": player["connected"],
-        "away_since": player["away_since"],
-        "left": player["left"],
-        "claimable_at": player["claimable_at"],
-    }
+# -- seats and presence -----------------------------------------------------------------------
 
 
-def spectators(version: int, count: int) -> dict[str, Any]:
-    return {"type": EventType.SPECTATORS.value, "version": version, "count": count}
+@wire
+class PlayerJoined:
+    """A seat was taken: ``player`` is its public view."""
+
+    type: Literal[EventType.PLAYER_JOINED] = field(default=EventType.PLAYER_JOINED, init=False)
+    version: int
+    player: View
+    status: str
+    clock: View | None
+    offers: View
+    due: float | None
 
 
-def moved(
-    version: int,
-    mark: str,
-    move: Move,
-    *,
-    ply: int,
-    turn: str | None,
-    status: str,
-    outcome: Outcome | None,
-    at: float,
-) -> dict[str, Any]:
-    return {
-        "type": EventType.MOVED.value,
-        "version": version,
-        "mark": mark,
-        "row": move.row,
-        "col": move.col,
-        "layer": move.layer,
-        "ply": ply,
-        "turn": turn,
-        "status": status,
-        "outcome": outcome.to_dict() if outcome is not None else None,
-        "at": at,
-    }
+@wire
+class Presence:
+    """A connection of the seat ``mark`` opened or closed: the seat's presence fields."""
+
+    type: Literal[EventType.PRESENCE] = field(default=EventType.PRESENCE, init=False)
+    version: int
+    mark: str
+    connected: bool
+    away_since: float | None
+    left: bool
+    claimable_at: float | None
+    due: float | None
+
+    @classmethod
+    def of(cls, version: int, player: View, *, due: float | None) -> Presence:
+        """The presence event of the seat whose public view is ``player``."""
+        return cls(
+            version=version,
+            mark=player["mark"],
+            connected=player["connected"],
+            away_since=player["away_since"],
+            left=player["left"],
+            claimable_at=player["claimable_at"],
+            due=due,
+        )
 
 
-def game_over(
-    version: int,
-    outcome: Outcome,
-    *,
-    by: str | None,
-    players: list[dict[str, Any]],
-    at: float,
-) -> dict[str, Any]:
-    return {
-        "type": EventType.GAME_OVER.value,
-        "version": version,
-        "status": "finished",
-        "turn": None,
-        "outcome": outcome.to_dict(),
-        "by": by,
-        "players": players,
-        "at": at,
-    }
+@wire
+class Spectators:
+    type: Literal[EventType.SPECTATORS] = field(default=EventType.SPECTATORS, init=False)
+    version: int
+    count: int
+    due: float | None
 
 
-def rated(version: int, change: dict[str, Any]) -> dict[str, Any]:
-    """The ratings a rated game changed (rooms.room.rated): ``game_number``, ``pool`` and
-    ``rating_change`` by mark."""
-    return {"type": EventType.RATED.value, "version": version, **change}
+# -- the game ---------------------------------------------------------------------------------
 
 
-_OFFERED = {
-    "draw": EventType.DRAW_OFFERED,
-    "takeback": EventType.TAKEBACK_OFFERED,
-    "rematch": EventType.REMATCH_OFFERED,
-}
-_DECLINED = {"draw": EventType.DRAW_DECLINED, "takeback": EventType.TAKEBACK_DECLINED}
+@wire
+class Moved:
+    """A move landed, at the cell it landed on. ``players`` only when it ended the game (the
+    series score changed), ``unproven`` only for a proving bot's best guess."""
+
+    type: Literal[EventType.MOVED] = field(default=EventType.MOVED, init=False)
+    version: int
+    mark: str
+    row: int
+    col: int
+    layer: int
+    ply: int
+    turn: str | None
+    status: str
+    outcome: View | None
+    at: float
+    players: Sequence[View] | None = None
+    unproven: Literal[True] | None = None
+    clock: View | None
+    offers: View
+    due: float | None
 
 
-def offered(version: int, kind: str, by: str) -> dict[str, Any]:
-    """A draw offer, a takeback request or a rematch vote by ``by``."""
-    return {"type": _OFFERED[kind].value, "version": version, "by": by}
+@wire
+class GameOver:
+    """The game ended off the board (resignation, time, abandonment, agreement, abort)."""
+
+    type: Literal[EventType.GAME_OVER] = field(default=EventType.GAME_OVER, init=False)
+    version: int
+    status: Literal["finished"] = field(default="finished", init=False)
+    turn: None = field(default=None, init=False)
+    outcome: View
+    by: str | None
+    players: Sequence[View]
+    at: float
+    clock: View | None
+    offers: View
+    due: float | None
 
 
-def declined(version: int, kind: str, by: str) -> dict[str, Any]:
-    return {"type": _DECLINED[kind].value, "version": version, "by": by}
+@wire
+class DrawOffered:
+    type: Literal[EventType.DRAW_OFFERED] = field(default=EventType.DRAW_OFFERED, init=False)
+    version: int
+    by: str
+    clock: View | None
+    offers: View
+    due: float | None
 
 
-def undone(
-    version: int,
-    *,
-    by: str,
-    moves: Sequence[tuple[str, Move]],
-    board: str,
-    ply: int,
-    turn: str,
-    status: str,
-) -> dict[str, Any]:
-    return {
-        "type": EventType.UNDONE.value,
-        "version": version,
-        "by": by,
-        "moves": [{"mark": mark, **move.to_dict()} for mark, move in moves],
-        "board": board,
-        "ply": ply,
-        "turn": turn,
-        "status": status,
-    }
+@wire
+class DrawDeclined:
+    type: Literal[EventType.DRAW_DECLINED] = field(default=EventType.DRAW_DECLINED, init=False)
+    version: int
+    by: str
+    clock: View | None
+    offers: View
+    due: float | None
 
 
-def new_game(
-    version: int,
-    *,
-    game_number: int,
-    marks: dict[str, str],
-    players: list[dict[str, Any]],
-    board: str,
-    turn: str,
-    status: str,
-    started_at: float,
-) -> dict[str, Any]:
-    return {
-        "type": EventType.NEW_GAME.value,
-        "version": version,
-        "game_number": game_number,
-        "marks": marks,
-        "players": players,
-        "board": board,
-        "ply": 0,
-        "turn": turn,
-        "status": status,
-        "started_at": started_at,
-    }
+@wire
+class TakebackOffered:
+    type: Literal[EventType.TAKEBACK_OFFERED] = field(
+        default=EventType.TAKEBACK_OFFERED, init=False
+    )
+    version: int
+    by: str
+    clock: View | None
+    offers: View
+    due: float | None
+
+
+@wire
+class TakebackDeclined:
+    type: Literal[EventType.TAKEBACK_DECLINED] = field(
+        default=EventType.TAKEBACK_DECLINED, init=False
+    )
+    version: int
+    by: str
+    clock: View | None
+    offers: View
+    due: float | None
+
+
+@wire
+class Undone:
+    """Moves were taken back (``moves``: mark and cell, the last played first)."""
+
+    type: Literal[EventType.UNDONE] = field(default=EventType.UNDONE, init=False)
+    version: int
+    by: str
+    moves: Sequence[View]
+    board: str
+    ply: int
+    turn: str
+    status: str
+    clock: View | None
+    offers: View
+    due: float | None
+
+
+# -- the series -------------------------------------------------------------------------------
+
+
+@wire
+class RematchOffered:
+    type: Literal[EventType.REMATCH_OFFERED] = field(default=EventType.REMATCH_OFFERED, init=False)
+    version: int
+    by: str
+    clock: View | None
+    offers: View
+    due: float | None
+
+
+@wire
+class NewGame:
+    """The next game started: ``marks`` maps each old mark to its new one."""
+
+    type: Literal[EventType.NEW_GAME] = field(default=EventType.NEW_GAME, init=False)
+    version: int
+    game_number: int
+    marks: Mapping[str, str]
+    players: Sequence[View]
+    board: str
+    ply: Literal[0] = field(default=0, init=False)
+    turn: str
+    status: str
+    started_at: float
+    clock: View | None
+    offers: View
+    due: float | None
+
+
+@wire
+class Rated:
+    """The ratings a rated game changed (rooms.room.rated): ``rating_change`` by mark."""
+
+    type: Literal[EventType.RATED] = field(default=EventType.RATED, init=False)
+    version: int
+    game_number: int
+    pool: str
+    rating_change: View
+    due: float | None
+
+
+Event: TypeAlias = (
+    PlayerJoined
+    | Presence
+    | Spectators
+    | Moved
+    | GameOver
+    | DrawOffered
+    | DrawDeclined
+    | TakebackOffered
+    | TakebackDeclined
+    | Undone
+    | RematchOffered
+    | NewGame
+    | Rated
+)
+"""Every event the room emits."""

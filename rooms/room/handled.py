@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from rooms.room.commands import Reply
+from rooms.room.events import Event
 
 __all__ = ["Handled", "Status"]
 
@@ -24,8 +24,8 @@ class Status(StrEnum):
 class Handled:
     """What a command did: the event of the change (None: nothing changed) and the reply.
 
-    Read-only by convention, not frozen: one is built per command, a frozen dataclass's
-    ``__init__`` is markedly slower than a plain one's, and the event is a mutable dict anyway."""
+    Read-only by convention, not frozen: one is built per command and a frozen dataclass's
+    ``__init__`` is markedly slower than a plain one's; the event and the reply are frozen."""
 
-    event: dict[str, Any] | None
+    event: Event | None
     reply: Reply

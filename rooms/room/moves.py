@@ -11,8 +11,8 @@ from typing import TYPE_CHECKING
 
 from core import GameError, MoveRequest
 from rooms.errors import ErrorCode, RoomError, from_game_error
-from rooms.room import events
 from rooms.room.commands import BotMove, MoveReply, PlayMove
+from rooms.room.events import Moved
 from rooms.room.handled import Handled
 from rooms.room.seats import Seat
 
@@ -90,18 +90,22 @@ def play(
     version = room.bump(now)
     room.game_version = version
     seat.moves[move_id] = version
-    event = events.moved(
-        version,
-        seat.mark,
-        landed,
+    event = Moved(
+        version=version,
+        mark=seat.mark,
+        row=landed.row,
+        col=landed.col,
+        layer=landed.layer,
         ply=game.ply,
         turn=room.turn,
         status=room.status.value,
-        outcome=outcome,
+        outcome=outcome.to_dict() if outcome is not None else None,
         at=now,
+        players=room.players() if outcome is not None else None,  # the series score changed
+        # a proving bot's best guess: the page says so (docs/protocol.md, moved)
+        unproven=True if unproven else None,
+        clock=room.clock_view(now),
+        offers=room.offers.view(),
+        due=room.due(),
     )
-    if outcome is not None:
-        event["players"] = room.players()
-    if unproven:  # a proving bot's best guess: the page says so (docs/protocol.md, moved)
-        event["unproven"] = True
-    return Handled(room.with_state(event, now), MoveReply(move_id, version, duplicate=False))
+    return Handled(event, MoveReply(move_id, version, duplicate=False))

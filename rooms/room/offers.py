@@ -12,8 +12,14 @@ from typing import TYPE_CHECKING
 
 from core import GameError, Move
 from rooms.errors import ErrorCode, RoomError, from_game_error
-from rooms.room import events
-from rooms.room.commands import Answer, Done, Offer, OfferKind
+from rooms.room.commands import Answer, Offer, OfferKind
+from rooms.room.events import (
+    DrawDeclined,
+    DrawOffered,
+    TakebackDeclined,
+    TakebackOffered,
+    Undone,
+)
 from rooms.room.handled import Handled
 
 if TYPE_CHECKING:
@@ -39,7 +45,16 @@ def offer(room: RoomState, command: Offer, now: float) -> Handled:
             )
         offers.draw = seat.mark
         offers.draw_moves[seat.mark] = made
-        return room.changed(events.offered(room.bump(now), "draw", seat.mark), now)
+        version = room.bump(now)
+        return room.changed(
+            DrawOffered(
+                version=version,
+                by=seat.mark,
+                clock=room.clock_view(now),
+                offers=offers.view(),
+                due=room.due(),
+            )
+        )
     if room.settings.rated or room.settings.tournament is not None:
         raise RoomError(
             ErrorCode.RATED_GAME,
@@ -60,7 +75,16 @@ def offer(room: RoomState, command: Offer, now: float) -> Handled:
     if any(s.bot is not None for s in room.seats if s is not seat):
         return _take_back(room, seat.mark, by=seat.mark, now=now)  # a bot always consents
     offers.takeback = seat.mark
-    return room.changed(events.offered(room.bump(now), "takeback", seat.mark), now)
+    version = room.bump(now)
+    return room.changed(
+        TakebackOffered(
+            version=version,
+            by=seat.mark,
+            clock=room.clock_view(now),
+            offers=offers.view(),
+            due=room.due(),
+        )
+    )
 
 
 def answer(room: RoomState, command: Answer, now: float) -> Handled:
@@ -76,7 +100,16 @@ def answer(room: RoomState, command: Answer, now: float) -> Handled:
         if command.accept:
             return room.end(room.game.agree_draw, now, by=seat.mark)
         offers.draw = None
-        return room.changed(events.declined(room.bump(now), "draw", seat.mark), now)
+        version = room.bump(now)
+        return room.changed(
+            DrawDeclined(
+                version=version,
+                by=seat.mark,
+                clock=room.clock_view(now),
+                offers=offers.view(),
+                due=room.due(),
+            )
+        )
     if command.accept:
         return _take_back(room, pending, by=seat.mark, now=now)
     offers.takeback = None
@@ -84,7 +117,16 @@ def answer(room: RoomState, command: Answer, now: float) -> Handled:
     offers.takeback_declines[pending] = declines
     backoff = room.settings.takeback_backoff * 2 ** (declines - 1)
     offers.takeback_not_before[pending] = now + backoff
-    return room.changed(events.declined(room.bump(now), "takeback", seat.mark), now)
+    version = room.bump(now)
+    return room.changed(
+        TakebackDeclined(
+            version=version,
+            by=seat.mark,
+            clock=room.clock_view(now),
+            offers=offers.view(),
+            due=room.due(),
+        )
+    )
 
 
 def _take_back(room: RoomState, requester: str, *, by: str, now: float) -> Handled:
@@ -106,13 +148,16 @@ def _take_back(room: RoomState, requester: str, *, by: str, now: float) -> Handl
     room.turn_started = now
     version = room.bump(now)
     room.game_version = version
-    event = events.undone(
-        version,
+    event = Undone(
+        version=version,
         by=by,
-        moves=taken,
+        moves=[{"mark": mark, **move.to_dict()} for mark, move in taken],
         board=game.board.text,
         ply=game.ply,
         turn=game.turn,
         status=room.status.value,
+        clock=room.clock_view(now),
+        offers=room.offers.view(),
+        due=room.due(),
     )
-    return Handled(room.with_state(event, now), Done(version))
+    return room.changed(event)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rooms.room import events
 from rooms.room.commands import Done, RatingsApplied
+from rooms.room.events import Rated
 from rooms.room.handled import Handled
 
 if TYPE_CHECKING:
@@ -37,4 +37,11 @@ def applied(room: RoomState, command: RatingsApplied, now: float) -> Handled:
     }
     room.rating_change = change
     version = room.bump(now)
-    return Handled(events.rated(version, change), Done(version))
+    event = Rated(
+        version=version,
+        game_number=command.game_number,
+        pool=entry["pool"],
+        rating_change=command.change,
+        due=room.due(),
+    )
+    return room.changed(event)

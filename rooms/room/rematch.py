@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING
 
 from core import MARKS, Game
 from rooms.errors import ErrorCode, RoomError
-from rooms.room import events
 from rooms.room.clock import Clock
-from rooms.room.commands import Done, Rematch
+from rooms.room.commands import Rematch
+from rooms.room.events import NewGame, RematchOffered
 from rooms.room.handled import Handled, Status
 from rooms.room.pending import Offers
 from rooms.room.record import archive
@@ -45,7 +45,16 @@ def rematch(room: RoomState, command: Rematch, now: float) -> Handled:
     votes += [s.mark for s in room.seats if s.bot is not None and s.mark not in votes]
     if len(votes) < room.rules.players:
         room.offers.rematch = votes
-        return room.changed(events.offered(room.bump(now), "rematch", seat.mark), now)
+        version = room.bump(now)
+        return room.changed(
+            RematchOffered(
+                version=version,
+                by=seat.mark,
+                clock=room.clock_view(now),
+                offers=room.offers.view(),
+                due=room.due(),
+            )
+        )
     # Before any change: the game is spliced into the archive's text without parsing it;
     # only an archive stored with plain commas (the older layout) is parsed, once,
     # and refuses the command if corrupted (rooms.room.archive).
@@ -75,8 +84,8 @@ def _new_game(room: RoomState, games: Archive, now: float) -> Handled:
     room.clock = Clock.fresh(tc, room.rules.marks) if tc is not None else None
     version = room.bump(now)
     room.game_version = version
-    event = events.new_game(
-        version,
+    event = NewGame(
+        version=version,
         game_number=room.game_number,
         marks=marks,
         players=room.players(),
@@ -84,5 +93,8 @@ def _new_game(room: RoomState, games: Archive, now: float) -> Handled:
         turn=room.game.turn,
         status=room.status.value,
         started_at=now,
+        clock=room.clock_view(now),
+        offers=room.offers.view(),
+        due=room.due(),
     )
-    return Handled(room.with_state(event, now), Done(version))
+    return room.changed(event)

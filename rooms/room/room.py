@@ -2,8 +2,9 @@
 
 ``handle`` validates a command completely before changing anything, so a refused command
 (a ``RoomError``) leaves the room exactly as it was; an accepted change bumps the version
-by one and yields exactly one event. No sockets, no clock (``now`` is passed in), no
-randomness but the new seat tokens.
+by one and yields exactly one event, which its handler builds complete, last (every event
+carries ``due``, computed from the room as the change left it). No sockets, no clock (``now``
+is passed in), no randomness but the new seat tokens.
 
 The state and its shared bookkeeping are ``rooms.room.state``; each command is handled by
 one function of a lifecycle module (``seating``, ``moves``, ``endings``, ``offers``,
@@ -49,10 +50,7 @@ class Room(RoomState):
         handler = _HANDLERS.get(type(command))
         if handler is None:
             raise RoomError(ErrorCode.BAD_MESSAGE, f"not a room command: {command!r}")
-        handled = handler(self, command, now)
-        if handled.event is not None:
-            handled.event["due"] = self.due()
-        return handled
+        return handler(self, command, now)
 
     def snapshot(self, now: float | None = None) -> dict[str, Any]:
         """The full state everyone may see (protocol.md, "The snapshot"): no tokens."""

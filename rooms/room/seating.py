@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 
 from rooms.common.ids import worker_of
 from rooms.errors import ErrorCode, RoomError
-from rooms.room import events
 from rooms.room.commands import (
     Evict,
     Join,
@@ -34,6 +33,7 @@ from rooms.room.commands import (
     Reserve,
     Role,
 )
+from rooms.room.events import PlayerJoined, Presence, Spectators
 from rooms.room.guest_names import guest_name
 from rooms.room.handled import Handled
 from rooms.room.seats import Seat, find_seat, find_seat_by_key, hash_token, new_token
@@ -83,9 +83,15 @@ def _take_seat(
     version = room.bump(now)
     room.game_version = version
     room.start_if_full(now)
-    player = room.players()[room.seats.index(seat)]
-    event = events.player_joined(version, player, room.status.value)
-    return Handled(room.with_state(event, now), JoinReply(Role.PLAYER, mark, token))
+    event = PlayerJoined(
+        version=version,
+        player=room.players()[room.seats.index(seat)],
+        status=room.status.value,
+        clock=room.clock_view(now),
+        offers=room.offers.view(),
+        due=room.due(),
+    )
+    return Handled(event, JoinReply(Role.PLAYER, mark, token))
 
 
 def _check_rated_seat(room: RoomState, player_id: str | None) -> None:
@@ -113,9 +119,20 @@ def _take_again(room: RoomState, seat: Seat, conn: str | None, now: float) -> Ha
     if conn is not None:
         seat.connections.append(conn)
         seat.away_since, seat.left = None, False
+    return Handled(_presence(room, seat, now), JoinReply(Role.PLAYER, seat.mark, token))
+
+
+def _presence(room: RoomState, seat: Seat, now: float) -> Presence:
+    """The change of ``seat``'s presence, just made, committed: its one event."""
+    version = room.bump(now)
     player = room.players()[room.seats.index(seat)]
-    event = events.presence(room.bump(now), player)
-    return Handled(event, JoinReply(Role.PLAYER, seat.mark, token))
+    return Presence.of(version, player, due=room.due())
+
+
+def _spectators(room: RoomState, now: float) -> Spectators:
+    """The change of the spectators, just made, committed: its one event."""
+    version = room.bump(now)
+    return Spectators(version=version, count=len(room.spectators), due=room.due())
 
 
 def _check_new_connection(
@@ -149,10 +166,7 @@ def join(room: RoomState, command: Join, now: float) -> Handled:
         seat.connections.append(command.conn)
         # the player holds the token now: the join key has served and stops working
         seat.away_since, seat.left, seat.key_hash = None, False, None
-        player = room.players()[room.seats.index(seat)]
-        return Handled(
-            events.presence(room.bump(now), player), JoinReply(Role.PLAYER, seat.mark, None)
-        )
+        return Handled(_presence(room, seat, now), JoinReply(Role.PLAYER, seat.mark, None))
     if room.settings.tournament is not None:  # a join key adds nothing: each try is the same seat
         return _take_entrant_seat(room, command.player_id, command.conn, now)
     return _take_seat(
@@ -189,8 +203,7 @@ def join_spectators(room: RoomState, command: JoinSpectators, now: float) -> Han
 def _watching(room: RoomState, conns: tuple[str, ...], now: float) -> Handled:
     """``conns``, checked new, watch from now on: one change, one ``spectators`` event."""
     room.spectators.extend(conns)
-    event = events.spectators(room.bump(now), len(room.spectators))
-    return Handled(event, JoinReply(Role.SPECTATOR, None, None))
+    return Handled(_spectators(room, now), JoinReply(Role.SPECTATOR, None, None))
 
 
 def reserve(room: RoomState, command: Reserve, now: float) -> Handled:
@@ -208,12 +221,10 @@ def leave(room: RoomState, command: Leave, now: float) -> Handled:
         seat.connections.remove(command.conn)
         if not seat.connections:
             seat.away_since, seat.left = now, command.deliberate
-        player = room.players()[room.seats.index(seat)]
-        return Handled(events.presence(room.bump(now), player), LeaveReply(True))
+        return Handled(_presence(room, seat, now), LeaveReply(True))
     if command.conn in room.spectators:
         room.spectators.remove(command.conn)
-        event = events.spectators(room.bump(now), len(room.spectators))
-        return Handled(event, LeaveReply(True))
+        return Handled(_spectators(room, now), LeaveReply(True))
     return Handled(None, LeaveReply(False))
 
 
@@ -225,7 +236,7 @@ def leave_spectators(room: RoomState, command: LeaveSpectators, now: float) -> H
     if len(staying) == len(room.spectators):
         return Handled(None, LeaveReply(False))
     room.spectators = staying
-    return Handled(events.spectators(room.bump(now), len(staying)), LeaveReply(True))
+    return Handled(_spectators(room, now), LeaveReply(True))
 
 
 def evict(room: RoomState, command: Evict, now: float) -> Handled:
@@ -237,15 +248,14 @@ def evict(room: RoomState, command: Evict, now: float) -> Handled:
     def gone(conn: str) -> bool:
         return worker_of(conn) == command.worker
 
-    for index, seat in enumerate(room.seats):
+    for seat in room.seats:
         if any(gone(conn) for conn in seat.connections):
             seat.connections = [conn for conn in seat.connections if not gone(conn)]
             if not seat.connections:
                 seat.away_since, seat.left = now, False
-            player = room.players()[index]
-            return Handled(events.presence(room.bump(now), player), LeaveReply(True))
+            return Handled(_presence(room, seat, now), LeaveReply(True))
     staying = [conn for conn in room.spectators if not gone(conn)]
     if len(staying) < len(room.spectators):
         room.spectators = staying
-        return Handled(events.spectators(room.bump(now), len(staying)), LeaveReply(True))
+        return Handled(_spectators(room, now), LeaveReply(True))
     return Handled(None, LeaveReply(False))

@@ -12,11 +12,11 @@ from typing import Any, Self
 
 from core import EndReason, Game, GameError, Rules, ended_because
 from rooms.errors import ErrorCode, RoomError, from_game_error
-from rooms.room import events
 from rooms.room.archive import EMPTY, Archive
 from rooms.room.clock import Clock, Deadline
 from rooms.room.commands import Done
 from rooms.room.config import RoomSettings
+from rooms.room.events import Event, GameOver
 from rooms.room.handled import Handled, Status
 from rooms.room.pending import Offers
 from rooms.room.seats import Seat
@@ -182,14 +182,9 @@ class RoomState:
         running = deadline.mark if deadline is not None and not deadline.first_move else None
         return self.clock.view(running, started=self.turn_started, now=now, deadline=deadline)
 
-    def with_state(self, event: dict[str, Any], now: float) -> dict[str, Any]:
-        """A game event with the clocks and offers as they are after it."""
-        event["clock"] = self.clock_view(now)
-        event["offers"] = self.offers.view()
-        return event
-
-    def changed(self, event: dict[str, Any], now: float) -> Handled:
-        return Handled(self.with_state(event, now), Done(event["version"]))
+    def changed(self, event: Event) -> Handled:
+        """The answer to a change that ``event`` tells everyone about."""
+        return Handled(event, Done(event.version))
 
     def charge_running(self, now: float, *, increment: bool) -> None:
         """Charge the running clock (if any) for the time spent up to ``now``."""
@@ -214,8 +209,17 @@ class RoomState:
         version = self.bump(now)
         self.game_version = version
         assert self.game.outcome is not None
-        event = events.game_over(version, self.game.outcome, by=by, players=self.players(), at=now)
-        return self.changed(event, now)
+        event = GameOver(
+            version=version,
+            outcome=self.game.outcome.to_dict(),
+            by=by,
+            players=self.players(),
+            at=now,
+            clock=self.clock_view(now),
+            offers=self.offers.view(),
+            due=self.due(),
+        )
+        return self.changed(event)
 
     def settle_game_end(self, now: float) -> None:
         """Bookkeeping when the game just ended: times, offers and the series score."""

@@ -26,6 +26,7 @@ from rooms.room import (
     Answer,
     Claim,
     Done,
+    Event,
     Leave,
     MoveReply,
     Offer,
@@ -65,12 +66,11 @@ def command_for(message: ActionMessage | ClaimMessage, conn: str) -> Command:
     return Leave(conn, deliberate=True)
 
 
-def version_of(reply: object, event: dict[str, object] | None) -> int | None:
+def version_of(reply: object, event: Event | None) -> int | None:
     """The version an ``ack`` names: the command's event's (None when nothing changed)."""
     if isinstance(reply, Done):
         return reply.version
-    version = event.get("version") if event is not None else None
-    return version if isinstance(version, int) else None
+    return event.version if event is not None else None
 
 
 async def chat_line(

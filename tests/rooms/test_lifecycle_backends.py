@@ -152,13 +152,13 @@ async def test_a_bot_move_owed_by_a_dead_worker_is_picked_up_by_another(
         moved = await a.execute(
             room.room_id, PlayMove("h", MoveRequest(col=1, row=1), joined.room.version, "m1")
         )
-        assert moved.event is not None and moved.event["due"] == 1001.5
+        assert moved.event is not None and moved.event.due == 1001.5
         await dying.close()  # the worker is gone, its search with it
         # another worker hears the event's due and wakes when it passes
-        alive.noted(room.room_id, moved.event["due"])
+        alive.noted(room.room_id, moved.event.due)
         assert alive.pending(room.room_id) == 1001.5
         clock[0] = 1002.0
-        alive.noted(room.room_id, moved.event["due"])  # now past due: it acts at once
+        alive.noted(room.room_id, moved.event.due)  # now past due: it acts at once
 
         async def bot_moved() -> bool:
             return (await a.load(room.room_id)).game.ply == 2

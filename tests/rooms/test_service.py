@@ -10,7 +10,9 @@ import pytest
 from core import MoveRequest, Rules
 from rooms import ErrorCode, Role, RoomError, RoomService
 from rooms.backends import MemoryStore, StoredRoom
-from rooms.room import Join, Leave, PlayMove
+from rooms.room import Join, JoinReply, Leave, PlayMove
+from rooms.room.events import Spectators
+from tests.support.handled import reply_of
 
 
 class NetworkLikeStore(MemoryStore):
@@ -90,7 +92,8 @@ async def test_racing_moves_on_one_version_exactly_one_lands() -> None:
         room = await service.create(Rules(), public=False)
         x = await service.execute(room.room_id, Join("x1", Role.PLAYER))
         await service.execute(room.room_id, Join("o", Role.PLAYER))
-        await service.execute(room.room_id, Join("x2", Role.PLAYER, token=x.reply.token))  # type: ignore[union-attr]
+        token = reply_of(x, JoinReply).token
+        await service.execute(room.room_id, Join("x2", Role.PLAYER, token=token))
         version = (await service.load(room.room_id)).version
         workers = [RoomService(store), RoomService(store)]
         results = await asyncio.gather(
@@ -122,7 +125,7 @@ async def test_events_since_up_to_a_version_and_leave() -> None:
     for i in range(5):
         await service.execute(room.room_id, Join(f"s{i}", Role.SPECTATOR))
     left = await service.execute(room.room_id, Leave("s0"))
-    assert left.event is not None and left.event["count"] == 4
+    assert left.event == Spectators(version=6, count=4, due=None)
     texts = await service.events_since(room.room_id, 3, upto=5)
     assert texts is not None and [json.loads(t)["version"] for t in texts] == [4, 5]
     assert await service.events_since(room.room_id, 1) is None  # the log starts at 4

@@ -102,7 +102,7 @@ async def test_real_events_with_due_in_their_text() -> None:
         assert done.event is not None
         texts.append((dumps(done.event), done.event))
     for text, event in texts:
-        assert due_of(text) == event_due(event)
+        assert due_of(text) == event.due == event_due(loads(text))
 
 
 # -- through the hub ------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from rooms.backends.redis.presence import RedisRegistry
 from rooms.common.gathering import Gathering
 from rooms.room import Join, JoinReply
 from rooms.room.commands import JoinSpectators, LeaveReply, LeaveSpectators
+from rooms.room.events import Spectators
 from tests.rooms.backends.redis.test_presence_index import LostAnswers
 from tests.rooms.room.room_helpers import new_room
 from tests.support.backends import registry_for
@@ -39,7 +40,7 @@ def test_spectators_joining_together_are_one_change_and_one_event() -> None:
     before = room.version
     handled = room.handle(JoinSpectators(("w.s1", "w.s2", "w.s3")), now=2.0)
     assert room.version == before + 1
-    assert handled.event == {"type": "spectators", "version": before + 1, "count": 4, "due": None}
+    assert handled.event == Spectators(version=before + 1, count=4, due=None)
     assert handled.reply == JoinReply(Role.SPECTATOR, None, None)
     assert room.spectators == ["w.s0", "w.s1", "w.s2", "w.s3"]
 
@@ -47,7 +48,7 @@ def test_spectators_joining_together_are_one_change_and_one_event() -> None:
 def test_one_spectator_alone_is_the_same_change_as_before() -> None:
     room = new_room()
     handled = room.handle(Join("w.s1", Role.SPECTATOR), now=1.0)
-    assert handled.event == {"type": "spectators", "version": 1, "count": 1, "due": None}
+    assert handled.event == Spectators(version=1, count=1, due=None)
     assert room.spectators == ["w.s1"]
 
 
@@ -78,7 +79,7 @@ def test_spectators_leaving_together_are_one_change_and_one_event() -> None:
     room.handle(JoinSpectators(("w.s1", "w.s2", "w.s3")), now=1.0)
     before = room.version
     handled = room.handle(LeaveSpectators(("w.s1", "w.s3", "w.gone")), now=2.0)
-    assert handled.event == {"type": "spectators", "version": before + 1, "count": 1, "due": None}
+    assert handled.event == Spectators(version=before + 1, count=1, due=None)
     assert handled.reply == LeaveReply(True) and room.spectators == ["w.s2"]
     again = room.handle(LeaveSpectators(("w.s1", "w.s3")), now=3.0)
     assert again.event is None and again.reply == LeaveReply(False)
@@ -211,7 +212,7 @@ async def test_a_crowd_arriving_at_once_is_one_commit(
     assert store.commits == 1
     assert {answer.room.version for answer in answers} == {1}
     assert all(answer.reply == JoinReply(Role.SPECTATOR, None, None) for answer in answers)
-    assert answers[0].event == {"type": "spectators", "version": 1, "count": 50, "due": None}
+    assert answers[0].event == Spectators(version=1, count=50, due=None)
     assert len((await service.load(room_id)).spectators) == 50
 
 
@@ -228,7 +229,7 @@ async def test_spectators_arriving_during_a_commit_form_the_next_one(
     store.gate.set()
     answers = await asyncio.wait_for(asyncio.gather(first, *later), WAIT)
     assert store.commits == 2
-    assert answers[0].event is not None and answers[0].event["count"] == 1
+    assert answers[0].event == Spectators(version=1, count=1, due=None)
     assert {answer.room.version for answer in answers[1:]} == {2}
     assert len((await service.load(room_id)).spectators) == 31
 

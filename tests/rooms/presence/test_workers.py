@@ -29,8 +29,10 @@ from rooms import (
 )
 from rooms.backends import MemoryRegistry, Registry
 from rooms.room import Claim, Join, JoinReply, PlayMove
+from rooms.room.events import GameOver
 from tests.rooms.backends.test_registry_contract import with_prefix
 from tests.support.backends import registry_for, unique_prefix
+from tests.support.handled import event_of
 from tests.support.waiting import eventually, retrying
 
 TTL = 0.6  # short leases: a test waits about this long for a death to be noticed
@@ -159,8 +161,8 @@ async def test_a_dead_workers_connections_are_evicted_once_and_its_seat_can_be_c
         transient=lambda exc: isinstance(exc, RoomError) and exc.code is ErrorCode.NOT_CLAIMABLE,
         timeout=WAIT,
     )
-    assert ended.event is not None and ended.event["outcome"]["reason"] == "abandonment"
-    assert ended.event["outcome"]["loser"] == "X"
+    outcome = event_of(ended, GameOver).outcome
+    assert outcome["reason"] == "abandonment" and outcome["loser"] == "X"
     _, resumed = await right.join(room.room_id, token=x.token)
     assert resumed.mark == "X"
     assert (await right.service.load(room.room_id)).seats[0].connected

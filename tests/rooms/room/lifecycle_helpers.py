@@ -8,8 +8,9 @@ from typing import Any
 from core import MoveRequest, Rules
 from rooms import Command, Role, Room, RoomError
 from rooms.protocol import encode_room
-from rooms.room import Handled, Join, PlayMove
+from rooms.room import Handled, Join, JoinReply, PlayMove
 from rooms.room.config import RoomSettings, TimeControl
+from tests.support.handled import reply_of
 
 T0 = 1000.0
 
@@ -34,7 +35,7 @@ def room_with(
     humans = (players if players is not None else room.rules.players) - len(room.seats)
     for i in range(humans):
         handled = room.handle(Join(f"c{i}", Role.PLAYER, f"P{i}"), now=now)
-        token = handled.reply.token  # type: ignore[union-attr]
+        token = reply_of(handled, JoinReply).token
         assert token is not None
         tokens.append(token)
     return room, tokens
@@ -44,7 +45,7 @@ def at(room: Room, command: Command, now: float) -> Handled:
     """Handle ``command`` at ``now`` and expect a change (one event)."""
     handled = room.handle(command, now)
     assert handled.event is not None, f"{command!r} changed nothing"
-    assert handled.event["version"] == room.version
+    assert handled.event.version == room.version
     return handled
 
 

@@ -9,7 +9,8 @@ from typing import Any
 from core import MoveRequest, Rules
 from rooms import ErrorCode, Role, Room, RoomError
 from rooms.protocol import decode_room, encode_room
-from rooms.room import Handled, Join, PlayMove
+from rooms.room import Handled, Join, JoinReply, PlayMove
+from tests.support.handled import reply_of
 
 
 def new_room(rules: Rules | None = None, *, public: bool = False) -> Room:
@@ -21,9 +22,11 @@ def seated(rules: Rules | None = None, *, players: int | None = None) -> tuple[R
     room = new_room(rules)
     tokens = []
     for i in range(players if players is not None else room.rules.players):
-        handled = room.handle(Join(f"c{i}", Role.PLAYER, f"P{i}"), now=101.0)
-        assert handled.reply.token is not None  # type: ignore[union-attr]
-        tokens.append(handled.reply.token)  # type: ignore[union-attr]
+        token = reply_of(
+            room.handle(Join(f"c{i}", Role.PLAYER, f"P{i}"), now=101.0), JoinReply
+        ).token
+        assert token is not None
+        tokens.append(token)
     return room, tokens
 
 

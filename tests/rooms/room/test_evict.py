@@ -8,7 +8,9 @@ from rooms import Role, Room, new_connection_id, worker_of
 from rooms.common import new_worker_id
 from rooms.protocol import encode_room
 from rooms.room import Evict, Join, JoinReply, Leave, LeaveReply
+from rooms.room.events import Presence, Spectators
 from tests.rooms.room.room_helpers import new_room
+from tests.support.handled import event_of
 
 DEAD, LIVE = "deadbeef0001", "c0ffee000002"
 
@@ -46,17 +48,20 @@ def test_evict_removes_a_seat_then_the_spectators_then_nothing() -> None:
     room, _ = full_room()
     version = room.version
     seat_gone = room.handle(Evict(DEAD), now=50.0)
-    assert seat_gone.event is not None and seat_gone.reply == LeaveReply(True)
-    assert seat_gone.event["type"] == "presence" and seat_gone.event["mark"] == "X"
-    assert seat_gone.event["version"] == version + 1
-    assert seat_gone.event["connected"] is False and seat_gone.event["away_since"] == 50.0
-    assert seat_gone.event["left"] is False  # not deliberate: the abandon grace applies
-    assert seat_gone.event["claimable_at"] == 50.0 + room.settings.abandon_grace
+    assert seat_gone.reply == LeaveReply(True)
+    assert seat_gone.event == Presence(
+        version=version + 1,
+        mark="X",
+        connected=False,
+        away_since=50.0,
+        left=False,  # not deliberate: the abandon grace applies
+        claimable_at=50.0 + room.settings.abandon_grace,
+        due=None,
+    )
     assert room.seats[0].connections == []
 
     watchers_gone = room.handle(Evict(DEAD), now=51.0)
-    assert watchers_gone.event is not None
-    assert watchers_gone.event["type"] == "spectators" and watchers_gone.event["count"] == 1
+    assert event_of(watchers_gone, Spectators).count == 1
     assert room.spectators == [conn(LIVE, "s4")]
 
     before = encode_room(room)
@@ -69,8 +74,7 @@ def test_evict_removes_a_seat_then_the_spectators_then_nothing() -> None:
 def test_a_seat_also_held_by_a_live_worker_stays_connected() -> None:
     room, token = full_room()
     assert room.handle(Join(conn(LIVE, "x3"), Role.PLAYER, token=token), now=11.0).event
-    event = room.handle(Evict(DEAD), now=50.0).event
-    assert event is not None and event["type"] == "presence" and event["connected"] is True
+    assert event_of(room.handle(Evict(DEAD), now=50.0), Presence).connected is True
     assert room.seats[0].connections == [conn(LIVE, "x3")]
     assert room.seats[0].away_since is None
 

@@ -6,8 +6,10 @@ import re
 
 from rooms import Role
 from rooms.room import Join
+from rooms.room.events import PlayerJoined
 from rooms.room.guest_names import guest_name
 from tests.rooms.room.room_helpers import new_room
+from tests.support.handled import event_of
 
 GUEST = re.compile(r"Guest [1-9][0-9]{3}")
 
@@ -23,9 +25,8 @@ def test_players_without_a_name_are_guests_never_named_after_their_mark() -> Non
     room = new_room()
     first = room.handle(Join("a", Role.PLAYER, None), now=1.0)
     second = room.handle(Join("b", Role.PLAYER, None), now=2.0)
-    assert first.event is not None and second.event is not None
-    x_name = first.event["player"]["name"]
-    o_name = second.event["player"]["name"]
+    x_name = event_of(first, PlayerJoined).player["name"]
+    o_name = event_of(second, PlayerJoined).player["name"]
     assert GUEST.fullmatch(x_name) and GUEST.fullmatch(o_name)
     assert x_name != o_name
     assert "X" not in x_name and "O" not in o_name
@@ -34,4 +35,4 @@ def test_players_without_a_name_are_guests_never_named_after_their_mark() -> Non
 def test_a_given_name_is_kept() -> None:
     room = new_room()
     joined = room.handle(Join("a", Role.PLAYER, "Ada"), now=1.0)
-    assert joined.event is not None and joined.event["player"]["name"] == "Ada"
+    assert event_of(joined, PlayerJoined).player["name"] == "Ada"

@@ -9,8 +9,10 @@ import secrets
 from core import Rules
 from rooms import Role
 from rooms.protocol import decode_room, encode_room
-from rooms.room import Join, Rematch, Reserve, Room, Seat
+from rooms.room import Join, JoinReply, Rematch, Reserve, Room, Seat
+from rooms.room.events import NewGame, PlayerJoined
 from tests.rooms.room.lifecycle_helpers import T0, at, play
+from tests.support.handled import event_of, reply_of
 
 ADA, GRACE = "AdaAdaAdaAda0001", "GraceGraceGrac02"
 
@@ -18,15 +20,18 @@ ADA, GRACE = "AdaAdaAdaAda0001", "GraceGraceGrac02"
 def linked_room() -> tuple[Room, list[str]]:
     """X taken by Ada's identity, O by a guest without one."""
     room = Room("room0001", Rules(), public=False, created=T0)
-    first = at(room, Join("c0", Role.PLAYER, "Ada", player_id=ADA), T0)
-    second = at(room, Join("c1", Role.PLAYER, "Bob"), T0)
-    return room, [first.reply.token, second.reply.token]  # type: ignore[union-attr, list-item]
+    tokens = []
+    for join in (Join("c0", Role.PLAYER, "Ada", player_id=ADA), Join("c1", Role.PLAYER, "Bob")):
+        token = reply_of(at(room, join, T0), JoinReply).token
+        assert token is not None
+        tokens.append(token)
+    return room, tokens
 
 
 def test_a_seat_taken_with_an_identity_shows_its_player_id_to_everyone() -> None:
     room = Room("room0001", Rules(), public=False, created=T0)
     joined = at(room, Join("c0", Role.PLAYER, "Ada", player_id=ADA), T0)
-    assert joined.event is not None and joined.event["player"]["player_id"] == ADA
+    assert event_of(joined, PlayerJoined).player["player_id"] == ADA
     at(room, Join("c1", Role.PLAYER, "Bob"), T0)
     players = room.snapshot(T0)["players"]
     assert [(p["name"], p["player_id"]) for p in players] == [("Ada", ADA), ("Bob", None)]
@@ -55,7 +60,7 @@ def test_a_join_keys_retake_keeps_the_seats_identity() -> None:
     key = secrets.token_urlsafe(16)
     at(room, Join("c0", Role.PLAYER, "Ada", join_key=key, player_id=ADA), T0)
     again = at(room, Join("c0b", Role.PLAYER, "Ada", join_key=key, player_id=ADA), T0 + 1)
-    assert again.reply.mark == "X" and len(room.seats) == 1  # type: ignore[union-attr]
+    assert reply_of(again, JoinReply).mark == "X" and len(room.seats) == 1
     assert room.seats[0].player_id == ADA
 
 
@@ -73,14 +78,13 @@ def test_a_rematch_keeps_each_link_with_its_player_and_archives_it() -> None:
     ):
         play(room, conn, row, col, t + i)
     at(room, Rematch("c0"), t + 10)
-    new_game = at(room, Rematch("c1"), t + 11).event
-    assert new_game is not None and new_game["type"] == "new_game"
+    new_game = event_of(at(room, Rematch("c1"), t + 11), NewGame)
     # colours rotated: Bob is X now, Ada O, and Ada's identity went with her
-    assert [(p["mark"], p["name"], p["player_id"]) for p in new_game["players"]] == [
+    assert [(p["mark"], p["name"], p["player_id"]) for p in new_game.players] == [
         ("X", "Bob", None),
         ("O", "Ada", ADA),
     ]
-    assert room.seat_of("c0").player_id == ADA  # type: ignore[union-attr]
+    assert room.seated("c0").player_id == ADA
     game = room.snapshot(t + 12)["games"][0]
     assert game["players"] == [
         {"mark": "X", "name": "Ada", "player_id": ADA},

@@ -77,7 +77,7 @@ def test_every_change_is_one_version_and_refusals_change_nothing(
         if handled.event is None:
             assert encode_room(room) == before and room.version == version
         else:
-            assert room.version == version + 1 == handled.event["version"]
+            assert room.version == version + 1 == handled.event.version
         seat_token = getattr(handled.reply, "token", None)
         if seat_token is not None:
             tokens.append(seat_token)

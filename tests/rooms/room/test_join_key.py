@@ -11,6 +11,7 @@ import pytest
 from rooms import ErrorCode, Role, Room
 from rooms.protocol import decode_room, encode_room
 from rooms.room import Join, JoinReply, Leave, Reserve
+from rooms.room.events import Presence
 from rooms.room.seats import Seat, hash_token
 from tests.rooms.room.room_helpers import edited, new_room, refused
 
@@ -39,7 +40,7 @@ def test_a_repeated_join_with_its_key_gets_the_same_seat_and_a_new_token() -> No
     assert isinstance(again.reply, JoinReply)
     assert (again.reply.role, again.reply.mark) == (Role.PLAYER, first.mark)
     assert again.reply.token not in (None, first.token, other.token)
-    assert again.event is not None and again.event["type"] == "presence"
+    assert isinstance(again.event, Presence)
     assert room.version == version + 1
     seat = room.seat_by_mark("X")
     assert seat is not None and seat.connections == ["lost", "retry"]  # the half-open one stays

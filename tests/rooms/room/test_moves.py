@@ -9,8 +9,10 @@ import pytest
 from core import MoveRequest, Rules
 from rooms import ErrorCode, Role, Status
 from rooms.protocol import encode_room
-from rooms.room import Handled, Join, Leave, PlayMove, Room
+from rooms.room import Handled, Join, Leave, MoveReply, PlayMove, Room
+from rooms.room.events import Moved
 from tests.rooms.room.room_helpers import move, new_room, refused, seated
+from tests.support.handled import event_of, reply_of
 
 
 def play(room: Room, conn: str, col: int, row: int | None = None, **kw: Any) -> Handled:
@@ -19,26 +21,30 @@ def play(room: Room, conn: str, col: int, row: int | None = None, **kw: Any) -> 
     return handled
 
 
+def moved(room: Room, conn: str, col: int, row: int | None = None, **kw: Any) -> Moved:
+    return event_of(play(room, conn, col, row, **kw), Moved)
+
+
 def test_a_move_bumps_the_version_once_and_tells_everything() -> None:
     room, _ = seated()
     handled = play(room, "c0", 1, 1, move_id="m1")
-    assert handled.event == {
-        "type": "moved",
-        "version": 3,
-        "mark": "X",
-        "row": 1,
-        "col": 1,
-        "layer": 0,
-        "ply": 1,
-        "turn": "O",
-        "status": "playing",
-        "outcome": None,
-        "at": 102.0,
-        "clock": None,
-        "offers": {"draw": None, "takeback": None, "rematch": []},
-        "due": None,
-    }
-    assert handled.reply.version == 3 and not handled.reply.duplicate  # type: ignore[union-attr]
+    assert handled.event == Moved(
+        version=3,
+        mark="X",
+        row=1,
+        col=1,
+        layer=0,
+        ply=1,
+        turn="O",
+        status="playing",
+        outcome=None,
+        at=102.0,
+        clock=None,
+        offers={"draw": None, "takeback": None, "rematch": []},
+        due=None,
+    )
+    reply = reply_of(handled, MoveReply)
+    assert reply.version == 3 and not reply.duplicate
     assert room.snapshot()["moves"] == [{"mark": "X", "row": 1, "col": 1, "layer": 0, "at": 102.0}]
 
 
@@ -46,9 +52,9 @@ def test_x_wins_with_the_line_in_the_event_and_the_snapshot() -> None:
     room, _ = seated()
     for conn, row, col in [("c0", 0, 0), ("c1", 1, 0), ("c0", 0, 1), ("c1", 1, 1)]:
         play(room, conn, col, row)
-    last = play(room, "c0", 2, 0)
-    outcome = last.event["outcome"]  # type: ignore[index]
-    assert last.event["status"] == "finished" and last.event["turn"] is None  # type: ignore[index]
+    last = moved(room, "c0", 2, 0)
+    outcome = last.outcome
+    assert last.status == "finished" and last.turn is None and outcome is not None
     assert outcome["reason"] == "line" and outcome["winner"] == "X"
     assert [(c["row"], c["col"]) for c in outcome["line"]] == [(0, 0), (0, 1), (0, 2)]
     assert room.snapshot()["outcome"] == outcome and room.status is Status.FINISHED
@@ -61,32 +67,30 @@ def test_full_board_is_a_draw() -> None:
     room, _ = seated()
     cells = [(0, 0), (0, 1), (0, 2), (1, 1), (1, 0), (1, 2), (2, 1), (2, 0), (2, 2)]
     for i, (row, col) in enumerate(cells):
-        handled = play(room, f"c{i % 2}", col, row)
-    outcome = handled.event["outcome"]  # type: ignore[index]
-    assert outcome == {"reason": "board_full", "winner": None, "loser": None, "line": []}
+        last = moved(room, f"c{i % 2}", col, row)
+    assert last.outcome == {"reason": "board_full", "winner": None, "loser": None, "line": []}
 
 
 def test_misere_line_makes_the_loser() -> None:
     room, _ = seated(Rules(misere=True))
     for conn, row, col in [("c0", 0, 0), ("c1", 1, 0), ("c0", 0, 1), ("c1", 2, 2)]:
         play(room, conn, col, row)
-    outcome = play(room, "c0", 2, 0).event["outcome"]  # type: ignore[index]
-    assert (outcome["winner"], outcome["loser"]) == ("O", "X")
+    outcome = moved(room, "c0", 2, 0).outcome
+    assert outcome is not None and (outcome["winner"], outcome["loser"]) == ("O", "X")
 
 
 def test_gravity_drop_names_the_landing_row_and_full_column_is_refused() -> None:
     room, _ = seated(Rules(rows=2, cols=3, k=2, gravity=True))
-    assert play(room, "c0", 0).event["row"] == 1  # type: ignore[index]
-    assert play(room, "c1", 0).event["row"] == 0  # type: ignore[index]
+    assert moved(room, "c0", 0).row == 1
+    assert moved(room, "c1", 0).row == 0
     error = refused(room, PlayMove("c0", MoveRequest(0), room.version, "full"))
     assert error.code is ErrorCode.COLUMN_FULL
 
 
 def test_3d_move_takes_a_layer() -> None:
     room, _ = seated(Rules(rows=4, cols=4, layers=4))
-    handled = play(room, "c0", 1, 2, layer=3)
-    event = handled.event
-    assert event is not None and (event["row"], event["col"], event["layer"]) == (2, 1, 3)
+    event = moved(room, "c0", 1, 2, layer=3)
+    assert (event.row, event.col, event.layer) == (2, 1, 3)
 
 
 @pytest.mark.parametrize(
@@ -131,13 +135,13 @@ def test_who_may_move() -> None:
 
 def test_same_move_id_is_applied_once_and_acknowledged_again() -> None:
     room, _ = seated()
-    first = play(room, "c0", 0, 0, move_id="same")
+    first = reply_of(play(room, "c0", 0, 0, move_id="same"), MoveReply)
     before = encode_room(room)
     again = move(room, "c0", 2, 2, move_id="same", version=0)  # even with an old version
     assert again.event is None and encode_room(room) == before
-    assert again.reply.duplicate and again.reply.version == first.reply.version  # type: ignore[union-attr]
+    assert reply_of(again, MoveReply) == MoveReply("same", first.version, duplicate=True)
     # the same id from another seat is that seat's own move
-    assert play(room, "c1", 1, 1, move_id="same").reply.duplicate is False  # type: ignore[union-attr]
+    assert reply_of(play(room, "c1", 1, 1, move_id="same"), MoveReply).duplicate is False
 
 
 def test_stale_and_future_versions_are_refused() -> None:
@@ -157,7 +161,7 @@ def test_presence_and_spectators_do_not_make_a_move_stale() -> None:
     room.handle(Leave("c1"), now=1.0)
     room.handle(Join("c1b", Role.PLAYER, None, tokens[1]), now=1.0)
     assert room.version == seen + 3
-    assert play(room, "c0", 0, 0, version=seen).event["version"] == seen + 4  # type: ignore[index]
+    assert moved(room, "c0", 0, 0, version=seen).version == seen + 4
 
 
 def test_two_moves_made_against_one_version_only_one_lands() -> None:

@@ -10,7 +10,17 @@ from rooms import ErrorCode, Role, Status
 from rooms.room import Join, PlayMove
 from rooms.room.commands import Answer, Offer, OfferKind, Resign
 from rooms.room.config import RoomSettings
+from rooms.room.events import (
+    DrawDeclined,
+    DrawOffered,
+    GameOver,
+    Moved,
+    TakebackDeclined,
+    TakebackOffered,
+    Undone,
+)
 from tests.rooms.room.lifecycle_helpers import T0, at, play, refused_at, room_with
+from tests.support.handled import event_of
 
 DRAW, TAKEBACK = OfferKind.DRAW, OfferKind.TAKEBACK
 
@@ -18,22 +28,22 @@ DRAW, TAKEBACK = OfferKind.DRAW, OfferKind.TAKEBACK
 def test_a_draw_offer_accepted_ends_the_game_drawn() -> None:
     room, _ = room_with()
     play(room, "c0", 1, 1, T0 + 1)
-    offered = at(room, Offer("c0", DRAW), T0 + 2).event
-    assert offered is not None and offered["type"] == "draw_offered" and offered["by"] == "X"
-    assert offered["offers"] == {"draw": "X", "takeback": None, "rematch": []}
+    offered = event_of(at(room, Offer("c0", DRAW), T0 + 2), DrawOffered)
+    assert offered.by == "X"
+    assert offered.offers == {"draw": "X", "takeback": None, "rematch": []}
     assert refused_at(room, Answer("c0", DRAW, True), T0 + 3).code is ErrorCode.NO_OFFER
-    event = at(room, Answer("c1", DRAW, True), T0 + 3).event
-    assert event is not None and event["outcome"]["reason"] == "agreement" and event["by"] == "O"
-    assert [p["draws"] for p in event["players"]] == [1, 1]
-    assert event["offers"]["draw"] is None
+    event = event_of(at(room, Answer("c1", DRAW, True), T0 + 3), GameOver)
+    assert event.outcome["reason"] == "agreement" and event.by == "O"
+    assert [p["draws"] for p in event.players] == [1, 1]
+    assert event.offers["draw"] is None
 
 
 def test_a_declined_offer_is_withdrawn_and_cannot_be_repeated_before_a_move() -> None:
     room, _ = room_with()
     at(room, Offer("c0", DRAW), T0 + 1)
     assert refused_at(room, Offer("c1", DRAW), T0 + 1).code is ErrorCode.OFFER_PENDING
-    declined = at(room, Answer("c1", DRAW, False), T0 + 2).event
-    assert declined is not None and declined["type"] == "draw_declined" and declined["by"] == "O"
+    declined = event_of(at(room, Answer("c1", DRAW, False), T0 + 2), DrawDeclined)
+    assert declined.by == "O"
     assert refused_at(room, Offer("c0", DRAW), T0 + 3).code is ErrorCode.TOO_SOON
     assert refused_at(room, Answer("c1", DRAW, False), T0 + 3).code is ErrorCode.NO_OFFER
     play(room, "c0", 1, 1, T0 + 4)
@@ -44,10 +54,8 @@ def test_an_offer_lapses_when_the_offerer_moves_but_not_when_the_opponent_does()
     room, _ = room_with()
     play(room, "c0", 1, 1, T0 + 1)
     at(room, Offer("c0", DRAW), T0 + 2)
-    event = play(room, "c1", 0, 0, T0 + 3).event
-    assert event is not None and event["offers"]["draw"] == "X"
-    event = play(room, "c0", 0, 1, T0 + 4).event
-    assert event is not None and event["offers"]["draw"] is None
+    assert event_of(play(room, "c1", 0, 0, T0 + 3), Moved).offers["draw"] == "X"
+    assert event_of(play(room, "c0", 0, 1, T0 + 4), Moved).offers["draw"] is None
     assert refused_at(room, Answer("c1", DRAW, True), T0 + 5).code is ErrorCode.NO_OFFER
 
 
@@ -67,14 +75,12 @@ def test_a_takeback_on_the_opponents_turn_rewinds_one_move() -> None:
     room, _ = room_with()
     play(room, "c0", 1, 1, T0 + 1)
     assert refused_at(room, Offer("c1", TAKEBACK), T0 + 2).code is (ErrorCode.NOTHING_TO_TAKE_BACK)
-    asked = at(room, Offer("c0", TAKEBACK), T0 + 2).event
-    assert asked is not None and asked["type"] == "takeback_offered" and asked["by"] == "X"
+    assert event_of(at(room, Offer("c0", TAKEBACK), T0 + 2), TakebackOffered).by == "X"
     assert refused_at(room, Offer("c0", TAKEBACK), T0 + 2).code is ErrorCode.OFFER_PENDING
     assert refused_at(room, Answer("c0", TAKEBACK, True), T0 + 2).code is ErrorCode.NO_OFFER
-    event = at(room, Answer("c1", TAKEBACK, True), T0 + 3).event
-    assert event is not None and event["type"] == "undone" and event["by"] == "O"
-    assert event["moves"] == [{"mark": "X", "row": 1, "col": 1, "layer": 0}]
-    assert event["board"] == ".../.../..." and event["turn"] == "X" and event["ply"] == 0
+    event = event_of(at(room, Answer("c1", TAKEBACK, True), T0 + 3), Undone)
+    assert event.by == "O" and event.moves == [{"mark": "X", "row": 1, "col": 1, "layer": 0}]
+    assert event.board == ".../.../..." and event.turn == "X" and event.ply == 0
     assert room.game_version == room.version  # moves made before the takeback are stale
     stale = PlayMove("c0", MoveRequest(2, 2), room.version - 1, "old")
     assert refused_at(room, stale, T0 + 4).code is ErrorCode.STALE_VERSION
@@ -85,9 +91,8 @@ def test_a_takeback_after_the_reply_rewinds_two_moves() -> None:
     play(room, "c0", 1, 1, T0 + 1)
     play(room, "c1", 0, 0, T0 + 2)
     at(room, Offer("c0", TAKEBACK), T0 + 3)
-    event = at(room, Answer("c1", TAKEBACK, True), T0 + 4).event
-    assert event is not None
-    assert [(m["mark"], m["row"], m["col"]) for m in event["moves"]] == [("O", 0, 0), ("X", 1, 1)]
+    event = event_of(at(room, Answer("c1", TAKEBACK, True), T0 + 4), Undone)
+    assert [(m["mark"], m["row"], m["col"]) for m in event.moves] == [("O", 0, 0), ("X", 1, 1)]
     assert room.game.turn == "X" and room.game.ply == 0 and room.move_times == []
 
 
@@ -95,8 +100,7 @@ def test_a_takeback_request_lapses_when_anyone_moves() -> None:
     room, _ = room_with()
     play(room, "c0", 1, 1, T0 + 1)
     at(room, Offer("c0", TAKEBACK), T0 + 2)
-    event = play(room, "c1", 0, 0, T0 + 3).event
-    assert event is not None and event["offers"]["takeback"] is None
+    assert event_of(play(room, "c1", 0, 0, T0 + 3), Moved).offers["takeback"] is None
     assert refused_at(room, Answer("c1", TAKEBACK, True), T0 + 4).code is ErrorCode.NO_OFFER
 
 
@@ -104,8 +108,7 @@ def test_declined_takebacks_back_off_doubling() -> None:
     room, _ = room_with(settings=RoomSettings(takeback_backoff=5.0))
     play(room, "c0", 1, 1, T0)
     at(room, Offer("c0", TAKEBACK), T0 + 1)
-    declined = at(room, Answer("c1", TAKEBACK, False), T0 + 2).event
-    assert declined is not None and declined["type"] == "takeback_declined"
+    event_of(at(room, Answer("c1", TAKEBACK, False), T0 + 2), TakebackDeclined)
     error = refused_at(room, Offer("c0", TAKEBACK), T0 + 3)
     assert error.code is ErrorCode.TOO_SOON and error.retry_after == pytest.approx(4.0)
     at(room, Offer("c0", TAKEBACK), T0 + 7)
@@ -120,6 +123,5 @@ def test_against_a_bot_a_takeback_is_granted_at_once_and_a_draw_refused() -> Non
     assert room.status is Status.PLAYING and room.players()[1]["bot"] == "random"
     play(room, "c0", 1, 1, T0 + 1)
     assert refused_at(room, Offer("c0", DRAW), T0 + 2).code is ErrorCode.BOT_OPPONENT
-    event = at(room, Offer("c0", TAKEBACK), T0 + 2).event
-    assert event is not None and event["type"] == "undone" and event["by"] == "X"
+    assert event_of(at(room, Offer("c0", TAKEBACK), T0 + 2), Undone).by == "X"
     assert room.game.ply == 0

@@ -14,6 +14,7 @@ from rooms.protocol import decode_room, encode_room
 from rooms.room import Abort, Join, Offer, OfferKind, Rematch, Resign, Room
 from rooms.room.commands import RatingsApplied
 from rooms.room.config import RoomSettings
+from rooms.room.events import Rated
 from rooms.room.seats import Seat
 from tests.rooms.room.lifecycle_helpers import T0, at, play, refused_at
 
@@ -95,13 +96,17 @@ def test_the_end_leaves_one_pending_entry_and_keeps_the_room_due() -> None:
     stored = decode_room(encode_room(room))
     assert stored.rating_pending == room.rating_pending and stored.due() == T0 + 3
     applied = at(room, RatingsApplied(1, CHANGE), T0 + 4)
-    assert applied.event is not None and applied.event["type"] == "rated"
-    assert applied.event["rating_change"] == CHANGE and applied.event["game_number"] == 1
-    assert applied.event["pool"] == "classic.untimed" and applied.event["due"] is None
+    assert applied.event == Rated(
+        version=room.version,
+        game_number=1,
+        pool="classic.untimed",
+        rating_change=CHANGE,
+        due=None,
+    )
     assert room.rating_pending == [] and room.due() is None
     assert room.snapshot(T0 + 4)["rating_change"]["rating_change"] == CHANGE
     again = room.handle(RatingsApplied(1, CHANGE), T0 + 5)  # a second worker's, late
-    assert again.event is None and room.version == applied.event["version"]
+    assert again.event is None and room.version == applied.event.version
     assert decode_room(encode_room(room)).rating_change == room.rating_change
 
 

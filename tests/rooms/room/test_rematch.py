@@ -8,7 +8,9 @@ from rooms.protocol import decode_room, encode_room
 from rooms.room import Join, Room
 from rooms.room.commands import Abort, Rematch, Resign
 from rooms.room.config import TimeControl
+from rooms.room.events import NewGame, RematchOffered
 from tests.rooms.room.lifecycle_helpers import T0, at, play, refused_at, room_with
+from tests.support.handled import event_of
 
 
 def x_wins(room: Room, t: float) -> float:
@@ -26,9 +28,8 @@ def test_rematch_is_refused_mid_game_and_twice() -> None:
     x_wins(room, T0)
     room.handle(Join("s", Role.SPECTATOR), T0 + 10)
     assert refused_at(room, Rematch("s"), T0 + 10).code is ErrorCode.NOT_A_PLAYER
-    event = at(room, Rematch("c1"), T0 + 10).event
-    assert event is not None and event["type"] == "rematch_offered" and event["by"] == "O"
-    assert event["offers"]["rematch"] == ["O"]
+    event = event_of(at(room, Rematch("c1"), T0 + 10), RematchOffered)
+    assert event.by == "O" and event.offers["rematch"] == ["O"]
     assert refused_at(room, Rematch("c1"), T0 + 11).code is ErrorCode.OFFER_PENDING
 
 
@@ -37,20 +38,19 @@ def test_rematch_swaps_colours_keeps_the_score_and_the_spectators() -> None:
     room.handle(Join("s", Role.SPECTATOR), T0)
     t = x_wins(room, T0)  # P0 (X) wins game 1
     at(room, Rematch("c0"), t)
-    event = at(room, Rematch("c1"), t + 1).event
-    assert event is not None and event["type"] == "new_game"
-    assert event["marks"] == {"X": "O", "O": "X"} and event["game_number"] == 2
-    assert [(p["mark"], p["name"], p["wins"]) for p in event["players"]] == [
+    event = event_of(at(room, Rematch("c1"), t + 1), NewGame)
+    assert event.marks == {"X": "O", "O": "X"} and event.game_number == 2
+    assert [(p["mark"], p["name"], p["wins"]) for p in event.players] == [
         ("X", "P1", 0),
         ("O", "P0", 1),
     ]
-    assert event["board"] == ".../.../..." and event["turn"] == "X"
-    assert event["status"] == "playing" and event["offers"]["rematch"] == []
+    assert event.board == ".../.../..." and event.turn == "X"
+    assert event.status == "playing" and event.offers["rematch"] == []
     assert room.status is Status.PLAYING and room.spectators == ["s"]
-    assert room.seat_of("c1").mark == "X"  # type: ignore[union-attr]
+    assert room.seated("c1").mark == "X"
     # the old tokens still hold the seats, now with the new marks
     room.handle(Join("c0b", Role.PLAYER, token=tokens[0]), t + 2)
-    assert room.seat_of("c0b").mark == "O"  # type: ignore[union-attr]
+    assert room.seated("c0b").mark == "O"
     t = x_wins(room, t + 3)  # P1 (now X) wins game 2
     at(room, Rematch("c0"), t)
     at(room, Rematch("c1"), t)
@@ -82,17 +82,17 @@ def test_clocks_reset_for_the_new_game() -> None:
     play(room, "c0", 0, 1, T0 + 12)
     at(room, Resign("c1"), T0 + 13)
     at(room, Rematch("c0"), T0 + 14)
-    event = at(room, Rematch("c1"), T0 + 14).event
-    assert event is not None and event["clock"]["remaining"] == {"X": 30.0, "O": 30.0}
-    assert event["clock"]["deadline"] == T0 + 19
+    clock = event_of(at(room, Rematch("c1"), T0 + 14), NewGame).clock
+    assert clock is not None and clock["remaining"] == {"X": 30.0, "O": 30.0}
+    assert clock["deadline"] == T0 + 19
 
 
 def test_a_bot_votes_yes_at_once_and_then_moves_first() -> None:
     room, _ = room_with(bot=("random", "O"))
     at(room, Resign("c0"), T0 + 1)
-    event = at(room, Rematch("c0"), T0 + 2).event
-    assert event is not None and event["type"] == "new_game"
-    assert room.bot_to_move() is not None and room.bot_to_move().mark == "X"  # type: ignore[union-attr]
+    event_of(at(room, Rematch("c0"), T0 + 2), NewGame)
+    bot = room.bot_to_move()
+    assert bot is not None and bot.mark == "X"
     assert room.due() == T0 + 2 + room.settings.bot_budget + room.settings.bot_grace
 
 
@@ -106,8 +106,8 @@ def test_three_players_rotate_marks() -> None:
     room, _ = room_with(Rules(rows=4, cols=4, k=3, players=3))
     at(room, Abort("c0"), T0)
     for conn in ("c0", "c1", "c2"):
-        event = at(room, Rematch(conn), T0 + 1).event
-    assert event is not None and event["marks"] == {"X": "A", "O": "X", "A": "O"}
+        last = at(room, Rematch(conn), T0 + 1)
+    assert event_of(last, NewGame).marks == {"X": "A", "O": "X", "A": "O"}
     assert [p["name"] for p in room.players()] == ["P1", "P2", "P0"]
 
 

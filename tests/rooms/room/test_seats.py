@@ -10,8 +10,10 @@ import pytest
 from core import Rules
 from rooms import ErrorCode, Role, Status
 from rooms.protocol import encode_room
-from rooms.room import Join, Leave
+from rooms.room import Join, JoinReply, Leave
+from rooms.room.events import PlayerJoined, Presence, Spectators
 from tests.rooms.room.room_helpers import new_room, refused, seated
+from tests.support.handled import event_of, reply_of
 
 
 def test_new_room_is_waiting_at_version_zero() -> None:
@@ -29,10 +31,9 @@ def test_new_room_is_waiting_at_version_zero() -> None:
 def test_players_take_seats_in_order_and_get_distinct_long_tokens() -> None:
     room = new_room()
     first = room.handle(Join("a", Role.PLAYER, "Ada"), now=1.0)
-    assert first.event == {
-        "type": "player_joined",
-        "version": 1,
-        "player": {
+    assert first.event == PlayerJoined(
+        version=1,
+        player={
             "mark": "X",
             "name": "Ada",
             "connected": True,
@@ -44,16 +45,17 @@ def test_players_take_seats_in_order_and_get_distinct_long_tokens() -> None:
             "draws": 0,
             "player_id": None,
         },
-        "status": "waiting",
-        "clock": None,
-        "due": None,
-        "offers": {"draw": None, "takeback": None, "rematch": []},
-    }
+        status="waiting",
+        clock=None,
+        offers={"draw": None, "takeback": None, "rematch": []},
+        due=None,
+    )
     second = room.handle(Join("b", Role.PLAYER, None), now=2.0)
-    assert second.event is not None and second.event["status"] == "playing"
-    assert re.fullmatch(r"Guest [0-9]{4}", second.event["player"]["name"])  # not "Player O"
+    joined = event_of(second, PlayerJoined)
+    assert joined.status == "playing"
+    assert re.fullmatch(r"Guest [0-9]{4}", joined.player["name"])  # not "Player O"
     assert room.status is Status.PLAYING and room.version == 2
-    tokens = [first.reply.token, second.reply.token]  # type: ignore[union-attr]
+    tokens = [reply_of(first, JoinReply).token, reply_of(second, JoinReply).token]
     assert tokens[0] != tokens[1]
     for token in tokens:
         assert token is not None
@@ -78,8 +80,8 @@ def test_full_room_refuses_a_new_player_and_offers_spectating() -> None:
 def test_spectators_count_and_hold_no_token() -> None:
     room, _ = seated()
     handled = room.handle(Join("s1", Role.SPECTATOR), now=3.0)
-    assert handled.event == {"type": "spectators", "version": 3, "count": 1, "due": None}
-    assert handled.reply.token is None and handled.reply.mark is None  # type: ignore[union-attr]
+    assert handled.event == Spectators(version=3, count=1, due=None)
+    assert reply_of(handled, JoinReply) == JoinReply(Role.SPECTATOR, None, None)
     room.handle(Join("s2", Role.SPECTATOR), now=3.0)
     assert room.snapshot()["spectators"] == 2
     error = refused(room, Join("s3", Role.SPECTATOR, token="whatever"))
@@ -93,17 +95,16 @@ def test_token_resumes_the_same_seat_from_a_new_connection() -> None:
     assert away["connected"] is False and away["away_since"] == 4.0
     assert away["claimable_at"] == 4.0 + room.settings.abandon_grace and away["left"] is False
     handled = room.handle(Join("c1-again", Role.PLAYER, "ignored", tokens[1]), now=5.0)
-    assert handled.reply.mark == "O" and handled.reply.token is None  # type: ignore[union-attr]
-    assert handled.event == {
-        "type": "presence",
-        "version": 4,
-        "mark": "O",
-        "connected": True,
-        "away_since": None,
-        "left": False,
-        "claimable_at": None,
-        "due": None,
-    }
+    assert reply_of(handled, JoinReply) == JoinReply(Role.PLAYER, "O", None)
+    assert handled.event == Presence(
+        version=4,
+        mark="O",
+        connected=True,
+        away_since=None,
+        left=False,
+        claimable_at=None,
+        due=None,
+    )
     assert room.snapshot()["players"][1] == {
         "mark": "O",
         "name": "P1",
@@ -135,17 +136,14 @@ def test_a_connection_joins_once() -> None:
 def test_two_connections_on_one_seat_keep_it_connected_until_both_leave() -> None:
     room, tokens = seated()
     room.handle(Join("tab2", Role.PLAYER, None, tokens[0]), now=1.0)
-    first = room.handle(Leave("c0"), now=2.0)
-    assert first.event is not None and first.event["connected"] is True
-    second = room.handle(Leave("tab2"), now=3.0)
-    assert second.event is not None and second.event["connected"] is False
+    assert event_of(room.handle(Leave("c0"), now=2.0), Presence).connected is True
+    assert event_of(room.handle(Leave("tab2"), now=3.0), Presence).connected is False
 
 
 def test_leave_of_spectator_and_of_a_stranger() -> None:
     room, _ = seated()
     room.handle(Join("s", Role.SPECTATOR), now=1.0)
-    handled = room.handle(Leave("s"), now=2.0)
-    assert handled.event is not None and handled.event["count"] == 0
+    assert event_of(room.handle(Leave("s"), now=2.0), Spectators).count == 0
     before = encode_room(room)
     stranger = room.handle(Leave("nobody"), now=3.0)
     assert stranger.event is None and encode_room(room) == before
