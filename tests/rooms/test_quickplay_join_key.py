@@ -13,8 +13,9 @@ import pytest
 from core import Rules
 from rooms import Backend, ErrorCode, Role, RoomError, RoomService, RoomSettings, quick_play
 from rooms.quickplay import PENDING, REQUEST_TTL, Matched
-from rooms.room import Join
+from rooms.room import Join, JoinReply
 from rooms.room.seats import hash_token
+from tests.support.handled import reply_of
 
 
 def key() -> str:
@@ -41,7 +42,7 @@ async def token_works(service: RoomService, matched: Matched, token: str | None)
     except RoomError as exc:
         assert exc.code is ErrorCode.BAD_TOKEN
         return False
-    return executed.reply.mark == matched.reply.mark  # type: ignore[union-attr]
+    return reply_of(executed, JoinReply).mark == matched.reply.mark
 
 
 async def test_a_repeat_on_another_worker_gets_the_same_seat(backend: Backend) -> None:

@@ -27,6 +27,7 @@ from rooms.room.commands import Resign
 from rooms.room.record import format_record
 from rooms.room.rematch import KEEP_GAMES
 from tests.rooms.room.lifecycle_helpers import T0, at, play, refused_at, room_with
+from tests.rooms.room.room_helpers import conn_of
 from tests.support.counting import count_calls
 
 
@@ -45,8 +46,7 @@ def one_per_line(records: Sequence[object]) -> str:
 def series(room: Room, games: int, t: float = T0) -> float:
     """``games`` games won by resignation at the first move, each followed by a rematch."""
     for _ in range(games):
-        x = room.seat_by_mark("X").connections[0]  # type: ignore[union-attr]
-        o = room.seat_by_mark("O").connections[0]  # type: ignore[union-attr]
+        x, o = conn_of(room, "X"), conn_of(room, "O")
         play(room, x, 1, 1, t)
         at(room, Resign(o), t + 1)
         at(room, Rematch(x), t + 2)
@@ -173,8 +173,7 @@ def test_a_corrupted_archive_with_plain_commas_is_refused_when_read_and_changes_
         with pytest.raises(RoomError) as info:
             read()
         assert info.value.code is ErrorCode.INTERNAL_ERROR
-    x = room.seat_by_mark("X").connections[0]  # type: ignore[union-attr]
-    o = room.seat_by_mark("O").connections[0]  # type: ignore[union-attr]
+    x, o = conn_of(room, "X"), conn_of(room, "O")
     for role in (Role.SPECTATOR, Role.PLAYER):  # a welcome would show it: refused first
         joining = refused_at(room, Join(f"new-{role}", role), T0 + 19)
         assert joining.code is ErrorCode.INTERNAL_ERROR
@@ -183,7 +182,7 @@ def test_a_corrupted_archive_with_plain_commas_is_refused_when_read_and_changes_
     at(room, Rematch(x), T0 + 22)
     refusal = refused_at(room, Rematch(o), T0 + 23)  # archiving the game reads it
     assert refusal.code is ErrorCode.INTERNAL_ERROR
-    assert room.offers.rematch == [room.seat_of(x).mark]  # type: ignore[union-attr]
+    assert room.offers.rematch == [room.seated(x).mark]
 
 
 async def test_moves_in_a_room_full_of_games_never_parse_its_archive(parses) -> None:  # type: ignore[no-untyped-def]
@@ -198,7 +197,7 @@ async def test_moves_in_a_room_full_of_games_never_parse_its_archive(parses) -> 
         before = parses()
         for ply, (row, col) in enumerate([(0, 0), (1, 1), (0, 1), (2, 2), (0, 2)]):
             held = await service.load(room.room_id)
-            conn = held.seat_by_mark(held.game.turn).connections[0]  # type: ignore[union-attr]
+            conn = conn_of(held, held.game.turn)
             request = MoveRequest(col=col, row=row)
             await service.execute(room.room_id, PlayMove(conn, request, held.version, f"m{ply}"))
         assert parses() == before, f"cache size {size}"
@@ -214,7 +213,7 @@ def test_a_room_with_rules_of_any_shape_round_trips_its_games() -> None:
     t = T0
     for _ in range(2):
         marks = room.rules.marks
-        conns = [room.seat_by_mark(m).connections[0] for m in marks]  # type: ignore[union-attr]
+        conns = [conn_of(room, m) for m in marks]
         play(room, conns[0], 0, 0, t)
         at(room, Resign(conns[1]), t + 1)  # with three players, one resignation ends it
         for conn in conns:

@@ -57,7 +57,8 @@ def seen(room: Room) -> tuple[Any, ...]:
 def test_a_copy_is_the_same_room_and_commands_on_it_leave_the_original_alone() -> None:
     room, tokens = busy_room()
     assert room.games and room.clock is not None and room.offers.takeback == "X"
-    assert room.seat_by_mark("X").away_since is not None  # type: ignore[union-attr]
+    x = room.seat_by_mark("X")
+    assert x is not None and x.away_since is not None
     before = seen(room)
     twin = room.copy()
     assert seen(twin) == before
