@@ -123,14 +123,14 @@ def _take_again(room: RoomState, seat: Seat, conn: str | None, now: float) -> Ha
 
 
 def _presence(room: RoomState, seat: Seat, now: float) -> Presence:
-    """The change of ``seat``'s presence, just made, committed: its one event."""
+    """The new version for the change just made to ``seat``'s presence, and its one event."""
     version = room.bump(now)
     player = room.players()[room.seats.index(seat)]
     return Presence.of(version, player, due=room.due())
 
 
 def _spectators(room: RoomState, now: float) -> Spectators:
-    """The change of the spectators, just made, committed: its one event."""
+    """The new version for the change just made to the spectators, and its one event."""
     version = room.bump(now)
     return Spectators(version=version, count=len(room.spectators), due=room.due())
 
