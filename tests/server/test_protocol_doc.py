@@ -1,18 +1,23 @@
 """docs/protocol.md stays true: every message type, event, error code, close code,
-reserved name and HTTP endpoint the code knows is documented, and the doc's tables name
-nothing the code does not know."""
+reserved name and HTTP endpoint the code knows is documented, each event's example has
+the fields of its type in their order, and the doc's tables name nothing the code does not
+know."""
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
+import typing
 from pathlib import Path
+from typing import Any
 
 import pytest
 from starlette.routing import Route
 
 from rooms import ErrorCode
 from rooms.protocol import PROTOCOL_VERSION, RESERVED_TYPES, ClientType, ServerType
-from rooms.room import EventType
+from rooms.room import Event, EventType
 from server import CloseCode, Settings, create_app
 from server.api.responses import api_not_found
 
@@ -34,6 +39,49 @@ def section(title: str) -> str:
 def test_every_message_type_is_documented_with_an_example(name: str) -> None:
     assert f"`{name}`" in DOC, f"message type {name!r} is not in docs/protocol.md"
     assert f'"type": "{name}"' in DOC, f"docs/protocol.md has no JSON example of {name!r}"
+
+
+def subsection(title: str) -> str:
+    start = DOC.index(f"### {title}\n")
+    end = DOC.find("\n### ", start + 1)
+    return DOC[start : end if end != -1 else len(DOC)]
+
+
+def event_examples() -> list[dict[str, Any]]:
+    """The JSON examples of the "Events" section, one event a line."""
+    lines = subsection("Events").splitlines()
+    return [json.loads(line) for line in lines if line.startswith('{"type": ')]
+
+
+EVENT_CLASSES = {kind.type: kind for kind in typing.get_args(Event)}
+
+
+@pytest.mark.parametrize("kind", sorted(EventType))
+def test_every_event_has_a_complete_example_with_its_types_fields_in_order(
+    kind: EventType,
+) -> None:
+    """Each example of an event has exactly the fields of its class (rooms.room.events),
+    in the order they are sent; an optional one (left out while None) may be absent."""
+    examples = [example for example in event_examples() if example["type"] == kind]
+    assert examples, f"the Events section has no example of {kind.value!r}"
+    fields = dataclasses.fields(EVENT_CLASSES[kind])
+    names = [spec.name for spec in fields]
+    optional = {spec.name for spec in fields if spec.init and spec.default is None}
+    for example in examples:
+        documented = list(example)
+        assert documented == [name for name in names if name in example], (
+            f"{kind.value}: the example's fields {documented} are not {names} in that order"
+        )
+        missing = set(names) - optional - set(example)
+        assert not missing, f"{kind.value}: the example lacks {sorted(missing)}"
+
+
+def test_the_examples_show_the_optional_fields_too() -> None:
+    shown = {(example["type"], name) for example in event_examples() for name in example}
+    for kind, cls in EVENT_CLASSES.items():
+        for spec in dataclasses.fields(cls):
+            if spec.init and spec.default is None:
+                assert (kind, spec.name) in shown, f"no example shows {kind}.{spec.name}"
 
 
 @pytest.mark.parametrize("code", sorted(code.value for code in ErrorCode))
