@@ -82,7 +82,7 @@ the number of receivers; tictactoe bench and tests/bench check it from the outsi
 def dumps(message: dict[str, Any] | Event) -> str:
     """Compact JSON, the one encoding of every frame: a reply's dict, or an event's fields in
     order (rooms.room.events)."""
-    ENCODES[message.get("type", "") if isinstance(message, dict) else message.type.value] += 1
+    ENCODES[message.get("type", "") if isinstance(message, dict) else message.type] += 1
     return _dumps(message)
 
 

@@ -8,7 +8,9 @@ room's bounded event log and broadcast unchanged to every connection of the room
 Every event ends with ``due``, which hubs read off the end of the text (rooms.fanout.hub.due_of);
 the game's events (and ``player_joined``) carry just before it the room's ``clock`` and
 ``offers`` as the change left them. The nested values (a seat's public view, an outcome, the
-clock) are the JSON objects the room's views build, typed read-only.
+clock) are the JSON objects the room's views build, typed read-only. ``EventType`` names
+every type; each class's ``type`` is one of its values, a plain string (the test of the wire
+form checks that each has one class).
 """
 
 from __future__ import annotations
@@ -68,7 +70,7 @@ the offers' view), read-only in an event."""
 class PlayerJoined:
     """A seat was taken: ``player`` is its public view."""
 
-    type: Literal[EventType.PLAYER_JOINED] = field(default=EventType.PLAYER_JOINED, init=False)
+    type: Literal["player_joined"] = field(default="player_joined", init=False)
     version: int
     player: View
     status: str
@@ -81,7 +83,7 @@ class PlayerJoined:
 class Presence:
     """A connection of the seat ``mark`` opened or closed: the seat's presence fields."""
 
-    type: Literal[EventType.PRESENCE] = field(default=EventType.PRESENCE, init=False)
+    type: Literal["presence"] = field(default="presence", init=False)
     version: int
     mark: str
     connected: bool
@@ -106,7 +108,7 @@ class Presence:
 
 @wire
 class Spectators:
-    type: Literal[EventType.SPECTATORS] = field(default=EventType.SPECTATORS, init=False)
+    type: Literal["spectators"] = field(default="spectators", init=False)
     version: int
     count: int
     due: float | None
@@ -120,7 +122,7 @@ class Moved:
     """A move landed, at the cell it landed on. ``players`` only when it ended the game (the
     series score changed), ``unproven`` only for a proving bot's best guess."""
 
-    type: Literal[EventType.MOVED] = field(default=EventType.MOVED, init=False)
+    type: Literal["moved"] = field(default="moved", init=False)
     version: int
     mark: str
     row: int
@@ -142,7 +144,7 @@ class Moved:
 class GameOver:
     """The game ended off the board (resignation, time, abandonment, agreement, abort)."""
 
-    type: Literal[EventType.GAME_OVER] = field(default=EventType.GAME_OVER, init=False)
+    type: Literal["game_over"] = field(default="game_over", init=False)
     version: int
     status: Literal["finished"] = field(default="finished", init=False)
     turn: None = field(default=None, init=False)
@@ -157,7 +159,7 @@ class GameOver:
 
 @wire
 class DrawOffered:
-    type: Literal[EventType.DRAW_OFFERED] = field(default=EventType.DRAW_OFFERED, init=False)
+    type: Literal["draw_offered"] = field(default="draw_offered", init=False)
     version: int
     by: str
     clock: View | None
@@ -167,7 +169,7 @@ class DrawOffered:
 
 @wire
 class DrawDeclined:
-    type: Literal[EventType.DRAW_DECLINED] = field(default=EventType.DRAW_DECLINED, init=False)
+    type: Literal["draw_declined"] = field(default="draw_declined", init=False)
     version: int
     by: str
     clock: View | None
@@ -177,9 +179,7 @@ class DrawDeclined:
 
 @wire
 class TakebackOffered:
-    type: Literal[EventType.TAKEBACK_OFFERED] = field(
-        default=EventType.TAKEBACK_OFFERED, init=False
-    )
+    type: Literal["takeback_offered"] = field(default="takeback_offered", init=False)
     version: int
     by: str
     clock: View | None
@@ -189,9 +189,7 @@ class TakebackOffered:
 
 @wire
 class TakebackDeclined:
-    type: Literal[EventType.TAKEBACK_DECLINED] = field(
-        default=EventType.TAKEBACK_DECLINED, init=False
-    )
+    type: Literal["takeback_declined"] = field(default="takeback_declined", init=False)
     version: int
     by: str
     clock: View | None
@@ -203,7 +201,7 @@ class TakebackDeclined:
 class Undone:
     """Moves were taken back (``moves``: mark and cell, the last played first)."""
 
-    type: Literal[EventType.UNDONE] = field(default=EventType.UNDONE, init=False)
+    type: Literal["undone"] = field(default="undone", init=False)
     version: int
     by: str
     moves: Sequence[View]
@@ -221,7 +219,7 @@ class Undone:
 
 @wire
 class RematchOffered:
-    type: Literal[EventType.REMATCH_OFFERED] = field(default=EventType.REMATCH_OFFERED, init=False)
+    type: Literal["rematch_offered"] = field(default="rematch_offered", init=False)
     version: int
     by: str
     clock: View | None
@@ -233,7 +231,7 @@ class RematchOffered:
 class NewGame:
     """The next game started: ``marks`` maps each old mark to its new one."""
 
-    type: Literal[EventType.NEW_GAME] = field(default=EventType.NEW_GAME, init=False)
+    type: Literal["new_game"] = field(default="new_game", init=False)
     version: int
     game_number: int
     marks: Mapping[str, str]
@@ -252,7 +250,7 @@ class NewGame:
 class Rated:
     """The ratings a rated game changed (rooms.room.rated): ``rating_change`` by mark."""
 
-    type: Literal[EventType.RATED] = field(default=EventType.RATED, init=False)
+    type: Literal["rated"] = field(default="rated", init=False)
     version: int
     game_number: int
     pool: str
