@@ -6,8 +6,8 @@ in the order they are declared. It differs from ``@dataclass(frozen=True, kw_onl
 ways, both for the events sent on every change (rooms.room.events):
 
 - ``__init__`` fills the instance dict in one step. A frozen dataclass sets each field through
-  ``object.__setattr__``; for an event of 14 fields that costs about three times the building
-  and encoding of the same dict, on every move.
+  ``object.__setattr__``, which for an event of 14 fields, on every move, costs several times
+  the building of the same dict (docs/performance.md, "Events as wire values").
 - A field declared ``= None`` is *optional*: while it is None it is left out of the instance
   dict, and so out of the JSON (reading it gives the class default, None). This is how a key
   the protocol sends only sometimes ("absent otherwise") stays absent.
