@@ -51,7 +51,7 @@ from .tournaments.feeds import TournamentFeeds
 from .tournaments.socket import tournament_socket
 from .web.files import ClientFiles
 from .web.room_page import room_page_routes
-from .ws.socket import room_socket
+from .ws.socket import room_socket, watch_socket
 
 __all__ = ["create_app"]
 
@@ -146,6 +146,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         *metrics_routes(),  # before the client's files, which would answer /metrics too
         WebSocketRoute("/ws/t/{tournament_id}", tournament_socket),
         WebSocketRoute("/ws/{room_id}", room_socket),
+        WebSocketRoute("/ws/{room_id}/watch", watch_socket),  # spectators only
         *room_page_routes(client),  # the page with the room inside it
         Mount("/", app=client),
     ]

@@ -27,6 +27,7 @@ def _links(request: Request, room_id: str) -> dict[str, str]:
         "play": f"{base}/r/{room_id}",
         "watch": f"{base}/r/{room_id}/watch",
         "ws": f"{ws_base}/ws/{room_id}",
+        "ws_watch": f"{ws_base}/ws/{room_id}/watch",  # spectators only (docs/protocol.md)
     }
 
 

@@ -6,6 +6,6 @@ from __future__ import annotations
 
 from .close_codes import CloseCode
 from .connection import Connection
-from .socket import room_socket
+from .socket import room_socket, watch_socket
 
-__all__ = ["CloseCode", "Connection", "room_socket"]
+__all__ = ["CloseCode", "Connection", "room_socket", "watch_socket"]

@@ -38,7 +38,7 @@ from rooms.protocol import (
     pong_message,
     welcome_message,
 )
-from rooms.room import Command, Join, JoinReply, PlayMove
+from rooms.room import Command, Join, JoinReply, PlayMove, Role
 
 from ..crash_points import AFTER_SEAT, crash_point
 from ..guards.admission import LoopLag
@@ -75,8 +75,10 @@ class Session:
         players: PlayerDirectory,
         lag: LoopLag | None = None,
         conn_id: str | None = None,
+        watch_only: bool = False,
     ) -> None:
         self.room_id = room_id
+        self.watch_only = watch_only  # the spectators' path: a player's join is refused
         self.players = players
         self.lag = lag
         self.service = service
@@ -295,6 +297,12 @@ class Session:
     async def _join(self, message: JoinMessage) -> None:
         if self._joined is not None:
             raise RoomError(ErrorCode.ALREADY_JOINED, "this connection already joined the room")
+        if self.watch_only and message.role is Role.PLAYER:
+            # Nothing written: the connection stays open for a spectator's join.
+            raise RoomError(
+                ErrorCode.NOT_A_PLAYER,
+                f"/ws/{self.room_id}/watch is for spectators; players join on /ws/{self.room_id}",
+            )
         if message.token is None and self.lag is not None:  # a newcomer: not when overloaded
             self.lag.check("join")
         # A read before the room's commit (an identity is not room state); bad_identity

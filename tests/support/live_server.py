@@ -49,8 +49,9 @@ class LiveServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def ws_url(self, room_id: str) -> str:
-        return f"ws://127.0.0.1:{self.port}/ws/{room_id}"
+    def ws_url(self, room_id: str, *, watch: bool = False) -> str:
+        """The room's socket, or with ``watch`` its spectators' path."""
+        return f"ws://127.0.0.1:{self.port}/ws/{room_id}" + ("/watch" if watch else "")
 
     def start(self) -> LiveServer:
         self.thread.start()

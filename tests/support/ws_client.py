@@ -39,9 +39,12 @@ class Client:
         self._acts = 0
 
     @classmethod
-    async def open(cls, server: LiveServer, room_id: str, **kwargs: Any) -> Client:
+    async def open(
+        cls, server: LiveServer, room_id: str, *, watch: bool = False, **kwargs: Any
+    ) -> Client:
+        """A connection to the room's socket (``watch``: its spectators' path)."""
         kwargs.setdefault("proxy", None)
-        return cls(await connect(server.ws_url(room_id), **kwargs))
+        return cls(await connect(server.ws_url(room_id, watch=watch), **kwargs))
 
     async def _read(self) -> None:
         try:

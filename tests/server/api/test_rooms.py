@@ -44,6 +44,7 @@ async def test_create_a_public_room_with_rules_and_links(server: LiveServer) -> 
         "play": f"{server.url}/r/{room_id}",
         "watch": f"{server.url}/r/{room_id}/watch",
         "ws": f"ws://127.0.0.1:{server.port}/ws/{room_id}",
+        "ws_watch": f"ws://127.0.0.1:{server.port}/ws/{room_id}/watch",
     }
 
 
