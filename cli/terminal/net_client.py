@@ -65,8 +65,8 @@ class _AnswerLost(Disconnected):
 
 @dataclass(frozen=True, slots=True)
 class RoomLink:
-    """Where a room is: ``http://host:port/r/ID`` (``/watch``), ``ws://host:port/ws/ID``, or a
-    bare server ``http://host:port`` (a room is then created)."""
+    """Where a room is: ``http://host:port/r/ID`` (``/watch``), ``ws://host:port/ws/ID``
+    (``/watch``), or a bare server ``http://host:port`` (a room is then created)."""
 
     http_base: str
     room_id: str | None
@@ -83,7 +83,7 @@ class RoomLink:
         if not segments:
             return cls(base, None)
         if len(segments) >= 2 and segments[0] in {"r", "ws"}:
-            watch = len(segments) == 3 and segments[2] == "watch" and segments[0] == "r"
+            watch = len(segments) == 3 and segments[2] == "watch"
             if len(segments) == 2 or watch:
                 return cls(base, segments[1], watch)
         raise ValueError(
@@ -97,6 +97,11 @@ class RoomLink:
     @property
     def ws_url(self) -> str:
         return "ws" + self.http_base[4:] + f"/ws/{self.room_id}"
+
+    @property
+    def watch_ws_url(self) -> str:
+        """The spectators' path, which a balancer may spread (docs/protocol.md)."""
+        return self.ws_url + "/watch"
 
 
 def post_json(http_base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -186,13 +191,18 @@ class RoomClient:
                 time.sleep(min(0.2 * 2**attempt, 3.0))
         return self._join()
 
+    @property
+    def socket_url(self) -> str:
+        """A player's room socket, or a spectator's path."""
+        return self.link.watch_ws_url if self.role == "spectator" else self.link.ws_url
+
     def _join(self) -> dict[str, Any]:
         """One connection and one join; the welcome (see ``connect``)."""
         try:
-            opened = connect(self.link.ws_url, proxy=None, open_timeout=10, compression=None)
+            opened = connect(self.socket_url, proxy=None, open_timeout=10, compression=None)
             ws = self._connections.enter_context(opened)  # closed by close()
         except (OSError, InvalidStatus, InvalidURI, TimeoutError) as exc:
-            raise Disconnected(f"cannot connect to {self.link.ws_url}: {exc}") from None
+            raise Disconnected(f"cannot connect to {self.socket_url}: {exc}") from None
         join: dict[str, Any] = {"type": "join", "as": self.role, "protocol": 1}
         if self.name:
             join["name"] = self.name

@@ -175,6 +175,11 @@ def test_room_links() -> None:
     assert RoomLink.parse("http://h:8000/r/abc") == RoomLink("http://h:8000", "abc")
     assert RoomLink.parse("https://h/r/abc/watch") == RoomLink("https://h", "abc", True)
     assert RoomLink.parse("ws://h:1/ws/abc").ws_url == "ws://h:1/ws/abc"
+    assert RoomLink.parse("ws://h:1/ws/abc/watch") == RoomLink("http://h:1", "abc", True)
+    assert RoomLink.parse("https://h/r/abc").watch_ws_url == "wss://h/ws/abc/watch"
+    spectator = RoomClient(RoomLink("http://h:1", "abc"), role="spectator")
+    assert spectator.socket_url == "ws://h:1/ws/abc/watch"  # a balancer may spread these
+    assert RoomClient(RoomLink("http://h:1", "abc"), role="player").socket_url == "ws://h:1/ws/abc"
     assert RoomLink.parse("https://h/r/abc").ws_url == "wss://h/ws/abc"
     assert RoomLink.parse("http://h:8000/") == RoomLink("http://h:8000", None)
     with pytest.raises(ValueError):

@@ -38,8 +38,11 @@ def test_two_players_and_a_spectator_play_a_full_game(new_page: Any, screenshot:
     assert invite == ada.url
 
     watcher = new_page()
+    sockets: list[str] = []
+    watcher.on("websocket", lambda ws: sockets.append(ws.url))
     watcher.goto(invite + "/watch")
     expect(role_badge(watcher)).to_have_text("Spectating")
+    assert sockets == [invite.replace("http", "ws", 1).replace("/r/", "/ws/") + "/watch"]
     expect(watchers(ada)).to_have_text("1")
 
     grace = seat(new_page(name="Grace", phone=True), invite.rsplit("/", 1)[-1], "O")

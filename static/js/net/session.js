@@ -78,7 +78,8 @@ export function createSession(store, { announce = () => {}, url, beforeJoin } = 
     return Promise.race([ready, waited]).then(join, join);
   }
 
-  const conn = new Connection(url || roomSocketUrl(roomId), {
+  const watching = () => roomSocketUrl(roomId, window.location, { watch: true });
+  const conn = new Connection(url || (store.get().want === "spectator" ? watching() : roomSocketUrl(roomId)), {
     onOpen,
     onMessage: handle,
     onStatus: (status) => {
@@ -336,10 +337,12 @@ export function createSession(store, { announce = () => {}, url, beforeJoin } = 
       playPremove(); // the turn may already be here (the click raced an event)
     },
 
-    /** After `room_full`: watch instead, on the same connection. */
+    /** After `room_full`: watch instead, on the same connection (a reconnect opens the
+     *  spectators' path). */
     watch() {
       history.replaceState(null, "", `/r/${encodeURIComponent(roomId)}/watch`);
       store.update({ want: "spectator", offerWatch: false, notice: null });
+      if (!url) conn.url = watching();
       if (!conn.send(joinMessage({ as: "spectator", name: loadName() || undefined }))) conn.reconnectNow();
     },
 

@@ -16,9 +16,11 @@ export function backoffDelay(attempt, { base = 500, max = 15000, random = Math.r
   return Math.round(cap / 2 + random() * (cap / 2));
 }
 
-export function roomSocketUrl(roomId, loc = window.location) {
+/** The room's socket; `watch`: its spectators' path, which a balancer may spread over
+ *  every server while it keeps the room's players on one (docs/protocol.md). */
+export function roomSocketUrl(roomId, loc = window.location, { watch = false } = {}) {
   const scheme = loc.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${loc.host}/ws/${encodeURIComponent(roomId)}`;
+  return `${scheme}//${loc.host}/ws/${encodeURIComponent(roomId)}${watch ? "/watch" : ""}`;
 }
 
 /**
