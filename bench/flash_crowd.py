@@ -63,7 +63,8 @@ async def _run(base_url: str, spectators: int) -> dict[str, Any]:
     watching = asyncio.create_task(_drain(player, everyone_in))
     started = time.perf_counter()
     results = await asyncio.gather(
-        *(_join(ws_url, "spectator") for _ in range(spectators)), return_exceptions=True
+        *(_join(f"{ws_url}/watch", "spectator") for _ in range(spectators)),
+        return_exceptions=True,
     )
     elapsed = time.perf_counter() - started
     everyone_in.set()

@@ -73,7 +73,8 @@ class Crowd:
         async def one(room_id: str) -> None:
             opened: list[ClientConnection] = []
             with counting_errors(self.recorder):
-                await join(f"{self.ws_base}/ws/{room_id}", "spectator", self.recorder, opened)
+                url = f"{self.ws_base}/ws/{room_id}/watch"  # the spectators' path
+                await join(url, "spectator", self.recorder, opened)
                 self.watching[room_id] = self.watching.get(room_id, 0) + 1
                 self._tasks.append(asyncio.create_task(self._watch(opened[0], room_id)))
             self._opened.extend(opened)

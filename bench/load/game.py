@@ -234,12 +234,14 @@ class counting_errors:  # a lower-case name: used as ``with counting_errors(reco
 async def join_all(
     url: str, spectators: int, recorder: Recorder, opened: list[ClientConnection]
 ) -> list[int]:
-    """Two players (X, then O) and ``spectators`` (``JOINING`` at a time); the versions of
-    their welcomes, the players' first."""
+    """Two players (X, then O) on the room's socket ``url`` and ``spectators`` on its
+    spectators' path (``JOINING`` at a time); the versions of their welcomes, the players'
+    first."""
     versions = [await join(url, "player", recorder, opened) for _ in range(2)]
     gate = asyncio.Semaphore(JOINING)
+    watch = f"{url}/watch"
     joins = [
-        gated(gate, lambda: join(url, "spectator", recorder, opened)) for _ in range(spectators)
+        gated(gate, lambda: join(watch, "spectator", recorder, opened)) for _ in range(spectators)
     ]
     return versions + await together(*joins)
 

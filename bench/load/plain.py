@@ -286,6 +286,7 @@ def create_plain(redis_url: str | None = None) -> Starlette:
             Route("/healthz", healthz, methods=["GET"]),
             Route("/api/stats", stats, methods=["GET"]),
             WebSocketRoute("/ws/{room_id}", room_socket),
+            WebSocketRoute("/ws/{room_id}/watch", room_socket),  # spectators' path: the same
         ],
         lifespan=lifespan,
     )

@@ -333,6 +333,7 @@ def create_relay(redis_url: str | None = None) -> Starlette:
             Route("/healthz", _healthz, methods=["GET"]),
             Route("/api/stats", _stats, methods=["GET"]),
             WebSocketRoute("/ws/{room_id}", _socket),
+            WebSocketRoute("/ws/{room_id}/watch", _socket),  # the spectators' path: the same
         ],
         lifespan=lifespan,
     )

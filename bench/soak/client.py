@@ -136,6 +136,7 @@ class Client:
         self.targets, self.tally = targets, tally
         self.token: str | None = None
         self.join_key = secrets.token_urlsafe(16) if role == "player" else None
+        self._path = "/watch" if role == "spectator" else ""  # the spectators' path
         """Sent with every join until a token arrives: a lost welcome loses no seat."""
         self.mark: str | None = None
         self.version: int | None = None
@@ -185,7 +186,7 @@ class Client:
             if url is not None:
                 try:
                     ws = await connect(
-                        f"ws{url[4:]}/ws/{self.room_id}",
+                        f"ws{url[4:]}/ws/{self.room_id}{self._path}",
                         open_timeout=OPEN_TIMEOUT,
                         close_timeout=1,
                         proxy=None,
