@@ -1,8 +1,11 @@
-"""The deployment files say what is true (deploy/haproxy.cfg run for real: test_deploy_haproxy.py).
+"""The deployment files say what is true (deploy/haproxy.cfg run for real: test_deploy_haproxy.py,
+and its room affinity under load and a killed server: tests/chaos/test_load_balancer.py).
 
 - docker-compose.yml reads on Compose v1 and v2 (no top-level ``name:``), and its open-file
   limits start on a host whose hard ``nofile`` limit is 20,000 while holding HAProxy's
-  ``maxconn``;
+  ``maxconn``; its replicas run one worker each, as room affinity needs;
+- deploy/haproxy.cfg hashes a room's players onto a consistent ring, spreads the
+  spectators' path, and checks /readyz in every backend;
 - the Dockerfile copies only what exists and what .dockerignore lets into the context, the
   context holds everything pyproject.toml builds from (the browser client included: the
   installed project carries it, so the image copies it nowhere else), and no layer is
@@ -26,6 +29,7 @@ from tests.support.deploy import (
     COMPOSE,
     DOCKERFILE,
     DOCKERIGNORE,
+    HAPROXY_CFG,
     HOST_NOFILE,
     ROOT,
     global_maxconn,
@@ -70,12 +74,69 @@ def test_compose_open_file_limits_fit_a_host_limit_of_20000() -> None:
     assert 2 * global_maxconn() + 256 <= min(lb), "haproxy.cfg maxconn outgrows lb's nofile"
 
 
+def test_compose_replicas_run_one_worker_for_room_affinity() -> None:
+    # The balancer picks a replica by the room id; a replica's several workers would share
+    # its port, and the kernel would spread a room's players over them.
+    app = compose()["services"]["app"]
+    assert app["environment"]["TICTACTOE_WORKERS"] == "1"
+    assert app["deploy"]["replicas"] >= 2
+
+
 def test_compose_mounts_existing_files() -> None:
     for service in compose()["services"].values():
         for volume in service.get("volumes", []):
             source = volume.split(":")[0]
             if source.startswith("./"):
                 assert (ROOT / source).exists(), f"compose mounts missing {source}"
+
+
+# -- deploy/haproxy.cfg: room affinity ------------------------------------------------------
+
+
+def sections() -> dict[str, list[str]]:
+    """Each section of haproxy.cfg (``"backend rooms"``) and its lines, stripped, without
+    comments or conditional blocks' markers."""
+    found: dict[str, list[str]] = {}
+    current: list[str] = []
+    for raw in HAPROXY_CFG.read_text().splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line or line.lstrip().startswith("."):
+            continue
+        if not line.startswith(" "):
+            current = found.setdefault(line.strip(), [])
+        else:
+            current.append(" ".join(line.split()))
+    return found
+
+
+def test_haproxy_hashes_a_rooms_players_and_spreads_its_crowd() -> None:
+    config = sections()
+    frontend = config["frontend web"]
+    assert "acl room_path path_reg ^/(ws|r)/[A-Za-z0-9_-]{4,64}$" in frontend
+    assert "acl room_api path_reg ^/api/rooms/[A-Za-z0-9_-]{4,64}(/|$)" in frontend
+    assert "acl watching path_reg ^/(ws|r)/[A-Za-z0-9_-]{4,64}/watch$" in frontend
+    assert "use_backend crowd if watching" in frontend
+    assert frontend.index("use_backend crowd if watching") < frontend.index(
+        "use_backend rooms if { var(txn.room) -m found }"
+    )
+    assert "default_backend app" in frontend
+    rooms, crowd, app = config["backend rooms"], config["backend crowd"], config["backend app"]
+    assert "balance hash var(txn.room)" in rooms and "hash-type consistent" in rooms
+    assert "balance leastconn" in crowd and "balance leastconn" in app
+    for backend in (rooms, crowd, app):
+        assert "option httpchk GET /readyz" in backend
+        assert "server-template app 10 app:8000" in backend
+
+
+def test_the_room_id_rule_matches_the_servers() -> None:
+    from rooms.common.ids import new_room_id, valid_room_id
+
+    pattern = re.compile(r"[A-Za-z0-9_-]{4,64}")  # haproxy.cfg's, in each acl above
+    for public in (True, False):
+        room_id = new_room_id(public=public)
+        assert pattern.fullmatch(room_id) and valid_room_id(room_id)
+    for bad in ("abc", "a" * 65, "t", "a.b.c.d"):
+        assert pattern.fullmatch(bad) is None and not valid_room_id(bad)
 
 
 # -- Dockerfile and .dockerignore ----------------------------------------------------------

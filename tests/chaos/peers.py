@@ -105,8 +105,11 @@ class _Line:
 
 
 class Peer:
-    def __init__(self, name: str, role: str, room_id: str, choose: Chooser) -> None:
+    def __init__(
+        self, name: str, role: str, room_id: str, choose: Chooser, *, watch_path: bool = False
+    ) -> None:
         self.name, self.role, self.room_id = name, role, room_id
+        self.path = "/watch" if watch_path else ""  # a spectator on the spectators' path
         self._choose = choose
         self.token: str | None = None
         self.mark: str | None = None
@@ -119,6 +122,7 @@ class Peer:
         self.errors: list[Message] = []
         self.reconnects = 0
         self.joined_on: list[Endpoint] = []  # the server of each welcome, in order
+        self.served_by: list[str | None] = []  # a balancer's X-Served-By of each welcome
 
     # -- what arrives ---------------------------------------------------------------------
 
@@ -167,7 +171,10 @@ class Peer:
         while time.monotonic() < deadline:
             try:
                 ws = await connect(
-                    server.ws(self.room_id), proxy=None, open_timeout=10, close_timeout=2
+                    server.ws(self.room_id) + self.path,
+                    proxy=None,
+                    open_timeout=10,
+                    close_timeout=2,
                 )
             except (OSError, InvalidHandshake, TimeoutError):
                 server = self._choose(server)
@@ -188,6 +195,8 @@ class Peer:
                     )
                     if answer["type"] == "welcome":
                         self.joined_on.append(server)
+                        assert ws.response is not None
+                        self.served_by.append(ws.response.headers.get("X-Served-By"))
                         return answer
                     if answer["code"] not in RETRYABLE:
                         raise AssertionError(f"{self.name}: join refused: {answer}")

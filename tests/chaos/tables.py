@@ -55,12 +55,16 @@ async def open_table(
     *,
     room_id: str | None = None,
     rules: dict[str, Any] | None = None,
+    watch_path: bool = False,
 ) -> Table:
-    """A room (new unless ``room_id`` is given) with its spectators joined first, then X,
-    then O, each on its own server."""
+    """A room (new unless ``room_id`` is given) with its spectators joined first (on the
+    spectators' path with ``watch_path``), then X, then O, each on its own server."""
     if room_id is None:
         room_id = await create_room(create_on, rules or RULES, public=True)
-    watchers = [Peer(f"watcher{i}", "spectator", room_id, choose) for i in range(len(watch_on))]
+    watchers = [
+        Peer(f"watcher{i}", "spectator", room_id, choose, watch_path=watch_path)
+        for i in range(len(watch_on))
+    ]
     for watcher, server in zip(watchers, watch_on, strict=True):
         await watcher.join(server)
     x, o = Peer("Xena", "player", room_id, choose), Peer("Otto", "player", room_id, choose)
