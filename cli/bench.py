@@ -2,11 +2,14 @@
 
 G concurrent games (two players and S spectators each, real WebSockets, the real
 protocol) for a fixed time, on each configuration the bench starts itself (memory store;
-Redis with one worker; Redis with two), each followed by the bare relay in the same shape
-for the ratio to the stack's limit. Or ``--url`` to load a running server. Prints a
-Markdown table (and writes the whole report as JSON with ``--json FILE``); the code is in
-``bench/load`` (docs/performance.md has the commands and figures). It needs the ``bench``
-extra (``pip install 'tictactoe-server[bench]'``); without it, it says so in one line.
+Redis with one worker; Redis with two; two single-process servers on Redis behind HAProxy
+with room affinity), each followed by the bare relay in the same shape for the ratio to
+the stack's limit. Closed loop (each move after the opponent's) or, with ``--open-loop``,
+moves due at a fixed rate whatever the answers. Or ``--url`` to load a running server.
+Prints a Markdown table (and writes the whole report as JSON with ``--json FILE``); the
+code is in ``bench/load`` (docs/performance.md has the commands and figures). It needs the
+``bench`` extra (``pip install 'tictactoe-server[bench]'``); without it, it says so in one
+line.
 """
 
 from __future__ import annotations
@@ -52,7 +55,8 @@ def register(subparsers: Any) -> None:
         "--configs",
         default="memory,redis,redis2",
         help=f"comma-separated configurations to start and load: {', '.join(CONFIGS)} "
-        "(default: all)",
+        "(default: memory,redis,redis2; affinity runs two single-process servers behind "
+        "HAProxy, which must be installed, and counts its CPU with theirs)",
     )
     parser.add_argument("--games", "-G", type=int, default=100, help="concurrent games")
     parser.add_argument(
@@ -79,6 +83,17 @@ def register(subparsers: Any) -> None:
         type=float,
         default=0.0,
         help="seconds a player waits before each move, on average (0: as fast as it can)",
+    )
+    parser.add_argument(
+        "--open-loop",
+        type=float,
+        default=None,
+        metavar="RATE",
+        help="open loop: every game's moves fall due RATE times a second on a clock, "
+        "whatever the server answers (games × RATE moves/s offered; a mover whose turn "
+        "comes late sends at once, and the schedule does not move); reports what was "
+        "achieved, how late moves went out, and whether the server kept up (instead of "
+        "--think)",
     )
     parser.add_argument(
         "--think-spread",
@@ -224,6 +239,11 @@ def run(args: argparse.Namespace) -> int:
     ):
         if not 0 <= value <= 3600:
             problems.append(f"{flag} must be from 0 to 3600 seconds, got {value}")
+    if args.open_loop is not None:
+        if not 0 < args.open_loop <= 1000:
+            problems.append(f"--open-loop must be above 0 and at most 1000, got {args.open_loop}")
+        if args.think:
+            problems.append("--open-loop sets when moves are made: it takes no --think")
     if not 0 < args.duration <= 3600:
         problems.append(f"--duration must be above 0 and at most 3600, got {args.duration}")
     crowd = args.next == "rematch" and args.procs > 1 and args.spectators >= CROWD_FROM
@@ -267,6 +287,7 @@ def run(args: argparse.Namespace) -> int:
         players_apart=args.players_apart,
         rematch_think=args.rematch_think,
         fastpath=args.fastpath,
+        open_loop=args.open_loop,
     )
     report = run_bench(options)
     write_report(report, args.json)

@@ -27,6 +27,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, WebSocketE
 
 from .http import HttpError, HttpPool
 from .recorder import Recorder
+from .schedule import Clock, Lane
 from .scripts import Script
 from .think import Think
 
@@ -66,7 +67,9 @@ class Round:
     """One scripted game being played: its moves' send times, shared by its connections.
 
     ``sends`` (crowd mode) also gets each move sent inside the window under
-    ``(room, number, ply)``, for spectators in other processes to be joined with."""
+    ``(room, number, ply)``, for spectators in other processes to be joined with. On a
+    ``lane`` (open loop) each move waits for its due time instead of a think time, on the
+    game's clock, which starts with its first move (after the joins, or the rematch)."""
 
     script: Script
     recorder: Recorder
@@ -75,11 +78,23 @@ class Round:
     sends: dict[tuple[str, int, int], float] | None = None
     room: str = ""
     number: int = 0
+    lane: Lane | None = None
+    clock: Clock | None = None
+
+    def done(self) -> None:
+        """The game is over (or failed): its moves are no longer owed."""
+        if self.clock is not None:
+            self.clock.done()
 
     async def send(self, ws: ClientConnection, ply: int, version: int) -> None:
-        pause = self.think.pause()
-        if pause > 0:
-            await asyncio.sleep(pause)
+        if self.lane is not None:
+            if self.clock is None:  # the first move: the game begins now
+                self.clock = self.lane.begin(len(self.script))
+            await self.clock.wait(ply)
+        else:
+            pause = self.think.pause()
+            if pause > 0:
+                await asyncio.sleep(pause)
         now = perf_counter()
         self.sent_at.append(now)
         if self.sends is not None and self.recorder.inside(now):
@@ -258,23 +273,25 @@ async def play_game(
     timeout: float,
     ready: Callable[[], Awaitable[object]] | None = None,
     finished: Callable[[], Awaitable[object]] | None = None,
+    lane: Lane | None = None,
 ) -> None:
     """Play ``script`` in a new room; errors are counted in ``recorder``, never raised.
 
     ``ready`` is awaited once everyone joined, before the first move, and ``finished``
     after the last message, before the connections close: a probe counts what the server
-    does for the moves alone between the two."""
+    does for the moves alone between the two. ``lane``: open loop (bench.load.schedule)."""
     opened: list[ClientConnection] = []
+    game: Round | None = None
     try:
         with counting_errors(recorder):
             async with asyncio.timeout(timeout):
                 room_id = await http.create_room(rules)
                 versions = await join_all(f"{ws_base}/ws/{room_id}", spectators, recorder, opened)
-                game = Round(script, recorder, think)
                 players, watchers = opened[:2], opened[2:]
                 start = max(versions)  # the last welcome includes every join: never stale
                 if ready is not None:
                     await ready()
+                game = Round(script, recorder, think, lane=lane)
                 await together(
                     *(seat(ws, game, index, start) for index, ws in enumerate(players)),
                     *(spectate(ws, game) for ws in watchers),
@@ -283,4 +300,6 @@ async def play_game(
                     await finished()
             recorder.games += 1
     finally:
+        if game is not None:
+            game.done()
         await asyncio.gather(*(close(ws, recorder) for ws in opened))

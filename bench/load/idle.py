@@ -45,7 +45,9 @@ async def _close(ws: ClientConnection, gate: asyncio.Semaphore) -> None:
             await ws.close()
 
 
-async def _measure(base_url: str, pid: int, count: int, per_room: int) -> dict[str, Any]:
+async def _measure(
+    base_url: str, pid: int | tuple[int, ...], count: int, per_room: int
+) -> dict[str, Any]:
     tree = ProcessTree(pid)
     http = HttpPool(base_url, size=4)
     try:
@@ -76,8 +78,11 @@ async def _measure(base_url: str, pid: int, count: int, per_room: int) -> dict[s
     }
 
 
-def idle_memory(base_url: str, pid: int, count: int, *, per_room: int = 10) -> dict[str, Any]:
-    """Open ``count`` idle spectator connections to the server (process tree ``pid``)."""
+def idle_memory(
+    base_url: str, pid: int | tuple[int, ...], count: int, *, per_room: int = 10
+) -> dict[str, Any]:
+    """Open ``count`` idle spectator connections to the server (process tree ``pid``, or
+    several trees: HAProxy and the servers behind it)."""
     if count < 1 or per_room < 1:
         raise ValueError("count and per_room must be at least 1")
     return asyncio.run(_measure(base_url, pid, count, per_room))

@@ -3,13 +3,17 @@
 Each runs as a process of its own on a free loopback port, is waited for with a bound,
 and is stopped by its own pid (SIGTERM, then SIGKILL). The private redis-server keeps no
 data on disk (no RDB, no AOF): the bench measures the server, not the disk. Its output
-goes to a log file in a temporary directory, shown when it fails to start.
+goes to a log file in a temporary directory, shown when it fails to start. A configuration
+with ``servers`` above 1 (``affinity``) starts that many single-process servers (or relays)
+and a real HAProxy in front of them with room affinity (bench.load.haproxy); the bench
+then talks to HAProxy only.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import resource
 import shutil
 import signal
 import socket
@@ -23,6 +27,8 @@ from pathlib import Path
 from typing import Any
 
 import redis
+
+from .haproxy import haproxy_binary, haproxy_config
 
 __all__ = [
     "CONFIGS",
@@ -45,12 +51,21 @@ class Config:
     name: str
     store: str  # "memory" or "redis"
     workers: int
+    """Worker processes of each server (uvicorn's, on one port)."""
+    servers: int = 1
+    """Servers (each its own port) behind HAProxy with room affinity; 1: no proxy."""
+
+    @property
+    def processes(self) -> int:
+        """Server processes in all."""
+        return self.workers * self.servers
 
 
 CONFIGS = {
     "memory": Config("memory", "memory", 1),
     "redis": Config("redis", "redis", 1),
     "redis2": Config("redis2", "redis", 2),
+    "affinity": Config("affinity", "redis", 1, servers=2),
 }
 
 
@@ -79,28 +94,43 @@ def _tail(path: Path) -> str:
 
 @dataclass(slots=True)
 class Launched:
-    """A server or relay process tree, answering on ``url``."""
+    """A server or relay process tree answering on ``url``; or HAProxy answering there in
+    front of the ``behind`` ones."""
 
     process: subprocess.Popen[bytes]
     url: str
     log: Path
     directory: tempfile.TemporaryDirectory[str] = field(repr=False)
+    behind: list[Launched] = field(default_factory=list)
 
     @property
     def pid(self) -> int:
         return self.process.pid
 
+    @property
+    def pids(self) -> tuple[int, ...]:
+        """Every process tree that serves the load (HAProxy's included)."""
+        return (self.pid, *(server.pid for server in self.behind))
+
+    @property
+    def proxy_pid(self) -> int | None:
+        return self.pid if self.behind else None
+
     def stop(self) -> None:
         _stop(self.process)
         self.directory.cleanup()
+        for server in self.behind:
+            server.stop()
 
 
 def launch(
     target: str, config: Config, redis_url: str | None, *, fastpath: bool = True
 ) -> Launched:
     """Start ``target`` ("server", "relay" or "plain") in ``config``; return once
-    ``/healthz`` answers. ``fastpath`` False starts the server with ``--no-fastpath`` (the
-    others are unchanged)."""
+    ``/healthz`` answers (through HAProxy when ``config.servers`` > 1). ``fastpath`` False
+    starts the server with ``--no-fastpath`` (the others are unchanged)."""
+    if config.servers > 1:
+        return _balanced(target, config, redis_url, fastpath=fastpath)
     port = free_port()
     if target == "server":
         # Presence heartbeats and sweeps are a slow constant background, not per move; INFO
@@ -140,7 +170,16 @@ def launch(
         if redis_url is None:
             raise ValueError(f"configuration {config.name} needs a Redis URL")
         command += ["--redis-url", redis_url, "--workers", str(config.workers)]
-    directory = tempfile.TemporaryDirectory(prefix=f"bench-{target}-")
+    launched = _start(target, command, port)
+    if config.workers > 1:
+        _wait_for_workers(launched, config.workers, time.monotonic() + START_TIMEOUT)
+    return launched
+
+
+def _start(name: str, command: list[str], port: int) -> Launched:
+    """Run ``command``, which serves on loopback ``port``; return once ``/healthz`` answers
+    there."""
+    directory = tempfile.TemporaryDirectory(prefix=f"bench-{name}-")
     log = Path(directory.name) / "output.log"
     with log.open("wb") as output:
         process = subprocess.Popen(command, stdout=output, stderr=subprocess.STDOUT)
@@ -148,8 +187,9 @@ def launch(
     deadline = time.monotonic() + START_TIMEOUT
     while True:
         if process.poll() is not None:
+            tail = _tail(log)  # before stop() removes the log
             launched.stop()
-            raise RuntimeError(f"{target} exited with {process.returncode}:\n{_tail(log)}")
+            raise RuntimeError(f"{name} exited with {process.returncode}:\n{tail}")
         with (
             contextlib.suppress(OSError),
             urllib.request.urlopen(f"{launched.url}/healthz", timeout=1) as answer,
@@ -157,12 +197,47 @@ def launch(
             if answer.status == 200:
                 break
         if time.monotonic() > deadline:
+            tail = _tail(log)
             launched.stop()
-            raise RuntimeError(f"{target} did not answer within {START_TIMEOUT} s:\n{_tail(log)}")
+            raise RuntimeError(f"{name} did not answer within {START_TIMEOUT} s:\n{tail}")
         time.sleep(0.05)
-    if config.workers > 1:
-        _wait_for_workers(launched, config.workers, deadline)
     return launched
+
+
+def proxy_maxconn() -> int:
+    """HAProxy's connection limit: two descriptors a connection (the client's and the
+    server's) plus a few dozen, within the hard open-file limit it raises its own to."""
+    hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    limit = 1 << 20 if hard == resource.RLIM_INFINITY else hard
+    return max(100, min(100_000, (limit - 500) // 2))
+
+
+def _balanced(target: str, config: Config, redis_url: str | None, *, fastpath: bool) -> Launched:
+    """``config.servers`` single servers (or relays) on one Redis behind HAProxy."""
+    binary = haproxy_binary()
+    if binary is None:
+        raise RuntimeError(f"configuration {config.name} needs HAProxy (apt-get install haproxy)")
+    single = Config(config.name, config.store, config.workers)
+    behind: list[Launched] = []
+    try:
+        for _ in range(config.servers):
+            behind.append(launch(target, single, redis_url, fastpath=fastpath))
+        port = free_port()
+        directory = tempfile.TemporaryDirectory(prefix="bench-haproxy-config-")
+        path = Path(directory.name) / "haproxy.cfg"
+        ports = [int(server.url.rsplit(":", 1)[1]) for server in behind]
+        path.write_text(haproxy_config(port, ports, maxconn=proxy_maxconn()))
+        try:
+            proxy = _start("haproxy", [binary, "-db", "-f", str(path)], port)
+        finally:
+            directory.cleanup()  # HAProxy has read it (or failed to)
+    except BaseException:
+        for server in behind:
+            server.stop()
+        raise
+    proxy.behind = behind
+    _wait_for_workers(proxy, config.processes, time.monotonic() + START_TIMEOUT)
+    return proxy
 
 
 def worker_stats(url: str, workers: int, *, tries: int = 200) -> dict[int, dict[str, Any]]:

@@ -1,7 +1,8 @@
 """One measured window on a running server or relay, and windows combined into a record.
 
 A window (``sample``) runs the load once and keeps the raw figures: the load's result,
-the server's CPU over exactly the window, its RSS, the Redis calls in the window (from
+the server's CPU over exactly the window (behind HAProxy: the servers' and HAProxy's
+together, and HAProxy's alone beside it), its RSS, the Redis calls in the window (from
 ``INFO commandstats``) and the events it encoded. ``record`` adds up several windows of
 the same target (the bench interleaves server and relay windows, so that both see the
 same machine when other work comes and goes) into the record of report.run_record.
@@ -20,7 +21,7 @@ from .procstat import ProcessTree, load_average
 from .progress import ProgressBar
 from .recorder import merge
 from .redis_probe import commandstats, cpu_seconds, encodes
-from .report import run_record
+from .report import OpenLoop, run_record
 from .worker import LoadPlan, Progress
 
 __all__ = ["Target", "record", "sample"]
@@ -28,19 +29,23 @@ __all__ = ["Target", "record", "sample"]
 
 @dataclass(frozen=True, slots=True)
 class Target:
-    """What a window loads: ``kind`` is "server" or "relay"; ``pid`` its process tree."""
+    """What a window loads: ``kind`` is "server" or "relay"; ``pids`` its process trees
+    (none: not measured), ``proxy_pid`` the HAProxy among them, if any."""
 
     kind: str
     config: str
     url: str
     workers: int
-    pid: int | None
+    """Server processes in all (each answers ``/api/stats`` for itself)."""
+    pids: tuple[int, ...]
     redis_url: str | None
+    proxy_pid: int | None = None
 
 
 def sample(target: Target, plan: LoadPlan, *, label: str, quiet: bool) -> dict[str, Any]:
     """Run ``plan`` once against ``target``; the window's raw figures."""
-    tree = ProcessTree(target.pid) if target.pid is not None else None
+    tree = ProcessTree(target.pids) if target.pids else None
+    proxy = ProcessTree(target.proxy_pid) if target.proxy_pid is not None else None
     marks: dict[str, Any] = {}
     counts_encodes = target.kind == "server"
     before = encodes(target.url, target.workers) if counts_encodes else None
@@ -48,11 +53,12 @@ def sample(target: Target, plan: LoadPlan, *, label: str, quiet: bool) -> dict[s
 
     def on_window(name: str) -> None:
         now = time.monotonic()
-        if tree is not None:
-            if name == "start":
-                tree.mark(now)
-            else:
-                marks["cpu"] = tree.since_mark(now)
+        for key, measured in (("cpu", tree), ("proxy_cpu", proxy)):
+            if measured is not None:
+                if name == "start":
+                    measured.mark(now)
+                else:
+                    marks[key] = measured.since_mark(now)
         if target.redis_url is not None:
             marks[f"redis_{name}"] = commandstats(target.redis_url)
             marks[f"redis_cpu_{name}"] = cpu_seconds(target.redis_url)
@@ -77,6 +83,7 @@ def sample(target: Target, plan: LoadPlan, *, label: str, quiet: bool) -> dict[s
         "redis": None,
         "redis_cpu_s": None,
         "moved_encodes": None,
+        "proxy_cpu_s": marks["proxy_cpu"][0] if "proxy_cpu" in marks else None,
     }
     if tree is not None and "cpu" in marks:
         window["server"] = {
@@ -101,9 +108,15 @@ def sample(target: Target, plan: LoadPlan, *, label: str, quiet: bool) -> dict[s
 
 
 def record(
-    target: Target, windows: Sequence[dict[str, Any]], *, duration: float, spectators: int
+    target: Target,
+    windows: Sequence[dict[str, Any]],
+    *,
+    duration: float,
+    spectators: int,
+    open_loop: OpenLoop | None = None,
 ) -> dict[str, Any]:
-    """The windows of one target as one run record (moves and samples add up)."""
+    """The windows of one target as one run record (moves and samples add up); ``open_loop``:
+    what an open-loop run offered (None: a closed loop)."""
     result = merge([w["result"] for w in windows], side_by_side=False)
     moves = result["moves"]
     server = None
@@ -131,6 +144,9 @@ def record(
     if moves and all(w["redis_cpu_s"] is not None for w in windows):
         # the store's share of a move: Redis's own CPU over the same windows
         extra["redis_cpu_us_per_move"] = sum(w["redis_cpu_s"] for w in windows) / moves * 1e6
+    if moves and windows and all(w.get("proxy_cpu_s") is not None for w in windows):
+        # HAProxy's share, already inside the server's figure: the proxy's price shown
+        extra["proxy_cpu_us_per_move"] = sum(w["proxy_cpu_s"] for w in windows) / moves * 1e6
     if result["moves_total"] and all(w["moved_encodes"] is not None for w in windows):
         moved = sum(w["moved_encodes"] for w in windows)
         extra["moved_encodes_per_move"] = moved / result["moves_total"]
@@ -141,4 +157,5 @@ def record(
         duration=duration * len(windows),
         server=server,
         extra=extra,
+        open_loop=open_loop,
     )

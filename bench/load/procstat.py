@@ -1,6 +1,7 @@
-"""CPU time and resident memory of a process tree (a server and its uvicorn workers).
+"""CPU time and resident memory of process trees (a server and its uvicorn workers; in the
+affinity deployment, HAProxy and the servers behind it).
 
-CPU is user + system seconds summed over the tree, so ``cpu_percent`` can pass 100 with
+CPU is user + system seconds summed over the trees, so ``cpu_percent`` can pass 100 with
 several workers (100 = one core busy). RSS is summed too: with workers that counts the
 supervisor process as well, which only matters for absolute figures, not for deltas.
 psutil comes with the ``bench`` extra and is imported only here, when a tree is measured,
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -20,19 +22,23 @@ __all__ = ["ProcessTree", "load_average"]
 
 
 class ProcessTree:
-    def __init__(self, pid: int) -> None:
+    """The process trees rooted at ``pids`` (one pid, or several measured as one)."""
+
+    def __init__(self, pids: int | Sequence[int]) -> None:
         import psutil
 
         self._error: type[Exception] = psutil.Error
-        self.root = psutil.Process(pid)
+        self.roots = [psutil.Process(pid) for pid in ([pids] if isinstance(pids, int) else pids)]
         self._cpu_mark = 0.0
         self._wall_mark = 0.0
         self.rss_peak = 0
 
     def processes(self) -> list[psutil.Process]:
-        with contextlib.suppress(self._error):
-            return [self.root, *self.root.children(recursive=True)]
-        return []
+        found = []
+        for root in self.roots:
+            with contextlib.suppress(self._error):
+                found += [root, *root.children(recursive=True)]
+        return found
 
     def cpu_seconds(self) -> float:
         total = 0.0

@@ -43,6 +43,12 @@ class Recorder:
     full_collections: int = 0
     """Full garbage collections of the load process itself inside the window (pauses of
     the instrument, bench.load.worker's ``settle``: there should be none)."""
+    due: int = 0
+    """Open loop (bench.load.schedule): moves due inside the window and sent."""
+    late: array[float] = field(default_factory=lambda: array("d"))
+    """Open loop: seconds each of those was sent after its due time."""
+    backlog: int = 0
+    """Open loop: moves due inside the window and not yet sent at its end."""
     opened: int = 0
     """WebSocket connections opened."""
     open_now: int = 0
@@ -82,6 +88,9 @@ class Recorder:
             "peak": self.peak,
             "cpu_s": self.cpu_s,
             "full_collections": self.full_collections,
+            "due": self.due,
+            "late": self.late,
+            "backlog": self.backlog,
         }
 
 
@@ -102,6 +111,9 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
         "cpu_s": 0.0,
         "full_collections": 0,
         "procs": 0,
+        "due": 0,
+        "late": array("d"),
+        "backlog": 0,
     }
     crowds = []
     for result in results:
@@ -109,6 +121,7 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
             crowds.append(result["crowd"])
         merged["opponent"].extend(result["opponent"])
         merged["spectator"].extend(result["spectator"])
+        merged["late"].extend(result.get("late", ()))
         merged["errors"].update(result["errors"])
         for key in (
             "moves",
@@ -120,6 +133,8 @@ def merge(results: Iterable[dict[str, Any]], *, side_by_side: bool = True) -> di
             "full_collections",
         ):
             merged[key] += result[key]
+        merged["due"] += result.get("due", 0)
+        merged["backlog"] += result.get("backlog", 0)
         if side_by_side:
             merged["peak"] += result["peak"]
             merged["procs"] += result.get("procs", 1)

@@ -9,13 +9,33 @@ into docs/performance.md.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .recorder import summarize
 
-__all__ = ["compare", "crowd_line", "generator_line", "plain_line", "run_record", "table"]
+__all__ = [
+    "OpenLoop",
+    "compare",
+    "crowd_line",
+    "generator_line",
+    "open_loop_line",
+    "open_loop_record",
+    "plain_line",
+    "proxy_line",
+    "run_record",
+    "table",
+]
 
 MIB = 1024 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class OpenLoop:
+    """An open-loop run's offer: ``games`` games, each ``rate`` moves a second."""
+
+    games: int
+    rate: float
 
 
 def run_record(
@@ -26,8 +46,10 @@ def run_record(
     duration: float,
     server: dict[str, Any] | None,
     extra: dict[str, Any] | None = None,
+    open_loop: OpenLoop | None = None,
 ) -> dict[str, Any]:
-    """One run: throughput, latencies, connections, errors and the server's resources."""
+    """One run: throughput, latencies, connections, errors and the server's resources; for
+    an ``open_loop`` run, whether the server kept up with it."""
     errors = result["errors"]
     record: dict[str, Any] = {
         "target": target,
@@ -54,8 +76,68 @@ def run_record(
         record["server"] = {**server, "cpu_us_per_move": server["cpu_s"] / result["moves"] * 1e6}
     if result.get("crowd"):
         record["crowd"] = result["crowd"]
+    if open_loop is not None:
+        record["open_loop"] = open_loop_record(result, duration, open_loop, record["moves_per_s"])
     record.update(extra or {})
     return record
+
+
+KEPT_UP = 0.95
+"""An open loop is kept up with when at least this share of the moves that fell due in the
+window were sent and answered in it, and the p99 move went out within ``LAG_SHARE`` of an
+interval of its due time (a move goes out late only when its turn came late, or when the
+load process itself lags)."""
+LAG_SHARE = 0.1
+
+
+def open_loop_record(
+    result: dict[str, Any], duration: float, open_loop: OpenLoop, achieved: float
+) -> dict[str, Any]:
+    """What an open-loop run offered, what the server achieved, and how far the schedule
+    slipped; ``behind`` says why it did not keep up (empty: it did)."""
+    backlog = result.get("backlog", 0)
+    due_per_s = (result.get("due", 0) + backlog) / duration
+    lag = summarize(result.get("late", ()))
+    interval_ms = 1000 / open_loop.rate
+    behind = []
+    if not due_per_s or achieved < KEPT_UP * due_per_s:
+        share = achieved / due_per_s if due_per_s else 0.0
+        behind.append(f"achieved {share:.0%} of the moves due")
+    if lag["p99"] is not None and lag["p99"] > LAG_SHARE * interval_ms:
+        behind.append(f"p99 move sent {lag['p99']:.0f} ms after its due time")
+    if backlog:
+        behind.append(f"{backlog:,} moves due and unsent at the window's end")
+    return {
+        "games": open_loop.games,
+        "rate_per_game": open_loop.rate,
+        "offered_per_s": open_loop.games * open_loop.rate,
+        "due_per_s": due_per_s,
+        "achieved_per_s": achieved,
+        "lag_ms": lag,
+        "backlog": backlog,
+        "behind": behind,
+    }
+
+
+def open_loop_line(run: dict[str, Any]) -> str | None:
+    """An open-loop run in a sentence: offered, achieved, the schedule's lag, kept up or not
+    (None for a closed-loop run)."""
+    loop = run.get("open_loop")
+    if loop is None:
+        return None
+    lag = loop["lag_ms"]
+    verdict = "kept up" if not loop["behind"] else "did NOT keep up: " + "; ".join(loop["behind"])
+    generator = run["generator"]
+    busy = generator["cpu_percent"] / max(1, generator["procs"])
+    hint = f" (the load processes ran at {busy:.0f} % CPU each: add --procs)" if busy > 80 else ""
+    return (
+        f"{run['config']} {run['target']}: open loop, {loop['games']:,} games × "
+        f"{loop['rate_per_game']:g} moves/s = {loop['offered_per_s']:,.0f} offered "
+        f"({loop['due_per_s']:,.0f} fell due in the window), "
+        f"{loop['achieved_per_s']:,.0f} achieved; moves sent after their due time by "
+        f"p50 / p99 / max {_ms(lag['p50'])} / {_ms(lag['p99'])} / {_ms(lag['max'])} ms: "
+        f"{verdict}{hint}"
+    )
 
 
 def crowd_line(run: dict[str, Any]) -> str:
@@ -67,6 +149,19 @@ def crowd_line(run: dict[str, Any]) -> str:
         f"({crowd['rooms']} rooms) joined before the warm-up, spread over "
         f"{run['generator']['procs']} load processes; {crowd['expected']:,} deliveries of "
         f"moves sent in the window, {crowd['missed']:,} missed"
+    )
+
+
+def proxy_line(run: dict[str, Any]) -> str | None:
+    """HAProxy's share of a run behind it (its CPU is counted in the server's figures, so the
+    proxy's price is in the table; this says how much of it), else None."""
+    proxy = run.get("proxy_cpu_us_per_move")
+    total = (run.get("server") or {}).get("cpu_us_per_move")
+    if proxy is None or not total:
+        return None
+    return (
+        f"{run['config']} {run['target']}: HAProxy {proxy:.0f} µs CPU per move, counted in "
+        f"the {total:.0f} µs of the table ({proxy / total * 100:.0f} %)"
     )
 
 

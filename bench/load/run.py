@@ -1,7 +1,8 @@
 """``tictactoe bench``: run the load on the server and on the relay, config by config.
 
-For each configuration (memory store with one worker, Redis with one, Redis with two)
-the bench starts the server and the bare relay in the same shape side by side, and loads
+For each configuration (memory store with one worker, Redis with one, Redis with two, two
+single-process servers on Redis behind HAProxy with room affinity) the bench starts the
+server and the bare relay in the same shape side by side, and loads
 one at a time in turns: ``rounds`` windows each, server, relay, server, relay..., so that
 other work on a shared machine weighs on both alike and each server figure comes with its
 ratio to the stack's limit measured under the same conditions. Then it counts what one
@@ -29,7 +30,16 @@ from .launch import CONFIGS, Config, Launched, RedisProcess, launch
 from .measure import Target, record, sample
 from .procstat import load_average
 from .redis_probe import probe_game
-from .report import compare, crowd_line, generator_line, plain_line, table
+from .report import (
+    OpenLoop,
+    compare,
+    crowd_line,
+    generator_line,
+    open_loop_line,
+    plain_line,
+    proxy_line,
+    table,
+)
 from .scripts import make_scripts
 from .think import SPREAD
 from .worker import LoadPlan
@@ -72,6 +82,9 @@ class BenchOptions:
     quiet: bool = False
     fastpath: bool = True
     """False: the servers the bench starts run with ``--no-fastpath`` (the relay as ever)."""
+    open_loop: float | None = None
+    """Moves a second in every game, due on a clock whatever the answers (bench.load.schedule);
+    None: closed loop (each move after the opponent's, and the think time)."""
 
 
 def _say(options: BenchOptions, text: str) -> None:
@@ -104,6 +117,7 @@ def _plan(options: BenchOptions, url: str, spectators: int) -> LoadPlan:
         think_spread=options.think_spread,
         players_apart=options.players_apart,
         rematch_think=options.rematch_think,
+        open_loop=options.open_loop,
     )
 
 
@@ -120,8 +134,11 @@ def _interleaved(
             )
             plan = _plan(options, target.url, spectators)
             windows[target.kind].append(sample(target, plan, label=label, quiet=options.quiet))
+    loop = None if options.open_loop is None else OpenLoop(options.games, options.open_loop)
     return {
-        t.kind: record(t, windows[t.kind], duration=options.duration, spectators=spectators)
+        t.kind: record(
+            t, windows[t.kind], duration=options.duration, spectators=spectators, open_loop=loop
+        )
         for t in targets
     }
 
@@ -147,7 +164,7 @@ def _config_runs(
         for kind in kinds:
             launched.append(launch(kind, config, store_url, fastpath=options.fastpath))
         targets = [
-            Target(kind, config.name, run.url, config.workers, run.pid, store_url)
+            Target(kind, config.name, run.url, config.processes, run.pids, store_url, run.proxy_pid)
             for kind, run in zip(kinds, launched, strict=True)
         ]
         records = _interleaved(options, targets, options.spectators)
@@ -162,7 +179,7 @@ def _config_runs(
             side["server"]["probe"] = probe_game(
                 launched[0].url,
                 store_url,
-                workers=config.workers,
+                workers=config.processes,
                 rules=options.rules,
                 script=script,
                 spectators=max(options.spectators, 3),
@@ -175,7 +192,7 @@ def _config_runs(
             # a server that never saw the load
             fresh = launch(kind, config, store_url, fastpath=options.fastpath)
             try:
-                side[kind]["idle"] = idle_memory(fresh.url, fresh.pid, options.idle)
+                side[kind]["idle"] = idle_memory(fresh.url, fresh.pids, options.idle)
             finally:
                 fresh.stop()
     return records, side
@@ -210,9 +227,8 @@ def run_bench(options: BenchOptions) -> dict[str, Any]:
         "configs": {},
     }
     if options.url is not None:
-        target = Target(
-            "server", "url", options.url.rstrip("/"), 1, options.server_pid, options.redis_url
-        )
+        pids = () if options.server_pid is None else (options.server_pid,)
+        target = Target("server", "url", options.url.rstrip("/"), 1, pids, options.redis_url)
         report["runs"].append(_interleaved(options, [target], options.spectators)["server"])
         return report
     with _redis(options) as redis_url:
@@ -245,8 +261,8 @@ def write_report(report: dict[str, Any], path: Path | None) -> None:
     for run in report["runs"]:
         if run.get("crowd"):
             print(crowd_line(run))
-        warning = generator_line(run)
-        if warning is not None:
-            print(warning)
+        for line in (open_loop_line(run), proxy_line(run), generator_line(run)):
+            if line is not None:
+                print(line)
     if path is not None:
         path.write_text(json.dumps(report, indent=2) + "\n")

@@ -36,6 +36,7 @@ from .game import (
 )
 from .http import HttpPool
 from .recorder import Recorder
+from .schedule import Lane
 from .scripts import Script
 from .think import Think
 
@@ -116,6 +117,7 @@ async def play_series(
     seated: Seated | None = None,
     sends: dict[tuple[str, int, int], float] | None = None,
     vote: Think = _AT_ONCE,
+    lane: Lane | None = None,
 ) -> None:
     """Play games in one room until ``stop`` is set (looked at after each game); errors are
     counted in ``recorder``, never raised, and end the series. A new room with two players
@@ -140,13 +142,22 @@ async def play_series(
             watchers = opened[2:]
             for number in itertools.count():
                 game = Round(
-                    next_script(), recorder, think, sends=sends, room=room_id, number=number
+                    next_script(),
+                    recorder,
+                    think,
+                    sends=sends,
+                    room=room_id,
+                    number=number,
+                    lane=lane,
                 )
-                async with asyncio.timeout(timeout):
-                    await together(
-                        *(player.play(game) for player in players),
-                        *(_watch(ws, game) for ws in watchers),
-                    )
+                try:
+                    async with asyncio.timeout(timeout):
+                        await together(
+                            *(player.play(game) for player in players),
+                            *(_watch(ws, game) for ws in watchers),
+                        )
+                finally:
+                    game.done()
                 recorder.games += 1
                 if stop.is_set():
                     return

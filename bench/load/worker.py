@@ -6,7 +6,8 @@ is ready, and starts at the ``time.monotonic()`` instant the parent chose, so th
 up; each stops by itself (no new game after the window, ``drain`` seconds for the games in
 flight, then cancellation). ``next`` says what follows a game: a new room, or a rematch
 (bench.load.series), where with several processes and at least ``crowd_from`` spectators a game
-every room's spectators are spread over all processes (bench.load.crowd).
+every room's spectators are spread over all processes (bench.load.crowd). With ``open_loop``
+each game's moves fall due on a clock instead of after think times (bench.load.schedule).
 
 Once set up, a process runs the server's collector policy (``settle``,
 server.fastpath.collector): the set-up heap is frozen, the young generations are frozen as the
@@ -33,6 +34,7 @@ from .crowd import Crowd, seat_players
 from .game import JOINING, play_game, together
 from .http import HttpPool
 from .recorder import Recorder
+from .schedule import Schedule
 from .scripts import Script, make_scripts
 from .series import Seated, play_series
 from .think import SPREAD, Think
@@ -82,14 +84,27 @@ class LoadPlan:
     reading of the crowd (see ``share``)."""
     crowd: CrowdShare | None = None
     """Set in a process's share in crowd mode."""
+    open_loop: float | None = None
+    """Open loop (bench.load.schedule): every game's moves due this many times a second on
+    a clock, instead of after a think time; None: closed loop."""
+
+    @property
+    def cells(self) -> int:
+        """The most moves a game of these rules can have."""
+        rules = self.rules
+        return int(rules.get("rows", 3)) * int(rules.get("cols", 3)) * int(rules.get("layers", 1))
 
     @property
     def game_timeout(self) -> float:
         """A game not over by then counts as an error (a lost event would hang it)."""
+        if self.open_loop is not None:  # every move on time takes cells / rate seconds
+            return 15.0 + self.cells / self.open_loop + self.rematch_think * (1 + self.think_spread)
         return 15.0 + (12 * self.think + self.rematch_think) * (1 + self.think_spread)
 
     @property
     def drain(self) -> float:
+        if self.open_loop is not None:
+            return 3.0 + 2 / self.open_loop + self.rematch_think * (1 + self.think_spread)
         return 3.0 + (2 * self.think + self.rematch_think) * (1 + self.think_spread)
 
     @property
@@ -195,12 +210,18 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
 
     # Spread the games' starts over one game's length: started together, G games would
     # move in lock-step (a burst of G moves every think time) and end together (a storm of
-    # departures, rooms and joins), instead of a steady rate of each.
-    spread = plan.think * sum(len(s) for s in scripts) / len(scripts)
+    # departures, rooms and joins), instead of a steady rate of each. Open loop: over one
+    # interval, so the G games' moves fall due evenly through every second.
+    schedule = Schedule(plan.open_loop, recorder) if plan.open_loop is not None else None
+    if plan.open_loop is not None:
+        spread = 1 / plan.open_loop
+    else:
+        spread = plan.think * sum(len(s) for s in scripts) / len(scripts)
 
     async def driver(slot: int) -> None:
         await asyncio.sleep(slot * spread / max(1, plan.games))
         played = slot
+        lane = schedule.lane() if schedule is not None else None
 
         def next_script() -> Script:
             nonlocal played
@@ -224,6 +245,7 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
                     seated=room,
                     sends=sends,
                     vote=vote,
+                    lane=lane,
                 )
             return
         while not stop.is_set():
@@ -240,6 +262,7 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
                     timeout=plan.game_timeout,
                     stop=stop,
                     vote=vote,
+                    lane=lane,
                 )
             else:
                 await play_game(
@@ -251,6 +274,7 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
                     think=think,
                     recorder=recorder,
                     timeout=plan.game_timeout,
+                    lane=lane,
                 )
             if sum(recorder.errors.values()) > errors:
                 await asyncio.sleep(0.1)  # a failing server must not be hammered in a loop
@@ -261,6 +285,8 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
     cpu = time.process_time()  # this process's own CPU over the window: is it the limit?
     full = collector.full
     await asyncio.sleep(max(0.0, recorder.end - perf_counter()))
+    if schedule is not None:
+        recorder.backlog = schedule.backlog()
     recorder.cpu_s = time.process_time() - cpu
     recorder.full_collections = collector.full - full
     stop.set()
