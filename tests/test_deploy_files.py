@@ -29,10 +29,10 @@ from tests.support.deploy import (
     COMPOSE,
     DOCKERFILE,
     DOCKERIGNORE,
-    HAPROXY_CFG,
     HOST_NOFILE,
     ROOT,
     global_maxconn,
+    haproxy_sections,
 )
 
 # -- docker-compose.yml --------------------------------------------------------------------
@@ -93,24 +93,8 @@ def test_compose_mounts_existing_files() -> None:
 # -- deploy/haproxy.cfg: room affinity ------------------------------------------------------
 
 
-def sections() -> dict[str, list[str]]:
-    """Each section of haproxy.cfg (``"backend rooms"``) and its lines, stripped, without
-    comments or conditional blocks' markers."""
-    found: dict[str, list[str]] = {}
-    current: list[str] = []
-    for raw in HAPROXY_CFG.read_text().splitlines():
-        line = raw.split("#", 1)[0].rstrip()
-        if not line or line.lstrip().startswith("."):
-            continue
-        if not line.startswith(" "):
-            current = found.setdefault(line.strip(), [])
-        else:
-            current.append(" ".join(line.split()))
-    return found
-
-
 def test_haproxy_hashes_a_rooms_players_and_spreads_its_crowd() -> None:
-    config = sections()
+    config = haproxy_sections()
     frontend = config["frontend web"]
     assert "acl room_path path_reg ^/(ws|r)/[A-Za-z0-9_-]{4,64}$" in frontend
     assert "acl room_api path_reg ^/api/rooms/[A-Za-z0-9_-]{4,64}(/|$)" in frontend

@@ -248,6 +248,8 @@ def test_the_progress_bar_draws_only_when_asked() -> None:
             "--rematch-think must be from 0 to 3600 seconds, got -1",
         ),
         (["--rematch-think", "nan", "--next", "rematch"], "--rematch-think must be from 0 to 3600"),
+        (["--open-loop", "0"], "--open-loop must be above 0 and at most 1000, got 0.0"),
+        (["--open-loop", "1", "--think", "0.5"], "--open-loop sets when moves are made"),
     ],
 )
 def test_bad_flags_are_refused_before_anything_starts(

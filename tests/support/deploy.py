@@ -13,6 +13,7 @@ __all__ = [
     "HOST_NOFILE",
     "ROOT",
     "global_maxconn",
+    "haproxy_sections",
 ]
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,3 +33,19 @@ def global_maxconn() -> int:
     found = re.search(r"^\s+maxconn\s+(\d+)\s*$", section.group(1), re.MULTILINE)
     assert found is not None, "haproxy.cfg sets no global maxconn (HAProxy would size it)"
     return int(found.group(1))
+
+
+def haproxy_sections() -> dict[str, list[str]]:
+    """Each section of haproxy.cfg (``"backend rooms"``) and its lines, whitespace
+    collapsed, without comments or conditional blocks' markers."""
+    found: dict[str, list[str]] = {}
+    current: list[str] = []
+    for raw in HAPROXY_CFG.read_text().splitlines():
+        line = raw.split("#", 1)[0].rstrip()
+        if not line or line.lstrip().startswith("."):
+            continue
+        if not line.startswith(" "):
+            current = found.setdefault(line.strip(), [])
+        else:
+            current.append(" ".join(line.split()))
+    return found
