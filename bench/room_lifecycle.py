@@ -50,6 +50,7 @@ class _Worker:
         self.hub = Hub(self.backend.bus, self.service.cache)
         self.registry = self.backend.registry
         self.presence = Presence(self.registry, self.service, ttl=60.0)
+        self.service.fan_out_locally(self.hub, worker=lambda: self.presence.worker)
 
     async def open(self) -> None:
         await self.backend.open()

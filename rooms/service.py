@@ -22,7 +22,7 @@ import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager, nullcontext
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast
 
 from core import GameError, Rules
 from rooms.backends.index import IndexChange, IndexingStore
@@ -45,6 +45,13 @@ log = logging.getLogger("tictactoe.rooms")
 
 Observer = Callable[["Room", bool], None]
 """Called with a room as loaded or changed here, and whether this service just changed it."""
+
+
+class LocalFanout(Protocol):
+    """Where this worker's own listeners of a room are (the hub, rooms.fanout)."""
+
+    def committed(self, room_id: str, version: int, text: str) -> None:
+        """The event ``text`` of ``version``, just committed by this worker."""
 
 
 @dataclass(slots=True)
@@ -86,6 +93,20 @@ class RoomService:
         self.conflicts = 0
         """How many commits lost a compare-and-set race and were retried (for tests/metrics)."""
         self.observers: list[Observer] = []
+        self._fanout: LocalFanout | None = None
+        self._worker: Callable[[], str] | None = None
+
+    def fan_out_locally(self, fanout: LocalFanout, worker: Callable[[], str]) -> None:
+        """Hand every event this service commits to ``fanout`` at once, and have the store
+        publish it only for other workers (see the module). ``worker`` gives this worker's
+        id as its connection ids carry it (rooms.common.ids)."""
+        self._fanout = fanout
+        self._worker = worker
+
+    def _for_others(self, room: Room) -> bool:
+        """Whether a commit of ``room`` must be published for other workers."""
+        worker = self._worker
+        return worker is None or room.held_elsewhere(worker())
 
     def now(self) -> float:
         return self._clock()
@@ -186,6 +207,7 @@ class RoomService:
                 event_text = dumps(handled.event)
                 # copies share the archive until a new game replaces it (Room.copy)
                 archive_unchanged = room.games is held.games
+                publish = self._for_others(room)
                 started = time.perf_counter()
                 if index is None:
                     swapped = await self.store.swap(
@@ -196,6 +218,7 @@ class RoomService:
                         listed=room.listed,
                         finished=room.game.is_over,
                         archive_unchanged=archive_unchanged,
+                        publish=publish,
                     )
                 else:  # only a store that can is ever given one (Registry.folds_into)
                     swapped = await cast(IndexingStore, self.store).swap(
@@ -206,11 +229,14 @@ class RoomService:
                         listed=room.listed,
                         finished=room.game.is_over,
                         archive_unchanged=archive_unchanged,
+                        publish=publish,
                         index=index,
                     )
                 metrics.sink.commit(time.perf_counter() - started)
                 if swapped.committed:
                     self.cache.offer(room_id, room.version, data, room)
+                    if self._fanout is not None:
+                        self._deliver_locally(room_id, room.version, event_text)
                     self._observe(room, True)
                     return Executed(room, handled.reply, handled.event, event_text)
                 self.conflicts += 1
@@ -222,6 +248,13 @@ class RoomService:
                     cached = self.cache.put(room_id, swapped.current)
                 await asyncio.sleep(0)
         raise RoomError(ErrorCode.BUSY, f"room {room_id!r} is changing too fast; try again")
+
+    def _deliver_locally(self, room_id: str, version: int, text: str) -> None:
+        assert self._fanout is not None
+        try:
+            self._fanout.committed(room_id, version, text)
+        except Exception:  # the commit landed: a listener's bug must not turn it into an error
+            log.exception("room %s: the local fan-out failed", room_id)
 
     def _locked(self, room_id: str) -> AbstractAsyncContextManager[None]:
         """The room's local lock, to hold with ``async with`` (nothing to hold without

@@ -80,6 +80,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     rater = Rater(service, backend.ratings, between=partial(crash_point, AFTER_RATING))
     hub.on_due = watch.noted  # the due of each event, parsed only when not null
     presence = Presence(backend.registry, service, ttl=settings.lease_ttl)
+    # this worker's own listeners hear its commits from the commit; the bus carries them only
+    # for other workers' (connection ids name their worker: rooms.common.ids)
+    service.fan_out_locally(hub, worker=lambda: presence.worker)
     sweeper = Sweeper(backend.registry, service, presence, interval=settings.sweep_interval)
     tournaments = TournamentService(backend.tournaments)
     director = Director(tournaments, service)

@@ -57,5 +57,6 @@ class IndexingStore(Store, Protocol):
         listed: bool,
         finished: bool | None = None,
         archive_unchanged: bool = False,
+        publish: bool = True,
         index: IndexChange | None = None,
     ) -> Swapped: ...

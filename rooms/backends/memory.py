@@ -181,6 +181,7 @@ class MemoryStore:
         listed: bool,
         finished: bool | None = None,  # one ttl for every room here
         archive_unchanged: bool = False,  # the whole text is kept: nothing to save
+        publish: bool = True,
     ) -> bool:
         self._check_open()
         with self._lock:
@@ -199,7 +200,8 @@ class MemoryStore:
                 self._listed.setdefault(room_id, entry.created)
             else:
                 self._listed.pop(room_id, None)
-            self.bus.deliver(room_id, event)
+            if publish:
+                self.bus.deliver(room_id, event)
             return True
 
     async def swap(
@@ -212,13 +214,14 @@ class MemoryStore:
         listed: bool,
         finished: bool | None = None,
         archive_unchanged: bool = False,
+        publish: bool = True,
     ) -> Swapped:
         """``commit``, then on a refusal the current room. One process: this store's own
         service is the only writer in production and caches what it commits, so the bus
         carries the bare event (a second service on the same store, as tests run, repairs
         its copy from the refusal). Goes through ``commit`` so that a subclass wrapping it
         wraps both."""
-        if await self.commit(room_id, expected, data, event, listed=listed):
+        if await self.commit(room_id, expected, data, event, listed=listed, publish=publish):
             return Swapped(True)
         return Swapped(False, await self.load(room_id))
 

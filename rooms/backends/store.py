@@ -135,11 +135,13 @@ class Store(Protocol):
         listed: bool,
         finished: bool | None = None,
         archive_unchanged: bool = False,
+        publish: bool = True,
     ) -> Swapped:
         """``commit``, answering a refusal with the current room (see the module's doc). A
         network store publishes ``framed(expected + 1, event, data)`` instead of the bare
         event, or ``framed_head`` when the archive is unchanged; the log keeps the bare
-        event either way."""
+        event either way. ``publish`` False: the caller's worker delivers the event to its own
+        listeners and no other worker holds any (rooms.service), so nothing is published."""
 
     async def events_since(self, room_id: str, version: int) -> list[str] | None:
         """The event texts of versions ``version + 1`` up to the current one, oldest first

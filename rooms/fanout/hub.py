@@ -12,6 +12,11 @@ a listener owed several events gets them together, in one write (``deliver_all``
 last move, the rematch offer and the new game reach most of a crowd in one system call each
 instead of three.
 
+An event this worker committed comes straight from the commit (``committed``, called by the
+service: rooms.service), not from the bus, which carries it only for other workers; a copy the
+bus brings back anyway (the room is also listened to elsewhere) is dropped by each feed as one
+it already has.
+
 Chat lines (no version) go only to their audience's listeners. ``on_due`` (the watch) hears
 every event's ``due``, so timers follow other workers' commits too. A framed message
 (``Store.swap`` on a network store) gives the room text to the cache (rooms.cache) and only the
@@ -143,6 +148,19 @@ class Hub:
         subscription, channel.subscription = channel.subscription, None
         if subscription is not None:
             await subscription.close()
+
+    def committed(self, room_id: str, version: int, text: str) -> None:
+        """The event ``text`` of ``version`` that this worker just committed: handed to the
+        room's listeners here as a bus message would be (rooms.service.LocalFanout)."""
+        channel = self._channels.get(room_id)
+        if channel is not None and channel.listeners:
+            self._deliver(room_id, channel, version, text)
+        if self.on_due is not None:
+            try:
+                due = due_of(text)
+            except ValueError:
+                return
+            self._noted(room_id, due)
 
     def _on_message(self, room_id: str, channel: _Channel, text: str) -> None:
         """One message of the room's channel, handed over by the bus as it arrives."""

@@ -93,6 +93,17 @@ class RoomState:
                 return seat
         return None
 
+    def held_elsewhere(self, worker: str) -> bool:
+        """Whether a connection recorded in the room (a player's or a spectator's) is held
+        by another worker than ``worker``, or by one its id does not name: whether a commit
+        of ``worker`` must be published for others (rooms.service). Stops at the first."""
+        mine = worker + "."
+        for seat in self.seats:
+            for conn in seat.connections:
+                if not conn.startswith(mine):
+                    return True
+        return any(not conn.startswith(mine) for conn in self.spectators)
+
     def seat_by_mark(self, mark: str) -> Seat | None:
         return next((seat for seat in self.seats if seat.mark == mark), None)
 

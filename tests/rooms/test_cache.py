@@ -57,6 +57,7 @@ class Counted:
         listed: bool,
         finished: bool | None = None,
         archive_unchanged: bool = False,
+        publish: bool = True,
     ) -> Swapped:
         self.calls["swap"] += 1
         return await self.inner.swap(
@@ -67,6 +68,7 @@ class Counted:
             listed=listed,
             finished=finished,
             archive_unchanged=archive_unchanged,
+            publish=publish,
         )
 
 

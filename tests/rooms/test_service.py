@@ -33,6 +33,7 @@ class NetworkLikeStore(MemoryStore):
         listed: bool,
         finished: bool | None = None,
         archive_unchanged: bool = False,
+        publish: bool = True,
     ) -> bool:
         await asyncio.sleep(0)  # the scheduling point under test, as a network call has
         return await super().commit(
@@ -43,6 +44,7 @@ class NetworkLikeStore(MemoryStore):
             listed=listed,
             finished=finished,
             archive_unchanged=archive_unchanged,
+            publish=publish,
         )
 
 

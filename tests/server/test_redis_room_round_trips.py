@@ -65,6 +65,25 @@ class Monitor:
             while True:
                 self.lines.append(await monitor.next_command())
 
+    async def published(self, step: Callable[[], Any]) -> int:
+        """Run ``step`` between two markers: the PUBLISHes scripts ran meanwhile."""
+        self._marks += 1
+        start, end = f"ECHO start-{self._marks}", f"ECHO end-{self._marks}"
+        await self.probe.echo(start.split(" ", 1)[1])
+        await step()
+        await asyncio.sleep(SETTLE)
+        await self.probe.echo(end.split(" ", 1)[1])
+        await eventually(
+            lambda: any(line["command"] == end for line in self.lines), f"MONITOR shows {end}"
+        )
+        inside, count = False, 0
+        for line in self.lines:
+            if line["command"] in (start, end):
+                inside = line["command"] == start
+            elif inside and line["client_type"] == "lua":
+                count += line["command"].split(" ", 1)[0].upper() == "PUBLISH"
+        return count
+
     async def window(self, step: Callable[[], Any]) -> dict[str, Counter[str]]:
         """Run ``step`` (awaited) between two markers: {client kind: commands by name}."""
         self._marks += 1
@@ -199,6 +218,39 @@ async def test_a_rooms_lifecycle_on_two_workers_costs_one_store_command_per_step
         "bus": Counter({"UNSUBSCRIBE": 2}),
         "presence": Counter(),
     }
+
+
+async def play(x: Any, o: Any, watcher: Any, cells: list[tuple[int, int]]) -> None:
+    """X and O take ``cells`` in turn, each move seen by the mover's opponent and the watcher."""
+    for number, (row, col) in enumerate(cells):
+        mover, other = (x, o) if number % 2 == 0 else (o, x)
+        answer = await mover.move(row, col)
+        assert answer["type"] == "move_ok", answer
+        await other.seen(answer["version"])
+        await watcher.seen(answer["version"])
+
+
+async def test_a_room_on_one_worker_publishes_nothing_and_a_spread_one_each_commit(
+    redis_url: str,
+    make_server: Callable[..., LiveServer],
+    connect: Callable[..., Any],
+    monitor: Monitor,
+) -> None:
+    """Local first (rooms.service): the bus carries a commit only for another worker."""
+    a, b = (
+        make_server(store_url=redis_url, lease_ttl=600.0, sweep_interval=600.0) for _ in range(2)
+    )
+    alone = await a.create_room()
+    x, o, watcher = [await connect(a, alone) for _ in range(3)]
+    for client, role in ((x, "player"), (o, "player"), (watcher, "spectator")):
+        await client.join(role)
+    moves = [(0, 0), (1, 1), (0, 1), (2, 2)]
+    assert await monitor.published(lambda: play(x, o, watcher, moves)) == 0
+    spread = await a.create_room()
+    x, o, watcher = [await connect(server, spread) for server in (a, b, b)]
+    for client, role in ((x, "player"), (o, "player"), (watcher, "spectator")):
+        await client.join(role)
+    assert await monitor.published(lambda: play(x, o, watcher, moves)) == len(moves)
 
 
 async def unsubscribed(monitor: Monitor, room_id: str) -> None:

@@ -20,7 +20,8 @@ that keeps the archive moves it into ``g``.
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import NamedTuple
+from operator import attrgetter
+from typing import Any, NamedTuple
 
 from rooms.backends.index import IndexChange
 from rooms.backends.redis.resp import Arg
@@ -61,8 +62,9 @@ class CommitArgs(NamedTuple):
     there. ``keys`` and ``argv`` list them in the script's order, the one place that knows it.
 
     A NamedTuple, not a frozen dataclass: it is built at every move, and its constructor is
-    several times cheaper. The store's limits (``log_size`` and the two TTLs) are encoded once
-    by the store; the flags are ``b"1"``/``b"0"``."""
+    several times cheaper. ``_FIXED_ARGV`` and ``_INDEX_ARGV`` name the ARGV in order. The
+    store's limits (``log_size`` and the two TTLs) are encoded once by the store; the flags
+    are ``b"1"``/``b"0"``."""
 
     room: str
     """The room's hash (rooms.backends.redis.keys)."""
@@ -94,6 +96,9 @@ class CommitArgs(NamedTuple):
     keep: bytes
     """The game number of the stored archive when it is the room's, unchanged, so nothing
     is written; ``b""`` writes ``archive``."""
+    publish: bytes = b"1"
+    """``b"1"``: publish the event; ``b"0"``: only the committing worker listens to the
+    room, and it delivers the event itself (rooms.service)."""
     lease: str = ""
     """With an index change (``indexing``): the worker's lease, which must still exist..."""
     rooms: str = ""
@@ -116,6 +121,18 @@ class CommitArgs(NamedTuple):
             index_keep=change.keep_ms,
         )
 
+    @classmethod
+    def read(cls, keys: list[str], argv: list[Arg]) -> CommitArgs:
+        """The arguments ``keys()`` and ``argv()`` listed, by name again (for tests and
+        tools that look at what was sent)."""
+        fixed = len(_FIXED_ARGV)
+        named: dict[str, Any] = dict(zip(("room", "log"), keys[:2], strict=True))
+        named.update(zip(_FIXED_ARGV, argv[:fixed], strict=True))
+        if len(keys) > 2:
+            named.update(zip(("lease", "rooms"), keys[2:], strict=True))
+            named.update(zip(_INDEX_ARGV, argv[fixed:], strict=True))
+        return cls(**named)
+
     def keys(self) -> list[str]:
         """The script's KEYS, in its order."""
         if self.index_change:
@@ -124,23 +141,31 @@ class CommitArgs(NamedTuple):
 
     def argv(self) -> list[Arg]:
         """The script's ARGV, in its order."""
-        argv: list[Arg] = [
-            self.expected,
-            self.head,
-            self.event,
-            self.listed,
-            self.finished,
-            self.log_size,
-            self.idle_ttl,
-            self.finished_ttl,
-            self.channel,
-            self.swap,
-            self.archive,
-            self.keep,
-        ]
+        argv: list[Arg] = list(_fixed_argv(self))
         if self.index_change:
-            argv += (self.index_change, self.index_room, self.index_keep)
+            argv += _index_argv(self)
         return argv
+
+
+_FIXED_ARGV = (
+    "expected",
+    "head",
+    "event",
+    "listed",
+    "finished",
+    "log_size",
+    "idle_ttl",
+    "finished_ttl",
+    "channel",
+    "swap",
+    "archive",
+    "keep",
+    "publish",
+)
+_INDEX_ARGV = ("index_change", "index_room", "index_keep")
+"""The ARGV names in the script's order: the one place that knows it (keys: ``keys``)."""
+_fixed_argv = attrgetter(*_FIXED_ARGV)
+_index_argv = attrgetter(*_INDEX_ARGV)
 
 
 COMMIT = """
@@ -162,9 +187,10 @@ local channel = ARGV[9]
 local swap = ARGV[10] == '1'
 local archive = ARGV[11] or ''  -- absent: written whole, as before
 local keep = ARGV[12] or ''
-local index_change = ARGV[13] or ''
-local index_room = ARGV[14]
-local index_keep = ARGV[15]
+local publish = ARGV[13] ~= '0'  -- absent: published, as before
+local index_change = ARGV[14] or ''
+local index_room = ARGV[15]
+local index_keep = ARGV[16]
 -- A swap answers a refusal with the stored version and the room's two fields, and
 -- publishes the event framed with the room (rooms.backends.store.framed / framed_head). An index
 -- change is made with the commit or not at all; 'a' refuses (-3) when the lease is gone.
@@ -208,18 +234,20 @@ if finished == '1' then
 end
 redis.call('PEXPIRE', room, ttl)
 redis.call('PEXPIRE', log, ttl)
-local message = event
-if swap then
-  local tag = string.format('%d', expected + 1)
-  local text = head
-  if keep ~= '' then
-    tag = tag .. '/' .. keep
-  elseif archive ~= '' then
-    text = text .. '\\n' .. archive
+if publish then
+  local message = event
+  if swap then
+    local tag = string.format('%d', expected + 1)
+    local text = head
+    if keep ~= '' then
+      tag = tag .. '/' .. keep
+    elseif archive ~= '' then
+      text = text .. '\\n' .. archive
+    end
+    message = '#' .. tag .. '\\n' .. event .. '\\n' .. text
   end
-  message = '#' .. tag .. '\\n' .. event .. '\\n' .. text
+  redis.call('PUBLISH', channel, message)
 end
-redis.call('PUBLISH', channel, message)
 if index_change == 'a' then
   redis.call('SADD', rooms, index_room)
   redis.call('PEXPIRE', rooms, index_keep)
@@ -233,9 +261,9 @@ end
 return {code, now[4] or ''}
 """
 
-_PUBLISH = "redis.call('PUBLISH', channel, message)"
+_PUBLISH = "  redis.call('PUBLISH', channel, message)"
 assert COMMIT.count(_PUBLISH) == 1
-COMMIT_SHARDED = COMMIT.replace(_PUBLISH, "redis.call('SPUBLISH', channel, message)")
+COMMIT_SHARDED = COMMIT.replace(_PUBLISH, "  redis.call('SPUBLISH', channel, message)")
 """The commit for a Redis Cluster: SPUBLISH sends the event on the shard that owns the
 room's slot (the channel shares the room's hash tag), where the workers' SSUBSCRIBE
 listens; a plain PUBLISH would be broadcast to every node of the cluster."""

@@ -227,6 +227,7 @@ class RedisStore:
         listed: bool,
         finished: bool | None = None,
         archive_unchanged: bool = False,
+        publish: bool = True,
         index: IndexChange | None = None,
     ) -> Swapped:
         """``commit`` in its swap mode: ONE round trip whether it lands or not (a refusal
@@ -241,6 +242,7 @@ class RedisStore:
             swap=True,
             finished=finished,
             archive_unchanged=archive_unchanged,
+            publish=publish,
             index=index,
         )
 
@@ -255,6 +257,7 @@ class RedisStore:
         swap: bool,
         finished: bool | None,
         archive_unchanged: bool,
+        publish: bool = True,
         index: IndexChange | None = None,
     ) -> Swapped:
         if isinstance(expected, bool) or not isinstance(expected, int) or expected < 0:
@@ -278,6 +281,7 @@ class RedisStore:
             swap=b"1" if swap else b"",
             archive=archive,
             keep=keep,
+            publish=b"1" if publish else b"0",
         )
         if index is not None:  # never on a Cluster (Registry.folds_into): another slot
             args = args.indexing(index)

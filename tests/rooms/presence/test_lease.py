@@ -42,6 +42,7 @@ class FlakyStore(MemoryStore):
         listed: bool,
         finished: bool | None = None,
         archive_unchanged: bool = False,
+        publish: bool = True,
     ) -> bool:
         if self.down:
             raise RoomError(ErrorCode.UNAVAILABLE, "the room store is unavailable; retry")
@@ -53,6 +54,7 @@ class FlakyStore(MemoryStore):
             listed=listed,
             finished=finished,
             archive_unchanged=archive_unchanged,
+            publish=publish,
         )
 
 

@@ -19,6 +19,7 @@ from core import MoveRequest, Rules
 from rooms import Hub, Role, RoomService
 from rooms.backends import StoredRoom
 from rooms.backends.redis.archive import commit_parts, whole
+from rooms.backends.redis.scripts import CommitArgs
 from rooms.backends.redis.store import RedisStore
 from rooms.backends.store import Frame, framed, framed_head, unframe
 from rooms.cache import RoomCache
@@ -156,7 +157,7 @@ class Calls:
 
     def __init__(self, store: RedisStore) -> None:
         self.counts: Counter[str] = Counter()
-        self.scripts: list[list[Any]] = []
+        self.scripts: list[CommitArgs] = []
         for name in ("load", "swap"):
             real = getattr(store, name)
 
@@ -170,7 +171,7 @@ class Calls:
         real_script = store.calls.script
 
         async def script(lua: Any, keys: list[Any], args: list[Any]) -> Any:
-            self.scripts.append(list(args))
+            self.scripts.append(CommitArgs.read(list(keys), list(args)))
             return await real_script(lua, keys, args)
 
         store.calls.script = script  # type: ignore[method-assign, assignment]
@@ -246,8 +247,8 @@ async def test_a_move_in_a_rematch_series_sends_and_publishes_the_room_without_i
     # Each move: one swap on its worker, no load, and the script got no archive.
     assert [c.counts for c in calls] == [{"swap": 1}, {"swap": 1}]
     for args in (c.scripts[0] for c in calls):
-        assert args[-2] == "" and args[-1] == b"4"  # no archive; keep game 4's
-        assert "\n" not in args[1]
+        assert args.archive == "" and args.keep == b"4"  # no archive; keep game 4's
+        assert "\n" not in args.head
     messages = [await asyncio.wait_for(listener.get(), 5) for _ in range(2)]
     frames = [unframe(message) for message in messages]
     assert [(f.version, f.archive_of) for f in frames if f] == [(version - 1, 4), (version, 4)]
@@ -270,10 +271,10 @@ async def test_a_move_in_a_rematch_series_sends_and_publishes_the_room_without_i
         c.scripts.clear()
     version = await _rematch(one, two, room_id)
     await _caught_up(workers, version)
-    shipped = [args for c in calls for args in c.scripts if args[-2]]
-    assert len(shipped) == 1 and shipped[0][-1] == b""
+    shipped = [args for c in calls for args in c.scripts if args.archive]
+    assert len(shipped) == 1 and shipped[0].keep == b""
     new_archive = _field(sync, keys.room, "g")
-    assert shipped[0][-2] == new_archive and new_archive.count("\n") == 4
+    assert shipped[0].archive == new_archive and new_archive.count("\n") == 4
     version = await _game(one, two, room_id, version, 4, moves=1)
     await _caught_up(workers, version)
     loaded = await pair_two.store.load(room_id)

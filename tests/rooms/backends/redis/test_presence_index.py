@@ -28,6 +28,7 @@ from rooms.backends.redis.cluster.pair import make_cluster_client, parse_cluster
 from rooms.backends.redis.cluster.store import RedisClusterStore
 from rooms.backends.redis.connect import RedisOptions
 from rooms.backends.redis.presence import KEEP_MS, RedisRegistry
+from rooms.backends.redis.scripts import CommitArgs
 from rooms.backends.redis.store import RedisStore
 from rooms.common.jsontext import dumps, loads
 from rooms.room import Join
@@ -241,10 +242,11 @@ def count_calls_of(store: RedisStore, room_id: str) -> list[str]:
     real = store.calls.script
 
     async def script(lua: Any, keys: list[Any], args: list[Any]) -> Any:
-        assert len(keys) == 4 and keys[3].endswith(":rooms")
-        assert args[12:] == [b"a", room_id, KEEP_MS]
+        sent = CommitArgs.read(keys, args)
+        assert sent.rooms.endswith(":rooms")
+        assert (sent.index_change, sent.index_room, sent.index_keep) == (b"a", room_id, KEEP_MS)
         seen.append(
-            "sent again with the archive" if args[10] else "refused: no archive stored apart"
+            "sent again with the archive" if sent.archive else "refused: no archive stored apart"
         )
         return await real(lua, keys, args)
 

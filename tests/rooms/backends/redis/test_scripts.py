@@ -45,7 +45,15 @@ def test_without_an_index_change_its_keys_and_arguments_are_left_out() -> None:
     keys, argv = slots(COMMIT, "KEYS"), slots(COMMIT, "ARGV")
     plain = naming_itself()._replace(index_change=b"")
     assert plain.keys() == keys[:2] == ["room", "log"]
-    assert plain.argv() == argv[:12] and argv[12] == "index_change"
+    assert plain.argv() == argv[:13] and argv[13] == "index_change"
+
+
+def test_what_was_sent_reads_back_by_name() -> None:
+    unset = CommitArgs._field_defaults  # what a commit without an index change leaves
+    plain = naming_itself()._replace(**unset)
+    change = IndexChange(True, ("ttt:w:lease", "ttt:w:rooms"), "roomaaaa", 60_000)
+    for args in (plain, plain.indexing(change)):
+        assert CommitArgs.read(args.keys(), args.argv()) == args
 
 
 def test_an_index_change_adds_its_keys_and_arguments() -> None:
@@ -54,4 +62,4 @@ def test_an_index_change_adds_its_keys_and_arguments() -> None:
     indexing = plain.indexing(change)
     assert indexing.keys() == [*plain.keys(), "ttt:w:lease", "ttt:w:rooms"]
     assert indexing.argv() == [*plain.argv(), b"a", "roomaaaa", 60_000]
-    assert plain.indexing(IndexChange(False, change.keys, "roomaaaa", 1)).argv()[12] == b"r"
+    assert plain.indexing(IndexChange(False, change.keys, "roomaaaa", 1)).index_change == b"r"
