@@ -1,4 +1,4 @@
-"""Building blocks shared across rooms/: JSON text, wire values, ids, per-key locks, group commit,
+"""Building blocks shared across rooms/: JSON text, ids, per-key locks, group commit,
 tasks."""
 
 from __future__ import annotations

@@ -5,14 +5,12 @@ encoding is on the hot path, and orjson (a C extension) does it several times fa
 ``json`` module. The text is the same compact JSON (``separators=(",", ":")``, UTF-8, not
 ASCII-escaped); what orjson refuses (a lone surrogate, an integer beyond 64 bits, a non-standard
 value) falls back to the standard library, so every value that ``json`` can handle still encodes
-and decodes. A dataclass instance with an instance dict (a wire value, rooms.common.wire) is the
-object of that dict on either path, as orjson writes it.
+and decodes. (The room's events are msgspec structs, encoded by rooms.protocol.messages.)
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import is_dataclass
 from typing import Any
 
 import orjson
@@ -34,15 +32,7 @@ def dumps(value: Any) -> str:
     try:
         return orjson.dumps(value, option=_NON_STR_KEYS).decode()
     except TypeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, default=_fields)
-
-
-def _fields(value: object) -> dict[str, Any]:
-    """What orjson writes for a dataclass with an instance dict: that dict, but for the
-    names that start with an underscore."""
-    if not is_dataclass(value) or isinstance(value, type) or not hasattr(value, "__dict__"):
-        raise TypeError(f"{type(value).__name__} is not JSON serializable")
-    return {name: item for name, item in vars(value).items() if not name.startswith("_")}
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
 def loads(text: str | bytes) -> Any:

@@ -1,26 +1,28 @@
 """The events a room emits: one per change, each carrying the room's new version.
 
-Each event type is a wire value (rooms.common.wire): a frozen dataclass built once, complete,
-by the handler of the change, and never changed afterwards. Its fields, in order, are its JSON
-object on the wire: it is encoded once per change (rooms.protocol.messages.dumps), kept in the
-room's bounded event log and broadcast unchanged to every connection of the room.
+Each event type is a frozen ``msgspec.Struct``, built once, complete, by the handler of the
+change, and never changed afterwards. Its type tag (``type``) and then its fields, in order,
+are its JSON object on the wire: it is encoded once per change (rooms.protocol.messages.dumps,
+with msgspec's encoder, which writes the same compact JSON as the rest of the protocol), kept
+in the room's bounded event log and broadcast unchanged to every connection of the room. A
+field sent only sometimes (``Moved.players``, ``Moved.unproven``) defaults to None and is left
+out while it is None; every other field is always sent, null or not.
 
 Every event ends with ``due``, which hubs read off the end of the text (rooms.fanout.hub.due_of);
 the game's events (and ``player_joined``) carry just before it the room's ``clock`` and
 ``offers`` as the change left them. The nested values (a seat's public view, an outcome, the
 clock) are the JSON objects the room's views build, typed read-only. ``EventType`` names
-every type; each class's ``type`` is one of its values, a plain string (the test of the wire
-form checks that each has one class).
+every type; each class's ``type`` is its tag, one of those values (the test of the wire form
+checks that each has one class).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import field
 from enum import StrEnum
 from typing import Any, Literal, TypeAlias
 
-from rooms.common.wire import wire
+import msgspec
 
 __all__ = [
     "DrawDeclined",
@@ -39,6 +41,9 @@ __all__ = [
     "TakebackOffered",
     "Undone",
     "View",
+    "optional_keys",
+    "type_of",
+    "wire_keys",
 ]
 
 
@@ -63,14 +68,22 @@ View = Mapping[str, Any]
 the offers' view), read-only in an event."""
 
 
+class _Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+    """What every event is: frozen, built with keywords, tagged with its ``type``."""
+
+    @property
+    def type(self) -> str:
+        """The event's type as the wire names it (its tag)."""
+        tag: str = self.__struct_config__.tag  # type: ignore[assignment]
+        return tag
+
+
 # -- seats and presence -----------------------------------------------------------------------
 
 
-@wire
-class PlayerJoined:
+class PlayerJoined(_Event, tag="player_joined", frozen=True, kw_only=True):
     """A seat was taken: ``player`` is its public view."""
 
-    type: Literal["player_joined"] = field(default="player_joined", init=False)
     version: int
     player: View
     status: str
@@ -79,11 +92,9 @@ class PlayerJoined:
     due: float | None
 
 
-@wire
-class Presence:
+class Presence(_Event, tag="presence", frozen=True, kw_only=True):
     """A connection of the seat ``mark`` opened or closed: the seat's presence fields."""
 
-    type: Literal["presence"] = field(default="presence", init=False)
     version: int
     mark: str
     connected: bool
@@ -106,9 +117,7 @@ class Presence:
         )
 
 
-@wire
-class Spectators:
-    type: Literal["spectators"] = field(default="spectators", init=False)
+class Spectators(_Event, tag="spectators", frozen=True, kw_only=True):
     version: int
     count: int
     due: float | None
@@ -117,12 +126,10 @@ class Spectators:
 # -- the game ---------------------------------------------------------------------------------
 
 
-@wire
-class Moved:
+class Moved(_Event, tag="moved", frozen=True, kw_only=True, omit_defaults=True):
     """A move landed, at the cell it landed on. ``players`` only when it ended the game (the
     series score changed), ``unproven`` only for a proving bot's best guess."""
 
-    type: Literal["moved"] = field(default="moved", init=False)
     version: int
     mark: str
     row: int
@@ -140,14 +147,12 @@ class Moved:
     due: float | None
 
 
-@wire
-class GameOver:
+class GameOver(_Event, tag="game_over", frozen=True, kw_only=True):
     """The game ended off the board (resignation, time, abandonment, agreement, abort)."""
 
-    type: Literal["game_over"] = field(default="game_over", init=False)
     version: int
-    status: Literal["finished"] = field(default="finished", init=False)
-    turn: None = field(default=None, init=False)
+    status: Literal["finished"] = "finished"
+    turn: None = None
     outcome: View
     by: str | None
     players: Sequence[View]
@@ -157,9 +162,7 @@ class GameOver:
     due: float | None
 
 
-@wire
-class DrawOffered:
-    type: Literal["draw_offered"] = field(default="draw_offered", init=False)
+class DrawOffered(_Event, tag="draw_offered", frozen=True, kw_only=True):
     version: int
     by: str
     clock: View | None
@@ -167,9 +170,7 @@ class DrawOffered:
     due: float | None
 
 
-@wire
-class DrawDeclined:
-    type: Literal["draw_declined"] = field(default="draw_declined", init=False)
+class DrawDeclined(_Event, tag="draw_declined", frozen=True, kw_only=True):
     version: int
     by: str
     clock: View | None
@@ -177,9 +178,7 @@ class DrawDeclined:
     due: float | None
 
 
-@wire
-class TakebackOffered:
-    type: Literal["takeback_offered"] = field(default="takeback_offered", init=False)
+class TakebackOffered(_Event, tag="takeback_offered", frozen=True, kw_only=True):
     version: int
     by: str
     clock: View | None
@@ -187,9 +186,7 @@ class TakebackOffered:
     due: float | None
 
 
-@wire
-class TakebackDeclined:
-    type: Literal["takeback_declined"] = field(default="takeback_declined", init=False)
+class TakebackDeclined(_Event, tag="takeback_declined", frozen=True, kw_only=True):
     version: int
     by: str
     clock: View | None
@@ -197,11 +194,9 @@ class TakebackDeclined:
     due: float | None
 
 
-@wire
-class Undone:
+class Undone(_Event, tag="undone", frozen=True, kw_only=True):
     """Moves were taken back (``moves``: mark and cell, the last played first)."""
 
-    type: Literal["undone"] = field(default="undone", init=False)
     version: int
     by: str
     moves: Sequence[View]
@@ -217,9 +212,7 @@ class Undone:
 # -- the series -------------------------------------------------------------------------------
 
 
-@wire
-class RematchOffered:
-    type: Literal["rematch_offered"] = field(default="rematch_offered", init=False)
+class RematchOffered(_Event, tag="rematch_offered", frozen=True, kw_only=True):
     version: int
     by: str
     clock: View | None
@@ -227,17 +220,15 @@ class RematchOffered:
     due: float | None
 
 
-@wire
-class NewGame:
+class NewGame(_Event, tag="new_game", frozen=True, kw_only=True):
     """The next game started: ``marks`` maps each old mark to its new one."""
 
-    type: Literal["new_game"] = field(default="new_game", init=False)
     version: int
     game_number: int
     marks: Mapping[str, str]
     players: Sequence[View]
     board: str
-    ply: Literal[0] = field(default=0, init=False)
+    ply: Literal[0] = 0
     turn: str
     status: str
     started_at: float
@@ -246,11 +237,9 @@ class NewGame:
     due: float | None
 
 
-@wire
-class Rated:
+class Rated(_Event, tag="rated", frozen=True, kw_only=True):
     """The ratings a rated game changed (rooms.room.rated): ``rating_change`` by mark."""
 
-    type: Literal["rated"] = field(default="rated", init=False)
     version: int
     game_number: int
     pool: str
@@ -274,3 +263,22 @@ Event: TypeAlias = (
     | Rated
 )
 """Every event the room emits."""
+
+
+def type_of(kind: type[Event]) -> str:
+    """The type an event of class ``kind`` names on the wire (its tag)."""
+    tag: str = kind.__struct_config__.tag  # type: ignore[assignment]
+    return tag
+
+
+def wire_keys(kind: type[Event]) -> tuple[str, ...]:
+    """The keys of an event of class ``kind``, in the order they are sent: ``type``, then its
+    fields (an optional one only while it is not None: ``optional_keys``)."""
+    return ("type", *kind.__struct_fields__)
+
+
+def optional_keys(kind: type[Event]) -> frozenset[str]:
+    """The keys of ``kind`` that are left out while None."""
+    if not kind.__struct_config__.omit_defaults:
+        return frozenset()
+    return frozenset(spec.name for spec in msgspec.structs.fields(kind) if spec.default is None)

@@ -4,9 +4,9 @@ the hubs read these texts (``due`` last: rooms.fanout.hub.due_of)."""
 
 from __future__ import annotations
 
-import dataclasses
 import typing
 
+import msgspec
 import pytest
 
 from rooms.protocol import dumps
@@ -26,6 +26,8 @@ from rooms.room.events import (
     TakebackDeclined,
     TakebackOffered,
     Undone,
+    type_of,
+    wire_keys,
 )
 
 PLAYER = {"mark": "X", "name": "Ada", "connected": True, "wins": 0}
@@ -87,7 +89,7 @@ PINNED: list[tuple[Event, str]] = [
         f'{{"type":"moved",{MOVED_TEXT},"clock":{CLOCK_TEXT},"offers":{OFFERS_TEXT},"due":9.5}}',
     ),
     (  # a move that ended the game: the players with the series score, after ``at``
-        dataclasses.replace(
+        msgspec.structs.replace(
             MOVED,
             turn=None,
             status="finished",
@@ -101,7 +103,7 @@ PINNED: list[tuple[Event, str]] = [
         f'"clock":null,"offers":{OFFERS_TEXT},"due":null}}',
     ),
     (  # a proving bot's best guess
-        dataclasses.replace(MOVED, unproven=True, clock=None, due=None),
+        msgspec.structs.replace(MOVED, unproven=True, clock=None, due=None),
         f'{{"type":"moved",{MOVED_TEXT},"unproven":true,"clock":null,"offers":{OFFERS_TEXT},'
         '"due":null}',
     ),
@@ -205,11 +207,18 @@ def test_each_event_encodes_to_its_pinned_text(event: Event, text: str) -> None:
 
 def test_every_event_type_is_pinned_and_has_one_class() -> None:
     classes = typing.get_args(Event)
-    assert sorted(kind.type for kind in classes) == sorted(EventType)  # one class each
+    assert sorted(type_of(kind) for kind in classes) == sorted(EventType)  # one class each
     assert {event.type for event, _ in PINNED} == set(EventType)
 
 
 @pytest.mark.parametrize("kind", typing.get_args(Event), ids=lambda kind: kind.__name__)
 def test_every_event_starts_with_its_type_and_version_and_ends_with_due(kind: type) -> None:
-    names = [spec.name for spec in dataclasses.fields(kind)]
+    names = list(wire_keys(kind))
     assert names[:2] == ["type", "version"] and names[-1] == "due"
+
+
+@pytest.mark.parametrize(("event", "text"), PINNED[:3], ids=["first", "second", "third"])
+def test_an_event_cannot_be_changed_once_built(event: Event, text: str) -> None:
+    with pytest.raises(AttributeError):
+        event.version = 99  # type: ignore[misc]
+    assert dumps(event) == text
