@@ -13,7 +13,7 @@ import shutil
 import signal
 import socket
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import redis
@@ -45,9 +45,13 @@ def free_port() -> int:
 class RedisServer:
     """One redis-server process at a time on ``port`` with its data in ``directory``."""
 
-    def __init__(self, directory: Path, *, appendonly: bool = False) -> None:
+    def __init__(
+        self, directory: Path, *, appendonly: bool = False, extra: Sequence[str] = ()
+    ) -> None:
         self.directory = directory
         self.appendonly = appendonly
+        self.extra = tuple(extra)
+        """More redis-server arguments (a TLS port, a unix socket); the plain port stays."""
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.paused = False
@@ -83,6 +87,7 @@ class RedisServer:
             "yes" if self.appendonly else "no",
             "--appendfsync",
             "always",  # an acknowledged write survives a kill -9
+            *self.extra,
         ]
 
     def start(self, *, appendonly: bool | None = None) -> None:
