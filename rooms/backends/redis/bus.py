@@ -11,6 +11,9 @@ One task reads the connection, with no timer per message; a health watch (``heal
 when quiet. When it breaks or stays silent for ``health_timeout``, the task reconnects with
 bounded backoff, resubscribes, and re-delivers each room's latest logged event: pub/sub is
 at-most-once, so a listener that missed anything sees a version gap and re-reads the store.
+With ``RedisOptions.auto_pipeline`` on (the fast path), the replies are parsed by hiredis as
+the socket delivers them and dispatched right there (``wire``), and the task only waits for the
+connection's end; off (``--no-fastpath``), it reads them one by one through redis-py.
 Subscription buffers are bounded and drop on overflow. Command names and the ``_lost`` and
 ``_other`` hooks let the Cluster bus subclass this per shard (``cluster.bus``).
 """
@@ -40,6 +43,7 @@ from rooms.backends.redis.connect import (
 from rooms.backends.redis.health import HealthWatch
 from rooms.backends.redis.keys import KeyLayout
 from rooms.backends.redis.resp import pack_commands
+from rooms.backends.redis.wire import RedisWire, take_over
 from rooms.common import metrics
 from rooms.common.tasks import stop_task
 from rooms.errors import ErrorCode, RoomError
@@ -102,6 +106,7 @@ class RedisBus:
         self._lingering: dict[str, float] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._conn: AbstractConnection | None = None
+        self._wire: RedisWire | None = None  # the fast path's reader and writer of ``_conn``
         self._write_timeout: float | None = None  # the connection's own, taken by ``_run``
         self._connected = asyncio.Event()
         self._reader: asyncio.Task[None] | None = None
@@ -226,7 +231,12 @@ class RedisBus:
         The connection's socket timeout is off once it is connected (``_run``), and the
         write is bounded here: with one, redis-py writes through ``asyncio.wait_for``, a
         task of its own for every SUBSCRIBE and UNSUBSCRIBE. The reader's reads set no
-        timeout."""
+        timeout. On the fast path the bytes go to the wire, which waits only while the
+        socket takes no more (``RedisWire.drain``), under the same bound."""
+        wire = self._wire
+        if wire is not None:
+            await self._send_wire(wire, commands)
+            return
         conn = self._conn
         if conn is None or not conn.is_connected:
             return
@@ -242,6 +252,22 @@ class RedisBus:
                     await conn.send_packed_command(packed, check_health=False)
             except TimeoutError:  # the write may be half done: never reuse the connection
                 await conn.disconnect(nowait=True)
+                raise
+
+    async def _send_wire(self, wire: RedisWire, commands: list[tuple[str, ...]]) -> None:
+        if wire.closing:
+            return
+        for command in commands:
+            self.sent[command[0]] += 1
+        with contextlib.suppress(*_BROKEN):
+            wire.write(pack_commands(commands))
+            if not wire.paused:
+                return
+            try:
+                async with asyncio.timeout(self._write_timeout):
+                    await wire.drain()
+            except TimeoutError:  # the write may be half done: never reuse the connection
+                wire.abort()
                 raise
 
     async def _send_subscribe(self, room_ids: list[str]) -> None:
@@ -278,12 +304,15 @@ class RedisBus:
         delay = 0.05
         while not self._closing:
             conn: AbstractConnection | None = None
+            wire: RedisWire | None = None
             try:
                 conn = self._new_connection()
                 await conn.connect()  # type: ignore[no-untyped-call]  # unannotated upstream
                 # The handshake's replies were read under the socket timeout; from here on
                 # it would bound only the writes, which ``_send`` bounds itself.
                 self._write_timeout, conn.socket_timeout = conn.socket_timeout, None
+                if self.options.auto_pipeline:  # before anything is sent: it reads the replies
+                    wire = take_over(conn, self._take)
                 self.connections += 1
                 # No await between taking the room list and publishing the connection, so
                 # a concurrent subscribe is either in this batch or sends its own.
@@ -299,18 +328,21 @@ class RedisBus:
                     metrics.sink.bus_reconnect()
                 # (On the first connection no subscribe has returned yet, so nothing was
                 # missed; only rooms handed over from elsewhere are already marked.)
-                self._conn = conn
+                self._conn, self._wire = conn, wire
                 self._connected.set()
                 for start in range(0, len(rooms), _CHUNK):
                     await self._send_subscribe(rooms[start : start + _CHUNK])
                 delay = 0.05
-                await self._read(conn)
+                if wire is None:
+                    await self._read(conn)
+                else:
+                    await self._read_wire(wire)
             except _BROKEN as exc:
                 log.warning("redis bus: connection lost (%s); reconnecting", exc)
             except Exception:  # never let one bad reply end the worker's only reader
                 log.exception("redis bus: reader failed; reconnecting")
             finally:
-                self._conn = None
+                self._conn = self._wire = None
                 self._connected.clear()
                 if conn is not None:
                     await conn.disconnect(nowait=True)
@@ -335,6 +367,35 @@ class RedisBus:
                 reply = await conn.read_response(timeout=math.inf)
                 watch.heard = clock()
                 self._dispatch(reply)
+
+    async def _read_wire(self, wire: RedisWire) -> None:
+        """``_read`` on the fast path: the wire hands over each reply as it arrives, and this
+        waits for the connection's end (or the health watch's verdict), raising its cause."""
+        clock = asyncio.get_running_loop().time
+        take = self._take
+        async with HealthWatch(
+            interval=self._health_interval,
+            timeout=self._health_timeout,
+            ping=lambda: self._send("PING"),
+        ) as watch:
+
+            def heard(reply: Any) -> None:
+                watch.heard = clock()
+                take(reply)
+
+            wire.on_reply = heard
+            try:
+                cause = await wire.closed
+            finally:
+                wire.on_reply = take
+            raise cause
+
+    def _take(self, reply: Any) -> None:
+        """A reply from the wire: an error reply breaks the connection, as redis-py's
+        ``read_response`` raising it does on the plain path."""
+        if isinstance(reply, Exception):
+            raise reply
+        self._dispatch(reply)
 
     def _dispatch(self, reply: Any) -> None:
         if not isinstance(reply, list) or len(reply) < 2:

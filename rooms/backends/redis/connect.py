@@ -68,9 +68,10 @@ class RedisOptions:
     pool_size: int = 64
     """Connections per client; more concurrent commands wait for a free one."""
     auto_pipeline: bool = True
-    """Send the hot commands auto-pipelined (``batch``) and pack the bus's commands with our
-    own RESP packer (``resp``). False: every command through plain redis-py calls, the same
-    commands and replies (``--no-fastpath``)."""
+    """Send the hot commands auto-pipelined (``batch``), pack the bus's commands with our own
+    RESP packer (``resp``) and read its replies through the wire (``wire``). False: every
+    command and reply through plain redis-py calls, the same commands and replies
+    (``--no-fastpath``)."""
 
     def __post_init__(self) -> None:
         for name in ("timeout", "socket_timeout", "connect_timeout"):
