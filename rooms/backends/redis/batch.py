@@ -31,8 +31,11 @@ Guarantees kept from the plain path:
 
 Commands run in the order they were queued; only the batch boundaries move. They are packed
 by rooms.backends.redis.resp (the bytes redis-py's ``pack_commands`` sends, for less CPU).
-Replies come back as redis-py's parser reads them (hiredis when installed) without response
-callbacks, which the commands sent here do not need.
+The kept connection is read by the wire (rooms.backends.redis.wire): hiredis fed by the socket,
+each reply handed to its caller's future as it arrives, with no await per reply and no response
+callbacks (the commands sent here need none). It speaks RESP2 for that (the pool's others speak
+what the client was made with); a connection Redis closed while idle is known at once, and
+replaced before the next batch is written.
 
 ``DirectCalls`` is the plain path, one redis-py call per command, each block under its own
 ``guarded`` deadline: a Redis Cluster's (its commands go to different nodes by slot), and
@@ -44,7 +47,6 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
-import math
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -56,12 +58,13 @@ import redis.asyncio as aioredis
 from redis.asyncio.client import Redis
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import InvalidResponse, NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from rooms.backends.redis.connect import guarded
 from rooms.backends.redis.deadlines import Deadlines
 from rooms.backends.redis.resp import Arg, pack_commands
+from rooms.backends.redis.wire import RedisWire, take_over
 from rooms.common import metrics
 
 __all__ = ["AutoPipeline", "DirectCalls", "LuaScript", "RedisCalls", "redis_calls"]
@@ -69,10 +72,6 @@ __all__ = ["AutoPipeline", "DirectCalls", "LuaScript", "RedisCalls", "redis_call
 
 MAX_BATCH = 256
 """Commands per round trip at most; more wait for the next one (bounded buffers)."""
-IDLE_CHECK = 1.0
-"""Seconds without a batch after which the kept connection is checked before use (as the
-pool checks the connections it hands out), so one that Redis closed meanwhile (restart,
-idle timeout) is replaced before a command is written to it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,11 +126,14 @@ class AutoPipeline:
         self._runner: asyncio.Task[None] | None = None
         self._deadlines: dict[float, Deadlines] = {}  # timeout -> one timer for its blocks
         self._connection: Any = None
-        self._used = 0.0  # the loop's time when the last batch ended
-        self._loading: dict[str, asyncio.Future[Any]] = {}  # sha -> its SCRIPT LOAD
         """The pool's connection this pipeline keeps (taken on the first batch, given back
         by ``aclose``): one batch at a time needs one, and the pool's checkout per batch
         cost as much CPU as the batch itself. A broken one reconnects on its next use."""
+        self._protocol: Any = None  # the kept connection's own RESP version, for ``aclose``
+        self._wire: RedisWire | None = None  # reads the kept connection (``_attach``)
+        self._waiting: deque[_Pending] = deque()  # on the wire, in order, reply not read yet
+        self._answered: asyncio.Future[None] | None = None  # the batch on the wire: all read
+        self._loading: dict[str, asyncio.Future[Any]] = {}  # sha -> its SCRIPT LOAD
         self.batches = 0
         """Pipelines sent (each one round trip), retries included: for tests and stats."""
         self.commands = 0
@@ -174,6 +176,11 @@ class AutoPipeline:
             self._queue.popleft().future.cancel()
         connection, self._connection = self._connection, None
         if connection is not None:
+            # Taken over by the wire and speaking RESP2: the pool gets it back closed, to
+            # reconnect it as its own when it hands it out again.
+            self._wire = None
+            await connection.disconnect(nowait=True)
+            connection.protocol = self._protocol
             await self._pool.release(connection)
 
     def _submit(self, args: tuple[Arg, ...]) -> asyncio.Future[Any]:
@@ -203,9 +210,7 @@ class AutoPipeline:
             connection = self._connection
             if connection is None:
                 connection = await self._pool.get_connection()  # type: ignore[no-untyped-call]
-                self._connection = connection
-            elif asyncio.get_running_loop().time() - self._used > IDLE_CHECK:
-                await self._pool.ensure_connection(connection)
+                self._connection, self._protocol = connection, connection.protocol
 
             async def broken(error: Exception) -> None:
                 await connection.disconnect()  # the next attempt reconnects
@@ -223,8 +228,6 @@ class AutoPipeline:
                     pending.future.set_exception(exc)
             if not isinstance(exc, Exception):
                 raise
-        finally:
-            self._used = asyncio.get_running_loop().time()
 
     async def _round_trip(self, connection: Any, batch: list[_Pending]) -> None:
         # On a retry only what is still unanswered, and still wanted, goes again.
@@ -237,34 +240,60 @@ class AutoPipeline:
         packed = pack_commands(
             [pending.args for pending in sending], encoder.encoding, encoder.encoding_errors
         )
-        # The socket timeout bounds the batch's write and replies as a whole: one timer per
-        # batch, not one per reply (``math.inf``: redis-py's own read sets none). The write
-        # goes with the connection's own timeout off: with one, redis-py sends through
-        # ``asyncio.wait_for``, a task of its own, so the commit would reach the socket a
-        # loop turn later. A connect or reconnect inside the send (redis-py's, reading the
-        # handshake's replies) is under this timeout too.
-        timeout = connection.socket_timeout
+        # The socket timeout bounds the batch as a whole, (re)connecting included: one timer
+        # per batch, not one per reply. The replies are handed to ``_reply`` as they arrive.
         started = time.perf_counter()
         try:
-            async with asyncio.timeout(timeout):
-                connection.socket_timeout = None
-                try:
-                    await connection.send_packed_command(packed)
-                finally:
-                    connection.socket_timeout = timeout
-                for pending in sending:  # every reply is read, wanted or not: in step
-                    try:
-                        reply = await connection.read_response(timeout=math.inf)
-                    except ResponseError as error:
-                        if not pending.future.done():
-                            pending.future.set_exception(error)
-                    else:
-                        if not pending.future.done():
-                            pending.future.set_result(reply)
+            async with asyncio.timeout(connection.socket_timeout):
+                wire = self._wire
+                if wire is None or wire.closing:
+                    wire = await self._attach(connection)
+                answered = self._answered = asyncio.get_running_loop().create_future()
+                self._waiting.extend(sending)
+                wire.write(packed)
+                if wire.paused:
+                    await wire.drain()
+                await answered
             metrics.sink.redis_round_trip(time.perf_counter() - started)
-        except TimeoutError:  # asyncio's; redis-py made socket errors ConnectionErrors
-            await connection.disconnect(nowait=True)  # replies may still come: never reuse
+        except TimeoutError:  # replies may still come: never reuse the connection
+            if self._wire is not None:
+                self._wire.abort()
             raise RedisTimeoutError("Timeout writing to or reading from Redis") from None
+
+    async def _attach(self, connection: Any) -> RedisWire:
+        """Put the kept connection on a wire: reconnected if its last wire ended, and made
+        RESP2 (pooled connections speak what the client was made with) on the first use."""
+        if self._wire is not None:  # it ended: so did the connection, for redis-py too
+            self._wire = None
+            await connection.disconnect(nowait=True)
+        if connection.protocol not in (2, "2"):
+            await connection.disconnect(nowait=True)
+            connection.protocol = 2
+        await connection.connect()  # redis-py's handshake, unless still connected
+        self._waiting.clear()
+        wire = self._wire = take_over(connection, self._reply)
+        wire.closed.add_done_callback(lambda closed: self._lost(wire, closed.result()))
+        return wire
+
+    def _reply(self, reply: Any) -> None:
+        """The next reply, in order: its caller's result or error, if still wanted."""
+        if not self._waiting:
+            raise InvalidResponse("a reply from Redis that no command asked for")
+        if isinstance(reply, Exception) and not isinstance(reply, ResponseError):
+            raise reply  # e.g. LOADING: the connection's failure, not the command's
+        future = self._waiting.popleft().future
+        if not future.done():
+            if isinstance(reply, ResponseError):
+                future.set_exception(reply)
+            else:
+                future.set_result(reply)
+        if not self._waiting and self._answered is not None and not self._answered.done():
+            self._answered.set_result(None)
+
+    def _lost(self, wire: RedisWire, cause: Exception) -> None:
+        """The wire ended: the batch on it fails with the cause (the retry policy decides)."""
+        if wire is self._wire and self._answered is not None and not self._answered.done():
+            self._answered.set_exception(cause)
 
 
 class DirectCalls:

@@ -232,8 +232,8 @@ async def test_a_batch_is_written_without_a_task_of_its_own(
     own_redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """redis-py writes through ``asyncio.wait_for`` (a task, a loop turn later) when the
-    connection has a socket timeout: the batch writes with it off, under its own timeout,
-    and gives it back to the connection afterwards."""
+    connection has a socket timeout: the batch writes to the wire at once, under its own
+    timeout, and leaves the connection's timeout as it was."""
     store = await open_store(own_redis_server.url)
     try:
         await store.create("turn0", "v0", listed=False)
@@ -288,7 +288,7 @@ async def test_a_frozen_redis_times_every_caller_out_then_serves_again(
             assert isinstance(result, RoomError), result
             assert result.code is ErrorCode.UNAVAILABLE
         # The callers' deadline may come before the batch's own (its retry reconnects to
-        # the frozen server): once the batch has ended, the connection has its timeout back.
+        # the frozen server): once the batch has ended, the connection's timeout is intact.
         pipeline = pipeline_of(store)
         await eventually(lambda: pipeline._runner is None, "the batch ended", timeout=BOUND)
         assert pipeline._connection.socket_timeout == FAST.socket_timeout
@@ -320,3 +320,44 @@ async def test_presence_index_writes_share_round_trips(own_redis_server: RedisSe
         assert sorted(await registry.rooms("w1", 100)) == rooms[15:]
     finally:
         await registry.close()
+
+
+async def test_a_connection_closed_while_idle_is_replaced_before_the_next_batch(
+    own_redis_server: RedisServer,
+) -> None:
+    """Redis closes the kept connection between two batches (a restart, an idle timeout, a
+    CLIENT KILL): the wire saw it, so the next batch goes on a new connection at once,
+    with no failed attempt (one batch sent)."""
+    store = await open_store(own_redis_server.url)
+    try:
+        await store.create("idle0", "v0", listed=False)
+        pipeline = pipeline_of(store)
+        wire = pipeline._wire
+        assert wire is not None
+        own_redis_server.client().client_kill_filter(_type="normal", skipme=True)
+        await asyncio.wait_for(wire.closed, BOUND)
+        sent = pipeline.batches
+        assert await store.load("idle0") == StoredRoom(0, "v0")
+        assert pipeline.batches == sent + 1
+        assert pipeline._wire is not wire
+    finally:
+        await store.close()
+
+
+async def test_the_kept_connection_speaks_resp2_and_goes_back_to_the_pool_as_it_came(
+    own_redis_server: RedisServer,
+) -> None:
+    client = make_client(own_redis_server.url, FAST)
+    pipeline = AutoPipeline(client)
+    try:
+        info = await pipeline.call("CLIENT", "INFO")
+        assert "resp=2" in info.split()
+        connection = pipeline._connection
+        await pipeline.aclose()
+        assert connection.protocol == 3 and not connection.is_connected
+        # the pool hands it out again, reconnected as its own (RESP3, as the client was made)
+        info = await client.execute_command("CLIENT", "INFO")  # type: ignore[no-untyped-call]
+        assert "resp=3" in info.split()
+    finally:
+        await pipeline.aclose()
+        await client.aclose()
