@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import redis
 
+from bench.bus_intake import measure as measure_intake
 from bench.redis_calls import measure as measure_calls
 from bench.room_lifecycle import STEPS, measure_lifecycle
 
@@ -31,3 +32,11 @@ def test_the_store_calls_bench_measures_each_call_and_cleans_up(redis_url: str) 
     assert set(found) == {"load", "events_since", "guard: guarded", "guard: calls.guard"}
     assert all(value > 0 for value in found.values())
     assert not [key for key in _keys(redis_url) if key.startswith(b"bench-calls-")]
+
+
+def test_the_bus_intake_bench_measures_both_ways(redis_url: str) -> None:
+    found = measure_intake(redis_url, rounds=1, loop="asyncio", messages=300)
+    assert set(found) == {"wire", "plain"}
+    for figures in found.values():
+        assert figures["cpu_us_per_message"] > 0 and figures["messages_per_second"] > 0
+    assert not [key for key in _keys(redis_url) if key.startswith(b"bench-intake-")]
