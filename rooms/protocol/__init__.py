@@ -1,7 +1,9 @@
-"""The wire protocol (docs/protocol.md): messages parsed and built, and the room codec."""
+"""The wire protocol (docs/protocol.md): messages parsed and built, the room actions as
+one table (``actions``), and the room codec."""
 
 from __future__ import annotations
 
+from rooms.protocol.actions import ACTIONS, Action, ActionMessage, ack_version, command_for
 from rooms.protocol.codec import decode_room, encode_room
 from rooms.protocol.messages import (
     ENCODES,
@@ -20,9 +22,7 @@ from rooms.protocol.messages import (
 )
 from rooms.protocol.parse import (
     JOIN_KEY_RULE,
-    ActionMessage,
     ChatMessage,
-    ClaimMessage,
     ClientMessage,
     JoinMessage,
     MoveMessage,
@@ -33,9 +33,10 @@ from rooms.protocol.parse import (
 )
 
 __all__ = [
+    "ACTIONS",
+    "Action",
     "ActionMessage",
     "ChatMessage",
-    "ClaimMessage",
     "ClientMessage",
     "ClientType",
     "ENCODES",
@@ -48,6 +49,8 @@ __all__ = [
     "ServerType",
     "SyncMessage",
     "ack_message",
+    "ack_version",
+    "command_for",
     "decode_room",
     "dumps",
     "encode_room",

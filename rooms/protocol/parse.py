@@ -13,16 +13,16 @@ import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
-from core import MARKS, MalformedMove, MoveRequest, parse_move
+from core import MalformedMove, MoveRequest, parse_move
 from rooms.common.jsontext import loads
 from rooms.common.names import MAX_NAME, clean_name
 from rooms.errors import ErrorCode, RoomError
 from rooms.players.record import Credentials, credentials_of
+from rooms.protocol.actions import ACTIONS, ActionMessage
 from rooms.protocol.messages import PROTOCOL_VERSION, RESERVED_TYPES, ClientType
 from rooms.room.commands import Role
 
 __all__ = [
-    "ACTIONS",
     "JOIN_KEY_RULE",
     "MAX_CHAT",
     "MAX_ID",
@@ -30,7 +30,6 @@ __all__ = [
     "valid_join_key",
     "ActionMessage",
     "ChatMessage",
-    "ClaimMessage",
     "ClientMessage",
     "JoinMessage",
     "MoveMessage",
@@ -95,51 +94,13 @@ class PingMessage:
     ref: str | None = None
 
 
-ACTIONS = frozenset(
-    {
-        ClientType.RESIGN,
-        ClientType.ABORT,
-        ClientType.OFFER_DRAW,
-        ClientType.ACCEPT_DRAW,
-        ClientType.DECLINE_DRAW,
-        ClientType.TAKEBACK,
-        ClientType.ACCEPT_TAKEBACK,
-        ClientType.DECLINE_TAKEBACK,
-        ClientType.REMATCH,
-        ClientType.LEAVE,
-    }
-)
-"""Lifecycle commands without fields of their own."""
-
-
-@dataclass(frozen=True, slots=True)
-class ActionMessage:
-    kind: ClientType
-    ref: str | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimMessage:
-    draw: bool
-    mark: str | None = None
-    ref: str | None = None
-
-
 @dataclass(frozen=True, slots=True)
 class ChatMessage:
     text: str
     ref: str | None = None
 
 
-ClientMessage = (
-    JoinMessage
-    | MoveMessage
-    | SyncMessage
-    | PingMessage
-    | ActionMessage
-    | ClaimMessage
-    | ChatMessage
-)
+ClientMessage = JoinMessage | MoveMessage | SyncMessage | PingMessage | ActionMessage | ChatMessage
 
 
 def _encodable(value: str) -> bool:
@@ -263,16 +224,6 @@ def _move(data: dict[str, Any]) -> MoveMessage:
     return MoveMessage(request=request, version=version, move_id=move_id)
 
 
-def _claim(data: dict[str, Any], ref: str | None) -> ClaimMessage:
-    result = data.get("result")
-    if not isinstance(result, str) or result not in {"win", "draw"}:  # a list is unhashable
-        raise _bad(f'result must be "win" or "draw", got {result!r:.80}', ref)
-    mark = data.get("mark")
-    if mark is not None and (not isinstance(mark, str) or mark not in MARKS):
-        raise _bad(f"mark must be one of {', '.join(MARKS)}, got {mark!r:.80}", ref)
-    return ClaimMessage(draw=result == "draw", mark=mark, ref=ref)
-
-
 def _chat(data: dict[str, Any], ref: str | None) -> ChatMessage:
     value = data.get("text")
     if not isinstance(value, str) or not _encodable(value):
@@ -343,8 +294,7 @@ def parse_message(text: str, *, max_bytes: int) -> ClientMessage:
         return SyncMessage(ref)
     if kind == ClientType.PING:
         return PingMessage(ref)
-    if kind == ClientType.CLAIM:
-        return _claim(data, ref)
     if kind == ClientType.CHAT:
         return _chat(data, ref)
-    return ActionMessage(ClientType(kind), ref)
+    action = ClientType(kind)  # every other type is a room action (rooms.protocol.actions)
+    return ActionMessage(action, ref, ACTIONS[action].read(data, ref))

@@ -14,7 +14,6 @@ from rooms import ErrorCode
 from rooms.protocol import (
     ActionMessage,
     ChatMessage,
-    ClaimMessage,
     ClientMessage,
     JoinMessage,
     MoveMessage,
@@ -33,7 +32,6 @@ _TYPES: dict[type, str] = {
     SyncMessage: "sync",
     PingMessage: "ping",
     ChatMessage: "chat",
-    ClaimMessage: "claim",
 }
 _RECEIVED: dict[Any, Any] = {}  # a message class (an action's kind) -> its counter child
 _ERRORS: dict[tuple[ErrorCode, str], Any] = {}

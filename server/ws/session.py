@@ -25,26 +25,28 @@ from rooms.players import PlayerDirectory, verified
 from rooms.protocol import (
     ActionMessage,
     ChatMessage,
-    ClaimMessage,
     ClientType,
     JoinMessage,
     MoveMessage,
     PingMessage,
     SyncMessage,
     ack_message,
+    ack_version,
+    command_for,
     dumps,
     error_message,
+    move_ok_message,
     parse_message,
     pong_message,
     welcome_message,
 )
-from rooms.room import Command, Join, JoinReply, PlayMove, Role
+from rooms.room import Command, Join, JoinReply, MoveReply, PlayMove, Role
 
 from ..crash_points import AFTER_SEAT, crash_point
 from ..guards.admission import LoopLag
 from ..metrics import edge as metrics
 from ..settings import Settings
-from .actions import chat_line, command_for, move_ok_text, version_of
+from .chat import chat_line
 from .close_codes import CloseCode
 from .connection import Connection
 from .limits import TokenBucket
@@ -269,7 +271,7 @@ class Session:
                 self.conn.send(dumps(pong_message(message.ref)))
             elif isinstance(message, ChatMessage):
                 await self._say(message)
-            elif isinstance(message, ActionMessage | ClaimMessage):
+            elif isinstance(message, ActionMessage):
                 await self._act(message)
         except RoomError as exc:
             self._error(exc, ref)
@@ -354,7 +356,7 @@ class Session:
     async def _move(self, message: MoveMessage) -> None:
         command = PlayMove(self.conn.id, message.request, message.version, message.move_id)
         try:
-            await self._command(command, move_ok_text)
+            await self._command(command, _move_ok)
         except RoomError as exc:
             exc.ref = exc.ref or message.move_id
             raise
@@ -376,8 +378,9 @@ class Session:
         feed.answer(reply, executed.room.version, executed.event_text)
         return executed
 
-    async def _act(self, message: ActionMessage | ClaimMessage) -> None:
-        leaving = isinstance(message, ActionMessage) and message.kind is ClientType.LEAVE
+    async def _act(self, message: ActionMessage) -> None:
+        """A room action (rooms.protocol.actions), answered with an ``ack``."""
+        leaving = message.kind is ClientType.LEAVE
         if leaving:
             # Received is enough: if the connection ends before this commit answers (the
             # peer closed and an event's send failed, which cancels this read), the close
@@ -386,7 +389,7 @@ class Session:
         await self._command(
             command_for(message, self.conn.id),
             lambda executed: dumps(
-                ack_message(message.ref, version_of(executed.reply, executed.event))
+                ack_message(message.ref, ack_version(executed.reply, executed.event))
             ),
         )
         if leaving:  # recorded: the close that follows changes nothing more
@@ -405,3 +408,9 @@ class Session:
             spectator_name=self._joined.name,
         )
         self.conn.send(dumps(ack_message(message.ref, None)))
+
+
+def _move_ok(executed: Executed) -> str:
+    """The answer to a move that landed (or was a duplicate)."""
+    assert isinstance(executed.reply, MoveReply)
+    return dumps(move_ok_message(executed.reply))
