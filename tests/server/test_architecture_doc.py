@@ -1,7 +1,8 @@
 """docs/architecture.md stays true: every ``file.py:name`` it names is defined in that file,
 the path of one move is a numbered list of such steps through at most a dozen project
-files, every repository path it names exists, and its module map names every package of
-rooms/ and server/."""
+files, each with an *also* line of the files its own file imports, every repository path it
+names exists, its module map names every package of rooms/ and server/, the room's commands
+it counts and lists are the dispatch table's, and every close code it quotes is one."""
 
 from __future__ import annotations
 
@@ -12,15 +13,18 @@ from pathlib import Path
 
 import pytest
 
+from rooms.room.room import _HANDLERS
+from server import CloseCode
+
 ROOT = Path(__file__).resolve().parents[2]
 DOC = (ROOT / "docs" / "architecture.md").read_text()
 MAX_FILES = 12
 """Project files the path of one move may pass through (issue 22: a newcomer follows it)."""
 
-_TOP = r"(?:core|rooms|server|bench)"
+_TOP = r"(?:core|rooms|server|bench|cli)"
 REFERENCE = re.compile(rf"`({_TOP}/[\w/]+\.py):([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)`")
 """```path/to/file.py:function``` or ```path/to/file.py:Class.method```."""
-PATH = re.compile(r"`((?:core|rooms|server|bench|tests|static|docs)/[\w./-]*)`")
+PATH = re.compile(r"`((?:core|rooms|server|bench|cli|tests|static|docs|deploy)/[\w./-]*)`")
 """A repository path in backticks: a file, or a folder when it ends with a slash."""
 SOURCE = re.compile(rf"\b({_TOP}/[\w/]+\.py)\b")
 
@@ -101,9 +105,92 @@ def test_the_move_path_is_a_numbered_list_of_steps() -> None:
         )
 
 
+def split_also(step: str) -> tuple[str, str]:
+    """A step's own text, and its *also* part (from its ``also:`` line to its end)."""
+    text, marker, also = step.partition("\n   also:")
+    if not marker:
+        text, marker, also = step.partition("\n    also:")
+    assert marker, f"this step has no also line: {step[:60]!r}"
+    return text, also
+
+
 def test_the_move_path_passes_through_at_most_a_dozen_files() -> None:
-    files = {path for step in move_path_steps() for path in SOURCE.findall(step)}
+    files = {path for step in move_path_steps() for path in SOURCE.findall(split_also(step)[0])}
     assert len(files) <= MAX_FILES, f"the path of one move names {len(files)} files: {files}"
+
+
+def _imported_files(path: str) -> set[str]:
+    """The project files ``path`` imports, directly: a module, or the submodule a
+    package's ``__init__`` takes a name from."""
+
+    def file_of(module: str) -> str | None:
+        base = ROOT / module.replace(".", "/")
+        for candidate in (base.with_suffix(".py"), base / "__init__.py"):
+            if candidate.is_file():
+                return candidate.relative_to(ROOT).as_posix()
+        return None
+
+    def targets(file: str) -> list[tuple[str, str | None]]:
+        module = file.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+        package = module if file.endswith("__init__.py") else module.rpartition(".")[0]
+        found: list[tuple[str, str | None]] = []
+        for node in ast.walk(_module(file)):
+            if isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parent = package
+                    for _ in range(node.level - 1):
+                        parent = parent.rpartition(".")[0]
+                    base = f"{parent}.{node.module}" if node.module else parent
+                found.extend((base, alias.name) for alias in node.names)
+            elif isinstance(node, ast.Import):
+                found.extend((alias.name, None) for alias in node.names)
+        return found
+
+    reached: set[str] = set()
+    for module, name in targets(path):
+        submodule = file_of(f"{module}.{name}") if name else None
+        target = submodule or file_of(module)
+        if target is None:
+            continue
+        if submodule is None and name and target.endswith("__init__.py"):
+            origins = [m for m, n in targets(target) if n == name and file_of(m)]
+            target = file_of(origins[0]) or target if origins else target
+        reached.add(target)
+    return reached
+
+
+@pytest.mark.parametrize("number", range(1, len(move_path_steps()) + 1))
+def test_each_steps_also_line_names_files_its_own_file_imports(number: int) -> None:
+    step = move_path_steps()[number - 1]
+    _, also = split_also(step)
+    own = REFERENCE.match(step, len(f"{number}. "))
+    assert own is not None
+    named = re.findall(r"`((?:core|rooms|server)/[\w/]+\.py)`", also)
+    if not named:
+        assert "none" in also, f"step {number}: an also line names files, or says none"
+    imported = _imported_files(own.group(1))
+    for path in named:
+        assert path in imported, f"step {number}: {own.group(1)} does not import {path}"
+
+
+def test_the_room_s_commands_are_counted_and_listed_as_the_dispatch_table_has_them() -> None:
+    handlers = {kind.__name__ for kind in _HANDLERS}
+    step = move_path_steps()[5]
+    assert f"({len(_HANDLERS)} commands, `_HANDLERS`)" in step
+    room = section("The room (`rooms/room/`)")
+    start = room.index("commands (`rooms/room/commands.py`):")
+    listing = room[start : room.index("`room.py` maps each", start)]
+    listed = set(re.findall(r"`([A-Z]\w+)`", listing))
+    assert listed == handlers, f"listed {sorted(listed)}, dispatched {sorted(handlers)}"
+    words = {17: "seventeen", 18: "eighteen", 19: "nineteen", 20: "twenty"}
+    assert f"The {words.get(len(_HANDLERS), len(_HANDLERS))} commands" in room
+
+
+def test_every_close_code_quoted_is_one_the_server_sends() -> None:
+    quoted = {int(code) for code in re.findall(r"(?<![\d,.])([14]\d{3})(?![\d,])", DOC)}
+    assert quoted, "the doc quotes no close code"
+    assert quoted <= {int(code) for code in CloseCode}, sorted(quoted - set(CloseCode))
 
 
 def test_the_move_path_runs_from_the_socket_through_the_service_to_the_connections() -> None:
