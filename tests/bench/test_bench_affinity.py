@@ -1,19 +1,25 @@
 """``tictactoe bench --configs affinity``: two single-process servers (and two relays) on
 one Redis behind a real HAProxy, whose balancing rules are deploy/haproxy.cfg's, with
-HAProxy's CPU counted in the servers' figures and shown apart."""
+HAProxy's CPU counted in the servers' figures and shown apart. The soak's HAProxy
+(``tictactoe soak --affinity``) adds the deployment's checks, retries and redispatch."""
 
 from __future__ import annotations
 
 import subprocess
+from pathlib import Path
 
 import pytest
 
 from bench.load import CONFIGS, BenchOptions, launch, run_bench
 from bench.load.haproxy import (
+    CHECK_TIMING,
+    CHECKS,
     CROWD,
     DEFAULT,
+    FAILOVER,
     FRONTEND_RULES,
     ROOMS,
+    Failover,
     haproxy_binary,
     haproxy_config,
 )
@@ -34,11 +40,29 @@ def test_the_bench_balances_by_the_deployments_rules() -> None:
         assert balance == list(rules), name
 
 
+def test_the_soaks_failover_is_the_deployments() -> None:
+    # The soak's servers die: its HAProxy checks, retries and redispatches as deployed.
+    deployed = haproxy_sections()
+    assert set(FAILOVER) <= set(deployed["defaults"])
+    for name in ("rooms", "crowd", "app"):
+        lines = deployed[f"backend {name}"]
+        assert [line for line in lines if line in CHECKS] == list(CHECKS), name
+        timing = [line for line in lines if line.startswith("default-server")]
+        assert len(timing) == 1 and timing[0].startswith(f"default-server {CHECK_TIMING} check")
+
+
 @pytest.mark.process
-def test_the_bench_config_passes_haproxy_check() -> None:
+@pytest.mark.parametrize("failover", [False, True], ids=["bench", "soak"])
+def test_the_bench_config_passes_haproxy_check(failover: bool, tmp_path: Path) -> None:
     binary = haproxy_binary()
     assert binary is not None, "./run test installs Debian's haproxy"
-    config = haproxy_config(18080, [18081, 18082], maxconn=500)
+    config = haproxy_config(
+        18080,
+        [18081, 18082],
+        maxconn=500,
+        failover=Failover(tmp_path / "haproxy.sock") if failover else None,
+    )
+    assert ("option httpchk GET /readyz" in config) is failover
     done = subprocess.run(
         [binary, "-c", "-f", "/dev/stdin"],
         input=config,
