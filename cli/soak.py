@@ -8,8 +8,10 @@ its restart from the AOF, Redis frozen with SIGSTOP for S seconds. Clients recon
 resume with their token and last_version and retry unanswered moves with the same move_id.
 Then every acknowledged move must be in the room's stored record exactly once and every
 game must have finished. Prints a table per fault kind (``--json FILE`` writes the report)
-and exits 1 on any lost or doubled move or stuck game. ``--storm N`` instead puts N
-clients on one of two servers, kills it, and times every client's resume on the other.
+and exits 1 on any lost or doubled move or stuck game. ``--affinity`` puts the servers
+behind a real HAProxy with the deployment's room affinity, and every client goes through
+it. ``--storm N`` instead puts N clients on one of two servers, kills it, and times every
+client's resume on the other.
 The code is in ``bench/soak``; docs/operations.md, "Soak", shows how to read the table.
 """
 
@@ -64,6 +66,13 @@ def register(subparsers: Any) -> None:
         help="seconds a player waits before a move, on average (default 0.02)",
     )
     play.add_argument("--seed", type=int, default=1, help="seed of the fault order (default 1)")
+    play.add_argument(
+        "--affinity",
+        action="store_true",
+        help="clients connect only through a real HAProxy with deploy/haproxy.cfg's room "
+        "affinity and health checks (a room's players on the server its id hashes to, "
+        "spectators spread), which moves a dead server's rooms to the others",
+    )
     faults = parser.add_argument_group("faults (one at a time, in a seeded random order)")
     faults.add_argument(
         "--kills", type=_count, default=4, help="kill -9 and restart of a server (default 4)"
@@ -190,6 +199,10 @@ def _problems(args: argparse.Namespace) -> list[str]:
             problems.append("--redis-stops with --target needs --redis-url (or --redis-stops 0)")
         if args.storm:
             problems.append("--storm starts its own servers; it does not take --target")
+        if args.affinity:
+            problems.append("--affinity puts HAProxy before servers the soak starts, not --target")
+    if args.affinity and args.storm:
+        problems.append("--affinity is for the soak, not --storm")
     return problems
 
 
@@ -244,6 +257,7 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
                 seed=args.seed,
                 targets=tuple(args.target),
                 redis_url=args.redis_url,
+                affinity=args.affinity,
                 keep=args.keep,
                 quiet=args.quiet,
             )

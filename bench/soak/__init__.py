@@ -1,6 +1,8 @@
 """The soak (``tictactoe soak``): real games across real server processes on one Redis,
 while servers and Redis are killed, stopped and frozen; every acknowledged move must be in
-the final record exactly once and every game must finish (docs/operations.md, "Soak").
+the final record exactly once and every game must finish (docs/operations.md, "Soak");
+with ``affinity`` every client goes through a real HAProxy with the deployment's room
+affinity (bench.soak.balancer).
 
 ``run_soak`` runs it and returns the report; ``run_storm`` is the reconnect storm (many
 clients on one server, that server killed, every client resuming on another);

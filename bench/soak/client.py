@@ -27,6 +27,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
+from bench.load.haproxy import SERVED_BY
 from rooms.room import EventType
 
 from .check import Ack, Cell
@@ -65,10 +66,13 @@ class Refused(Exception):
 
 
 class _Line:
-    """One WebSocket and its reader."""
+    """One WebSocket and its reader; ``server`` is where it landed: the server named by a
+    balancer's ``X-Served-By`` header, else the URL it was opened to."""
 
     def __init__(self, ws: ClientConnection, url: str, client: Client) -> None:
         self.ws, self.url, self.client = ws, url, client
+        served_by = ws.response.headers.get(SERVED_BY) if ws.response is not None else None
+        self.server: str = served_by or url
         self.replies: list[Message] = []
         self.closed = asyncio.Event()
         self.arrived = asyncio.Event()
@@ -150,6 +154,8 @@ class Client:
         """``time.monotonic()`` of each drop noticed."""
         self.rejoined_at: list[float] = []
         """``time.monotonic()`` of each ``welcome`` after a drop."""
+        self.seated: list[tuple[str, float]] = []
+        """The server of each ``welcome`` and its ``time.monotonic()``, in order."""
         self.failure: str | None = None
         """Why this client gave up rejoining (an error no retry cures), if it did."""
         self.trail: deque[str] = deque(maxlen=TRAIL)
@@ -170,7 +176,7 @@ class Client:
     def _note(self, way: str, line: _Line, message: Message) -> None:
         fields = ("type", "code", "version", "move_id", "ref", "mark", "last_version")
         brief = " ".join(str(message[key]) for key in fields if message.get(key) is not None)
-        self.trail.append(f"{way} {line.url[-5:]}#{id(line) % 1000:03d} {brief}")
+        self.trail.append(f"{way} {line.server[-5:]}#{id(line) % 1000:03d} {brief}")
 
     def _closed(self, line: _Line) -> None:
         if line is self.line:
@@ -224,6 +230,7 @@ class Client:
                         await line.close()
                         raise Orphaned(f"{self.name} got seat {answer.get('mark')}")
                     self.line = line
+                    self.seated.append((line.server, time.monotonic()))
                     self.token = answer.get("token") or self.token
                     self.mark = answer.get("mark")
                     self.joined.set()
@@ -262,6 +269,12 @@ class Client:
             self.reconnects += 1
             self.rejoined_at.append(time.monotonic())
             self.tally.reconnected(kind, time.monotonic() - dropped_at)
+
+    @property
+    def server(self) -> str | None:
+        """The server of the connection this client is joined on now, if it is."""
+        line = self.line
+        return line.server if line is not None and self.joined.is_set() else None
 
     # -- acting ---------------------------------------------------------------------------
 

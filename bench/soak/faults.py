@@ -7,7 +7,7 @@ then SIGCONT) need the processes the soak started. Against servers it did not st
 (``--target``) the only fault is ``REDIS_PAUSE``: ``CLIENT PAUSE`` for S seconds over the
 given ``--redis-url``, Redis's own freeze of every client. The victim server is the next
 live one in turn. After each fault every server must answer ``/readyz`` 200 (bounded)
-before the next one.
+before the next one, and, behind a balancer, the balancer must see them all up.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 import time
 import urllib.request
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import redis
 
@@ -72,8 +72,12 @@ class Injector:
         stop_seconds: float,
         urls: Sequence[str] = (),
         redis_url: str | None = None,
+        whole: Callable[[], None] | None = None,
     ) -> None:
         self.servers = list(servers)
+        self.whole = whole
+        """Also waited for after every fault, once every server is ready (a balancer's
+        checks seeing them all up)."""
         self.redis_node = redis_node
         self.stop_seconds = stop_seconds
         self.urls = [server.url for server in servers] or list(urls)
@@ -116,3 +120,5 @@ class Injector:
         else:
             raise ValueError(f"unknown fault kind {kind!r}")
         wait_all_ready(self.urls)
+        if self.whole is not None:
+            self.whole()

@@ -22,12 +22,14 @@ from .check import Ack, Cell
 from .client import Client, Orphaned, Refused
 from .tally import Tally, Targets
 
-__all__ = ["RULES", "SCRIPT", "GameLog", "fetch_record", "play_game"]
+__all__ = ["PLAYERS", "RULES", "SCRIPT", "GameLog", "fetch_record", "play_game"]
 
 RULES: dict[str, Any] = {"rows": 5, "cols": 5, "k": 5}
 SCRIPT = [(row, (row * 2 + step) % 5) for row in range(5) for step in range(5)]
 """25 moves on 5×5 with k=5 that fill the board with no five in a line: every move is
 played and the game ends, drawn, at the last one (each row shifts the columns by two)."""
+PLAYERS = ("Xena", "Otto")
+"""The names of a game's X and O (its spectators are ``watcher0``, ``watcher1``...)."""
 WATCH_WAIT = 15.0
 """Seconds the spectators get, after the last move, to see it (else they are "behind")."""
 
@@ -49,6 +51,11 @@ class GameLog:
     behind: int = 0
     """Spectators that never saw the last move."""
     record: list[Cell] | None = None
+    seated: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
+    """Each client's (by name: ``PLAYERS``, then the spectators) servers of its
+    ``welcome``s and their ``time.monotonic()`` (``Client.seated``)."""
+    apart: int = 0
+    """Moves acknowledged while the two players were joined on different servers."""
 
 
 async def http_call(
@@ -102,8 +109,7 @@ async def play_game(
         ]
         clients.extend(watchers)
         await asyncio.gather(*(watcher.join() for watcher in watchers))
-        x = Client(room_id, "player", "Xena", targets, tally)
-        o = Client(room_id, "player", "Otto", targets, tally)
+        x, o = (Client(room_id, "player", name, targets, tally) for name in PLAYERS)
         clients.extend((x, o))
         await x.join(expect_mark="X")
         welcome = await o.join(expect_mark="O")
@@ -115,6 +121,9 @@ async def play_game(
             if think:
                 await asyncio.sleep(rng.uniform(0, 2 * think))
             reply = await mover.move(row, col, f"{mover.mark}{index:02d}")
+            here, there = mover.server, (o if mover is x else x).server
+            if here is not None and there is not None and here != there:
+                log.apart += 1
             last = int(reply["version"])
             log.played = index + 1
         log.stage = "watching the end"
@@ -144,6 +153,7 @@ async def play_game(
         )
     finally:
         for client in clients:
+            log.seated[client.name] = client.seated
             if client.role == "player":
                 log.acks.extend(client.acks)
                 log.refused.update(client.refused)

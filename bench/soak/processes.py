@@ -19,7 +19,7 @@ from pathlib import Path
 
 from bench.load.launch import free_port, start_redis, wait_for_redis
 
-__all__ = ["RedisNode", "ServerNode", "SoakError", "StartFailed"]
+__all__ = ["RedisNode", "ServerNode", "SoakError", "StartFailed", "tail", "wait_exit"]
 
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 20.0
@@ -33,13 +33,13 @@ class StartFailed(SoakError):
     """A process did not come up (its log's tail is in the message)."""
 
 
-def _tail(path: Path, size: int = 1500) -> str:
+def tail(path: Path, size: int = 1500) -> str:
     with contextlib.suppress(OSError):
         return path.read_text(errors="replace")[-size:]
     return ""
 
 
-def _wait_exit(process: subprocess.Popen[bytes], timeout: float = STOP_TIMEOUT) -> int:
+def wait_exit(process: subprocess.Popen[bytes], timeout: float = STOP_TIMEOUT) -> int:
     try:
         return process.wait(timeout)
     except subprocess.TimeoutExpired:
@@ -81,7 +81,7 @@ class RedisNode:
             return
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.process.pid, signal.SIGKILL)
-        _wait_exit(self.process)
+        wait_exit(self.process)
         self.process, self.frozen = None, False
 
     def freeze(self) -> None:
@@ -99,7 +99,7 @@ class RedisNode:
             return
         self.thaw()
         self.process.terminate()
-        _wait_exit(self.process)
+        wait_exit(self.process)
         self.process = None
 
 
@@ -113,6 +113,8 @@ class ServerNode:
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
+        self.launched_at: list[float] = []
+        """``time.monotonic()`` of each launch: the first start, then every restart."""
 
     @property
     def url(self) -> str:
@@ -134,6 +136,7 @@ class ServerNode:
         """Start the process (not waited for: ``wait_ready``)."""
         self.directory.mkdir(parents=True, exist_ok=True)
         self.starts += 1
+        self.launched_at.append(time.monotonic())
         with self.log.open("ab") as output:
             self.process = subprocess.Popen(
                 [
@@ -166,7 +169,7 @@ class ServerNode:
         deadline = time.monotonic() + timeout
         while True:
             if not self.alive:
-                raise StartFailed(f"tictactoe serve on {self.port} exited:\n{_tail(self.log)}")
+                raise StartFailed(f"tictactoe serve on {self.port} exited:\n{tail(self.log)}")
             with (
                 contextlib.suppress(OSError),
                 urllib.request.urlopen(f"{self.url}/readyz", timeout=1) as answer,
@@ -174,7 +177,7 @@ class ServerNode:
                 if answer.status == 200:
                     return
             if time.monotonic() > deadline:
-                raise StartFailed(f"tictactoe serve on {self.port} not ready:\n{_tail(self.log)}")
+                raise StartFailed(f"tictactoe serve on {self.port} not ready:\n{tail(self.log)}")
             time.sleep(0.05)
 
     def start(self) -> None:
@@ -187,7 +190,7 @@ class ServerNode:
             return
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.process.pid, signal.SIGKILL)
-        _wait_exit(self.process)
+        wait_exit(self.process)
 
     def terminate(self) -> int:
         """SIGTERM, the graceful shutdown (its clients get 1012); SIGKILL if it hangs."""
@@ -195,7 +198,7 @@ class ServerNode:
             return 0
         with contextlib.suppress(ProcessLookupError):
             self.process.terminate()
-        return _wait_exit(self.process)
+        return wait_exit(self.process)
 
     def stop(self) -> None:
         if self.alive:

@@ -5,7 +5,9 @@ fault's start to the system's recovery (so the kind rows may add up to more than
 total); its acknowledged, lost and doubled moves count with it. A reconnect and an
 ``unavailable`` error count for the last fault injected before they happened.
 ``failures`` lists every game that lost, doubled or phantomed a move, got stuck or left a
-spectator behind, with its room id and what went wrong.
+spectator behind, with its room id and what went wrong. ``placement`` says where the
+sockets landed and how many rooms had their players on different servers
+(bench.soak.placement); it is reported, not judged.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from .check import judge
 from .game import GameLog
+from .placement import render_placement
 from .tally import NO_FAULT, Tally, percentile
 
 __all__ = ["COLUMNS", "build_report", "render_table"]
@@ -89,6 +92,7 @@ def build_report(
     seconds: float,
     options: Mapping[str, Any],
     fault_errors: Iterable[str] = (),
+    placement: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     kinds = [kind for kind in asked if asked[kind] or injected.get(kind)]
     rows = [
@@ -132,6 +136,7 @@ def build_report(
         "rows": rows,
         "failures": failures,
         "orphaned": orphans,
+        "placement": None if placement is None else dict(placement),
     }
 
 
@@ -158,6 +163,8 @@ def render_table(report: Mapping[str, Any]) -> str:
         f"{total['lost']} lost, {total['doubled']} doubled, {total['stuck']} stuck, "
         f"{total['orphaned']} orphaned at join, in {report['seconds']} s"
     )
+    if report.get("placement"):
+        lines.extend(render_placement(report["placement"]))
     if report["not_injected"]:
         lines.append(
             "not injected before --duration ran out: "

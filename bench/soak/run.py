@@ -4,10 +4,13 @@ The soak starts a Redis with an AOF and ``servers`` × ``tictactoe serve`` on it
 ``targets``), keeps ``games`` games in play at all times (each finished game is followed by
 a new one), and after a short warm-up injects the asked faults one at a time in a seeded
 random order, ``interval`` seconds apart, each once the system is whole again after the
-last. When the faults are done (or ``duration`` is up) no new game starts, the games in
-play finish (bounded by ``game_timeout``), every room's record is read from the store and
-each game is judged (bench.soak.check). The temporary directory (Redis's AOF and log, the
-servers' logs) is removed unless the soak failed or ``keep`` is set.
+last. With ``affinity`` the clients reach the servers only through a real HAProxy with the
+deployment's room affinity (bench.soak.balancer), which moves a dead server's rooms to the
+others and gives a restarted one its share back. When the faults are done (or ``duration``
+is up) no new game starts, the games in play finish (bounded by ``game_timeout``), every
+room's record is read from the store and each game is judged (bench.soak.check). The
+temporary directory (Redis's AOF and log, the servers' and HAProxy's logs) is removed
+unless the soak failed or ``keep`` is set.
 """
 
 from __future__ import annotations
@@ -24,6 +27,9 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.load.haproxy import server_name
+
+from .balancer import BalancerNode
 from .faults import (
     REDIS_KILL,
     REDIS_PAUSE,
@@ -34,7 +40,8 @@ from .faults import (
     wait_all_ready,
 )
 from .game import GameLog, fetch_record, play_game
-from .processes import RedisNode, ServerNode, StartFailed
+from .placement import placement
+from .processes import RedisNode, ServerNode, SoakError, StartFailed
 from .report import build_report
 from .tally import Tally, Targets
 
@@ -62,6 +69,9 @@ class SoakOptions:
     seed: int = 1
     targets: tuple[str, ...] = ()
     redis_url: str | None = None
+    affinity: bool = False
+    """Clients go through a real HAProxy with the deployment's room affinity
+    (bench.soak.balancer) instead of straight to a random server."""
     keep: bool = False
     quiet: bool = False
 
@@ -182,9 +192,13 @@ async def _soak(
 
 def run_soak(options: SoakOptions) -> dict[str, Any]:
     """Run the soak; its report (``report["ok"]`` is the verdict)."""
+    if options.affinity and options.targets:
+        raise SoakError("affinity puts HAProxy before servers the soak starts, not --target")
     directory = Path(tempfile.mkdtemp(prefix="tictactoe-soak-"))
     redis_node: RedisNode | None = None
     servers: list[ServerNode] = []
+    balancer: BalancerNode | None = None
+    names: dict[str, str] = {}  # a server's URL -> its name in the report
     ok = False
     try:
         if options.targets:
@@ -204,14 +218,27 @@ def run_soak(options: SoakOptions) -> dict[str, Any]:
                 server.launch()
             for server in servers:
                 server.wait_ready()
-            injector = Injector(servers, redis_node, stop_seconds=options.stop_seconds)
-            targets = Targets(
-                lambda: [s.url for s in servers if s.alive], random.Random(options.seed)
+            names = {server.url: server_name(index) for index, server in enumerate(servers)}
+            if options.affinity:
+                balancer = BalancerNode(directory / "haproxy", [s.port for s in servers])
+                balancer.start()
+                front = balancer.url
+                targets = Targets(lambda: [front], random.Random(options.seed))
+            else:
+                targets = Targets(
+                    lambda: [s.url for s in servers if s.alive], random.Random(options.seed)
+                )
+            injector = Injector(
+                servers,
+                redis_node,
+                stop_seconds=options.stop_seconds,
+                whole=None if balancer is None else balancer.wait_all_up,
             )
             _say(
                 options,
                 f"redis {redis_node.url} (AOF), servers "
-                + ", ".join(s.url for s in servers)
+                + ", ".join(f"{names[s.url]} {s.url}" for s in servers)
+                + ("" if balancer is None else f" behind haproxy {balancer.url}")
                 + f"; logs in {directory}",
             )
         games, tally, injected, fault_errors, seconds = asyncio.run(
@@ -225,11 +252,18 @@ def run_soak(options: SoakOptions) -> dict[str, Any]:
             seconds=seconds,
             options=asdict(options),
             fault_errors=fault_errors,
+            placement=placement(
+                games,
+                {names[s.url]: s.launched_at[-1] for s in servers if len(s.launched_at) > 1},
+                lambda seen: names.get(seen, seen),
+            ),
         )
         ok = bool(report["ok"])
         report["logs"] = str(directory) if (options.keep or not ok) else None
         return report
     finally:
+        if balancer is not None:
+            balancer.stop()
         for server in servers:
             server.stop()
         if redis_node is not None:

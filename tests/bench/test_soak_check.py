@@ -16,6 +16,7 @@ from bench.load.launch import free_port
 from bench.soak import Ack, build_report, judge, render_table
 from bench.soak.check import Cell
 from bench.soak.game import SCRIPT, GameLog
+from bench.soak.placement import placement
 from bench.soak.tally import Tally, percentile
 from cli import main
 
@@ -118,6 +119,37 @@ def test_an_orphaned_seat_alone_fails_the_soak() -> None:
     assert "FAILED game 1 room room1: orphaned at join" in render_table(report)
 
 
+def test_placement_counts_sockets_by_server_and_the_rooms_split() -> None:
+    def seated(players: list[list[tuple[str, float]]], watchers: int = 0) -> GameLog:
+        log = _game(len(games) + 1, *_played(25))
+        log.seated = {"Xena": players[0], "Otto": players[1]}
+        log.seated |= {f"watcher{i}": [("http://b", 1.0)] for i in range(watchers)}
+        return log
+
+    games: list[GameLog] = []
+    games.append(seated([[("http://a", 1.0)], [("http://a", 1.5)]], watchers=2))  # together
+    moved = seated([[("http://a", 2.0), ("http://b", 9.0)], [("http://a", 2.0)]])
+    moved.apart = 3  # X came back on b; three moves were made with O still on a
+    games.append(moved)
+    games.append(seated([[("http://b", 12.0)], [("http://b", 12.0)]]))  # after a's restart
+    games.append(seated([[("http://b", 12.0)], []]))  # O never seated: not a room seated
+    names = {"http://a": "app1", "http://b": "app2"}
+    summary = placement(games, {"app1": 10.0}, lambda url: names[url])
+    assert summary["servers"] == {
+        "app1": {"players": 4, "players_since_restart": 0, "spectators": 0},
+        "app2": {"players": 4, "players_since_restart": None, "spectators": 2},
+    }
+    assert (summary["rooms"], summary["moved"], summary["split"]) == (3, 1, 1)
+    assert (summary["split_at_end"], summary["moves_apart"]) == (1, 3)
+    (example,) = summary["split_examples"]
+    assert (example["game"], example["moves_apart"]) == (moved.number, 3)
+    assert example["seated"] == {"Xena": [["app1", 0.0], ["app2", 7.0]], "Otto": [["app1", 0.0]]}
+    report = build_report(games, Tally(), {}, asked={}, seconds=1.0, options={}, placement=summary)
+    table = render_table(report)
+    assert "players' sockets by server: app1 4 (0 since its last restart), app2 4;" in table
+    assert "3 rooms seated: 1 had a player move to another server, 1 split" in table
+
+
 def test_percentiles_are_nearest_rank() -> None:
     samples = [float(n) for n in range(1, 101)]
     assert percentile(samples, 0.5) == 50.0
@@ -160,6 +192,11 @@ def test_the_command_exits_non_zero_on_a_loss(
         ),
         (["--redis-url", "redis://127.0.0.1:1/0"], "--redis-url goes with --target"),
         (["--storm", "-1"], "--storm must be 0 or more"),
+        (
+            ["--target", "http://127.0.0.1:8000", "--affinity", "--kills", "0"],
+            "--affinity puts HAProxy before servers the soak starts",
+        ),
+        (["--affinity", "--storm", "10"], "--affinity is for the soak, not --storm"),
     ],
 )
 def test_bad_flags_are_refused_with_a_reason(
