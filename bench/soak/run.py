@@ -270,3 +270,5 @@ def run_soak(options: SoakOptions) -> dict[str, Any]:
             redis_node.stop()
         if ok and not options.keep:
             shutil.rmtree(directory, ignore_errors=True)
+        with contextlib.suppress(OSError):  # a soak that failed before starting anything
+            directory.rmdir()
