@@ -56,9 +56,9 @@ CHECKS = ("option httpchk GET /readyz", "http-check expect status 200")
 """Each backend's health check, as deployed."""
 CHECK_TIMING = "inter 2s fall 2 rise 2"
 """How often a server is checked and how many checks turn it down or up, as deployed."""
-FAILOVER = ("retries 3", "option redispatch")
+FAILOVER = ("retries 3", "option redispatch 1")
 """The defaults' retries: a refused connection (a server just died, its checks have not
-failed yet) is tried again, the last time on another server, as deployed."""
+failed yet) is tried again at once on another server, as deployed."""
 SERVED_BY = "X-Served-By"
 """With ``failover``: the header on every answer naming the server (``server_name``)."""
 
