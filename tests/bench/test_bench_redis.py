@@ -2,7 +2,8 @@
 
 Per move the service commits the room it holds in its cache (rooms.cache), brought
 forward by the bus, with ONE round trip: ``EVALSHA`` of the commit script, which also
-appends to the log, sets the TTLs and publishes the event with the room inside Redis.
+appends to the log, sets the TTLs and, when another process holds listeners of the room,
+publishes the event with the room inside Redis.
 (Before the cache it also loaded the room first, ``HMGET``: two round trips.) A stale copy
 costs one more, counted in tests/rooms/test_cache.py. Joins and departures are left
 out of the count (the probe brackets the moves alone).
@@ -42,7 +43,12 @@ def test_round_trips_and_encodes_per_committed_move(redis_url: str, config: str)
     redis = probe["redis"]
     assert redis["by_command"] == {"evalsha": moves}  # no load: the copy is current
     assert redis["per_move"] == 1.0
-    assert redis["inside_scripts"]["publish"] == moves  # the event leaves with the commit
+    # Local first: the committing process serves its own listeners from the commit, and
+    # the script publishes only while another process holds listeners of the room. One
+    # worker never publishes; with two, the kernel spreads the six connections, so the
+    # room publishes every move (spread) or none (all on one worker).
+    published = redis["inside_scripts"].get("publish", 0)
+    assert published == 0 if config == "redis" else published in (0, moves)
     assert redis["bus"] == {}  # receiving costs the bus connection no command
     assert probe["encodes"] == {"moved": moves, "move_ok": moves}
 
