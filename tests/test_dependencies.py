@@ -48,7 +48,7 @@ def installed(name: str) -> str | None:
         return None
 
 
-@pytest.mark.parametrize("extra", [None, "bench", "test", "dev"])
+@pytest.mark.parametrize("extra", [None, "bench", "otel", "sentry", "test", "dev"])
 def test_installed_versions_are_in_the_declared_ranges(extra: str | None) -> None:
     outside = []
     for requirement in declared(extra):
