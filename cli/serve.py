@@ -34,8 +34,8 @@ from server.launch import (
     worker_env,
 )
 from server.logs import LOG_LEVELS, log_config
-from server.metrics import private_directory
-from server.settings import Settings
+from server.metrics import MetricsListener, private_directory
+from server.settings import Settings, metrics_address
 
 __all__ = ["register", "settings_from_args"]
 
@@ -157,7 +157,40 @@ def register(subparsers: Any) -> None:
         help="keep trying to reach the store this long, with backoff, before giving up "
         "(default 0: fail at once)",
     )
+    _observability_flags(parser)
     parser.set_defaults(func=run, setting_labels=setting_labels(parser))
+
+
+def _observability_flags(parser: argparse.ArgumentParser) -> None:
+    group = parser.add_argument_group(
+        "observability", "off unless set; docs/operations.md#metrics, #traces, #error-reports"
+    )
+    group.add_argument(
+        "--metrics-address",
+        default=None,
+        metavar="HOST:PORT",
+        help="answer GET /metrics on this address only, not on --port (e.g. 127.0.0.1:9100)",
+    )
+    group.add_argument(
+        "--metrics-token",
+        default=None,
+        help="/metrics answers only 'Authorization: Bearer TOKEN' (prefer "
+        "TICTACTOE_METRICS_TOKEN: a flag shows in the process list)",
+    )
+    group.add_argument(
+        "--otlp-endpoint",
+        default=None,
+        metavar="URL",
+        help="send traces (a span per HTTP request and room command) over OTLP/HTTP to this "
+        "collector, e.g. http://127.0.0.1:4318 (needs the otel extra)",
+    )
+    group.add_argument(
+        "--sentry-dsn",
+        default=None,
+        metavar="DSN",
+        help="report errors to Sentry, tagged with the release (needs the sentry extra; "
+        "TICTACTOE_SENTRY_DSN keeps the key out of the process list)",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> Settings:
@@ -199,6 +232,10 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         log_level=args.log_level,
         log_format=args.log_format,
         wait_for_redis=args.wait_for_redis,
+        metrics_address=args.metrics_address,
+        metrics_token=args.metrics_token,
+        otlp_endpoint=args.otlp_endpoint,
+        sentry_dsn=args.sentry_dsn,
     )
 
 
@@ -254,6 +291,10 @@ def run(args: argparse.Namespace) -> int:
         f"workers: {settings.workers})",
         flush=True,
     )
+    listener = _metrics_listener(settings)  # a daemon thread: it ends with this process
+    if isinstance(listener, str):
+        print(f"tictactoe serve: error: {listener}", file=sys.stderr)
+        return STARTUP_FAILED
     if settings.workers > 1:
         os.environ.update(worker_env(settings))
         with private_directory():  # the workers' metrics, summed by any of them (server.metrics)
@@ -273,3 +314,15 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     return status
+
+
+def _metrics_listener(settings: Settings) -> MetricsListener | str | None:
+    """``--metrics-address``'s listener, started; None without one, or why it cannot bind."""
+    if not settings.metrics_address:
+        return None
+    listener = MetricsListener(metrics_address(settings.metrics_address), settings.metrics_token)
+    try:
+        listener.start()
+    except OSError as exc:
+        return f"--metrics-address {settings.metrics_address}: {exc.strerror or exc}"
+    return listener

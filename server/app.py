@@ -44,7 +44,14 @@ from .guards.headers import SecureStarlette
 from .launch.startup import OneLineStartupFailure
 from .logs import install_quiet, use_worker_id
 from .logs.redact import install_redaction
-from .metrics import Flusher, install_sink, metrics_routes, worker_exited
+from .metrics import (
+    Flusher,
+    HttpMetrics,
+    announce_build,
+    install_sink,
+    metrics_routes,
+    worker_exited,
+)
 from .settings import Settings
 from .state import AppState, app_state
 from .tournaments.feeds import TournamentFeeds
@@ -121,6 +128,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 sweeper.start()
                 director.start()
                 state.lag.start()
+                announce_build(settings.store_url)
                 flusher.start()
                 if state.collector is not None:
                     state.collector.start()
@@ -146,7 +154,9 @@ def create_app(settings: Settings | None = None) -> Starlette:
     client = ClientFiles(settings.static_dir)
     all_routes: list[BaseRoute] = [
         *api_routes(),  # the API's endpoints, then its /api catch-all
-        *metrics_routes(),  # before the client's files, which would answer /metrics too
+        # before the client's files, which would answer /metrics too; a 404 when a listener of
+        # its own serves it (--metrics-address, cli/serve.py)
+        *metrics_routes(settings.metrics_token, elsewhere=bool(settings.metrics_address)),
         WebSocketRoute("/ws/t/{tournament_id}", tournament_socket),
         WebSocketRoute("/ws/{room_id}", room_socket),
         WebSocketRoute("/ws/{room_id}/watch", watch_socket),  # spectators only
@@ -160,6 +170,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         # the fastpath: a connection's frames skip Starlette's send wrappers
         middleware=[
             Middleware(OneLineStartupFailure),  # a failed start says why in one line
+            Middleware(HttpMetrics),  # HTTP requests by route template and status
             *([Middleware(RawSend)] if settings.fastpath else []),
         ],
     )

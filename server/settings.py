@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, fields, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 from rooms import RoomSettings, TimeControl
 
@@ -20,7 +21,7 @@ from .errors import SettingsError
 from .guards.origin import normalize_origin
 from .logs.setup import LOG_FORMATS, LOG_LEVELS
 
-__all__ = ["DEFAULT_STATIC", "Settings"]
+__all__ = ["DEFAULT_STATIC", "Settings", "metrics_address"]
 
 
 def _client_files() -> Path:
@@ -105,6 +106,17 @@ class Settings:
     """``tictactoe serve``'s log lines: ``text`` or ``json`` (one object a line)."""
     wait_for_redis: float = 0.0
     """Seconds ``tictactoe serve`` keeps trying to reach the store before it gives up."""
+    # Observability (docs/operations.md, "Metrics", "Traces", "Error reports")
+    metrics_address: str = ""
+    """``host:port`` where ``tictactoe serve`` answers ``GET /metrics`` on a listener of its
+    own, and the app's port no longer does; empty: on the app's port."""
+    metrics_token: str = ""
+    """When set, ``/metrics`` answers only requests with ``Authorization: Bearer <it>``."""
+    otlp_endpoint: str = ""
+    """The OTLP/HTTP collector's base URL (``http://collector:4318``): a span per HTTP
+    request and per room command, sent to ``<it>/v1/traces`` (needs the ``otel`` extra)."""
+    sentry_dsn: str = ""
+    """Report errors to this Sentry DSN, tagged with the release (the ``sentry`` extra)."""
 
     def __post_init__(self) -> None:
         _positive_int(self, "port", high=65535, low=0)
@@ -159,6 +171,7 @@ class Settings:
         wait = self.wait_for_redis
         if isinstance(wait, bool) or not isinstance(wait, int | float) or not 0 <= wait < math.inf:
             raise SettingsError("wait_for_redis", f"must be a number of 0 or more, got {wait!r}")
+        _observability(self)
         if self.bot_pool not in {"process", "thread"}:
             raise SettingsError("bot_pool", f'must be "process" or "thread", got {self.bot_pool!r}')
         if self.max_message_bytes > self.max_frame_bytes:
@@ -215,6 +228,34 @@ class Settings:
                 continue
             changes[spec.name] = _convert(spec.name, raw, spec.default)
         return cls(**changes)
+
+
+def _observability(settings: Settings) -> None:
+    for name in ("metrics_address", "metrics_token", "otlp_endpoint", "sentry_dsn"):
+        value = getattr(settings, name)
+        if not isinstance(value, str):
+            raise SettingsError(name, f"must be text, got {value!r}")
+        object.__setattr__(settings, name, value.strip())
+    if settings.metrics_address:
+        metrics_address(settings.metrics_address)
+    for name in ("otlp_endpoint", "sentry_dsn"):
+        value = getattr(settings, name)
+        parts = urlsplit(value)
+        if value and (parts.scheme not in {"http", "https"} or not parts.hostname):
+            raise SettingsError(name, f"must be an http:// or https:// URL, got {value!r:.80}")
+    if settings.sentry_dsn and not urlsplit(settings.sentry_dsn).username:
+        raise SettingsError(
+            "sentry_dsn", "must name the project's public key (https://KEY@host/ID)"
+        )
+
+
+def metrics_address(text: str) -> tuple[str, int]:
+    """``host:port`` (``[::1]:9100`` for IPv6) as (host, port); SettingsError otherwise."""
+    host, colon, port = text.rpartition(":")
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    if not colon or not port.isdigit() or not 0 < int(port) <= 65535:
+        raise SettingsError("metrics_address", f"must be host:port, got {text!r}")
+    return host or "0.0.0.0", int(port)
 
 
 def _one_of(settings: Settings, name: str, allowed: tuple[str, ...]) -> None:

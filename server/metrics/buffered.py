@@ -23,6 +23,8 @@ from typing import Any
 
 from rooms.common.tasks import cancel_all
 
+from .process import SAMPLE_EVERY, sample_process
+
 __all__ = ["FLUSH_EVERY", "BufferedCounter", "BufferedHistogram", "Flusher", "flush_all"]
 
 FLUSH_EVERY = 1.0
@@ -90,13 +92,15 @@ def flush_all() -> None:
 
 class Flusher:
     """The worker's task that flushes every ``FLUSH_EVERY`` seconds, and once more when it
-    stops."""
+    stops; it also samples the worker's process figures (server.metrics.process) when it
+    starts and every ``SAMPLE_EVERY`` seconds."""
 
     def __init__(self) -> None:
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         if self._task is None:
+            sample_process()
             self._task = asyncio.create_task(self._run(), name="metrics-flush")
 
     async def close(self) -> None:
@@ -106,6 +110,11 @@ class Flusher:
         flush_all()
 
     async def _run(self) -> None:
+        since_sample = 0.0
         while True:
             await asyncio.sleep(FLUSH_EVERY)
             flush_all()
+            since_sample += FLUSH_EVERY
+            if since_sample >= SAMPLE_EVERY:
+                sample_process()
+                since_sample = 0.0

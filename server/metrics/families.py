@@ -9,10 +9,13 @@ docs/operations.md ("Metrics") lists them for operators.
 
 from __future__ import annotations
 
+from functools import cache
+
 from prometheus_client import Counter, Gauge, Histogram
 
 __all__ = [
     "ADMISSION_REFUSALS",
+    "BUILD_INFO",
     "BUS_RECONNECTS",
     "CLOSES",
     "COLLECTOR_PAUSE",
@@ -20,6 +23,8 @@ __all__ = [
     "CONNECTIONS",
     "ERRORS",
     "FAST_BUCKETS",
+    "HTTP_REQUESTS",
+    "HTTP_SECONDS",
     "LEASE_LOSSES",
     "LOOP_LAG",
     "MESSAGES",
@@ -28,6 +33,7 @@ __all__ = [
     "ROOMS_ACTIVE",
     "SEND_QUEUE_DROPS",
     "UNAVAILABLE",
+    "worker_process_gauges",
 ]
 
 FAST_BUCKETS = (
@@ -130,3 +136,54 @@ COLLECTOR_PAUSE = Histogram(
     ["kind"],
     buckets=(0.00001, 0.0001, 0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5),
 )
+
+BUILD_INFO = Gauge(
+    "tictactoe_build_info",
+    "1, labelled with the server's version, the Python version and the kind of store "
+    "(memory, redis, redis+cluster, redis+sentinel).",
+    ["version", "python", "store"],
+    multiprocess_mode="livemax",
+)
+HTTP_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+"""Seconds, for HTTP requests: a file or a room read in the first buckets, an analysis or a
+Redis timeout in the last."""
+HTTP_REQUESTS = Counter(
+    "tictactoe_http_requests",
+    "HTTP requests answered (WebSocket upgrades are counted by tictactoe_connections), by "
+    "method, route template (/api/rooms/{room_id}, not the path) and status.",
+    ["method", "route", "status"],
+)
+HTTP_SECONDS = Histogram(
+    "tictactoe_http_request_duration_seconds",
+    "HTTP requests from their arrival to their response's last byte handed to the server, "
+    "by method, route template and status.",
+    ["method", "route", "status"],
+    buckets=HTTP_BUCKETS,
+)
+
+
+@cache
+def worker_process_gauges() -> tuple[Gauge, Gauge, Gauge]:
+    """Each worker's own process figures (memory, descriptors, CPU seconds), by pid in
+    multiprocess mode (server.metrics.process samples them).
+
+    Made at the first sample, not at import: an unlabelled multiprocess gauge writes a 0 for
+    its process as soon as it exists, and the bot pool's processes import this module too;
+    they would show up as workers with nothing in use."""
+    memory = Gauge(
+        "tictactoe_worker_resident_memory_bytes",
+        "Resident memory of each worker process (label pid with several workers).",
+        multiprocess_mode="liveall",
+    )
+    fds = Gauge(
+        "tictactoe_worker_open_fds",
+        "Open file descriptors of each worker process (one per connection, and a few more).",
+        multiprocess_mode="liveall",
+    )
+    cpu = Gauge(
+        "tictactoe_worker_cpu_seconds",
+        "CPU seconds (user and system) each worker process has used since it started; a "
+        "gauge per live worker, so rate() it like a counter.",
+        multiprocess_mode="liveall",
+    )
+    return memory, fds, cpu
