@@ -1,6 +1,7 @@
 """deploy/haproxy.cfg passes ``haproxy -c`` as shipped and with its TLS frontend on, and, run
 for real, sets X-Forwarded-Proto from the scheme the client used, replaces a forged
-X-Forwarded-For, redirects to https:// and sends HSTS when TLS is on."""
+X-Forwarded-For, redirects to https:// and sends HSTS when TLS is on, logs every request,
+refuses an address past its connection or request limits (429), and never serves /metrics."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import ssl
 import subprocess
 import threading
@@ -27,6 +29,7 @@ from tests.support.deploy import (
     global_maxconn,
 )
 from tests.support.redis_server import free_port
+from tests.support.waiting import eventually_sync
 
 HAPROXY = shutil.which("haproxy")
 needs_haproxy = pytest.mark.skipif(
@@ -231,3 +234,102 @@ def test_haproxy_tls_forwards_https_redirects_and_sends_hsts(
     assert seen["x-forwarded-proto"] == "https"
     assert seen["x-forwarded-for"] == "127.0.0.1"
     assert answer["strict-transport-security"].startswith("max-age=")
+
+
+# -- access log, per-address limits, /metrics kept in --------------------------------------
+
+
+def shipped_limit(pattern: str) -> int:
+    """A limit of the frontend's stick-table rules, as shipped (``sc0_conn_cur gt N``)."""
+    found = re.search(pattern + r" gt (\d+)", HAPROXY_CFG.read_text())
+    assert found is not None, f"haproxy.cfg has no {pattern} limit"
+    return int(found.group(1))
+
+
+def get(port: int, path: str, connection: http.client.HTTPConnection | None = None) -> int:
+    """The status of ``GET path`` (on ``connection``, kept alive, or a new one)."""
+    own = connection or http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        own.request("GET", path)
+        response = own.getresponse()
+        response.read()
+        return response.status
+    finally:
+        if connection is None:
+            own.close()
+
+
+@pytest.mark.process
+@needs_haproxy
+def test_haproxy_refuses_past_the_request_rate_and_logs_each_request(tmp_path: Path) -> None:
+    limit = shipped_limit(r"sc0_http_req_rate")
+    statuses = []
+    with echo_server() as backend, running_haproxy(tmp_path, backend, None) as (plain, _):
+        connection = http.client.HTTPConnection("127.0.0.1", plain, timeout=5)
+        try:
+            # running_haproxy's readiness probe made requests too: count from the log
+            for _ in range(limit + 5):
+                try:
+                    statuses.append(get(plain, "/api/rooms", connection))
+                except (http.client.HTTPException, OSError):  # a 429 closed it: a new one
+                    connection.close()
+                    connection = http.client.HTTPConnection("127.0.0.1", plain, timeout=5)
+                    statuses.append(get(plain, "/api/rooms", connection))
+        finally:
+            connection.close()
+
+        def logged() -> list[str] | None:
+            text = (tmp_path / "haproxy.log").read_text(errors="replace")
+            lines = [line for line in text.splitlines() if '"GET /api/rooms HTTP/1.1"' in line]
+            return lines if len(lines) >= limit + 5 else None
+
+        lines = eventually_sync(logged, "a log line for every request")
+    assert statuses.count(429) >= 5, statuses
+    first = statuses.index(429)
+    assert first <= limit and set(statuses[:first]) == {200}
+    assert all(status == 429 for status in statuses[first:])  # refused while past the rate
+    assert len(lines) >= limit + 5  # every request has its line, refused ones too
+    refused = [line for line in lines if " 429 " in line]
+    assert len(refused) == statuses.count(429)
+    # option httplog: the client's address, the frontend, backend/server, timers, status
+    assert all(line.split()[0].startswith("127.0.0.1:") for line in lines)
+    assert any(" web app/app1 " in line and " 200 " in line for line in lines)
+
+
+@pytest.mark.process
+@needs_haproxy
+def test_haproxy_refuses_connections_past_the_per_address_limit(tmp_path: Path) -> None:
+    limit = shipped_limit(r"sc0_conn_cur")
+    with echo_server() as backend, running_haproxy(tmp_path, backend, None) as (plain, _):
+        held = []
+        try:
+            for _ in range(limit):
+                sock = socket.create_connection(("127.0.0.1", plain), timeout=5)
+                held.append(sock)
+            time.sleep(0.2)  # every one accepted and tracked
+            held[0].sendall(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert b" 200 OK" in held[0].recv(100)  # the last one allowed
+            one_more = socket.create_connection(("127.0.0.1", plain), timeout=5)
+            answer = b""
+            try:
+                with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                    one_more.sendall(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\n\r\n")
+                    answer = one_more.recv(100)
+            finally:
+                one_more.close()
+            assert answer == b"", answer  # refused: closed without an answer
+            held.pop().close()  # one fewer open: the address is served again
+            time.sleep(0.2)
+            assert get(plain, "/api/rooms") == 200
+        finally:
+            for sock in held:
+                sock.close()
+
+
+@pytest.mark.process
+@needs_haproxy
+@pytest.mark.parametrize("path", ["/metrics", "/%6detrics", "//metrics", "/metrics?x=1"])
+def test_haproxy_never_serves_metrics(tmp_path: Path, path: str) -> None:
+    with echo_server() as backend, running_haproxy(tmp_path, backend, None) as (plain, _):
+        assert get(plain, path) == 404
+        assert get(plain, "/api/rooms") == 200
