@@ -54,6 +54,7 @@ from .metrics import (
 )
 from .settings import Settings
 from .state import AppState, app_state
+from .telemetry import Telemetry, TracingMiddleware
 from .tournaments.feeds import TournamentFeeds
 from .tournaments.socket import tournament_socket
 from .web.files import ClientFiles
@@ -66,7 +67,8 @@ __all__ = ["create_app"]
 def create_app(settings: Settings | None = None) -> Starlette:
     """The server for ``settings`` (defaults, then environment, when None).
 
-    Raises UnsupportedBackend (a RoomError) for a store URL this build cannot serve.
+    Raises UnsupportedBackend (a RoomError) for a store URL this build cannot serve, and
+    SettingsError for traces or error reports whose extra is not installed.
     """
     settings = settings if settings is not None else Settings.from_env()
     install_redaction()
@@ -113,10 +115,12 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
 
     flusher = Flusher()  # the per-move counts, into prometheus_client once a second
+    telemetry = Telemetry(settings)  # traces, error reports: off unless set (server.telemetry)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         use_worker_id(lambda: presence.worker)  # log lines name the worker by its lease
+        telemetry.start()
         try:
             await backend.open()
             try:
@@ -150,6 +154,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 worker_exited()  # its live gauges leave the workers' sums
         finally:
             use_worker_id(None)  # no lease (it failed to open, or is gone): the process id
+            telemetry.close()  # the spans and reports still queued, sent
 
     client = ClientFiles(settings.static_dir)
     all_routes: list[BaseRoute] = [
@@ -171,6 +176,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         middleware=[
             Middleware(OneLineStartupFailure),  # a failed start says why in one line
             Middleware(HttpMetrics),  # HTTP requests by route template and status
+            Middleware(TracingMiddleware),  # a span per HTTP request, with traces on
             *([Middleware(RawSend)] if settings.fastpath else []),
         ],
     )

@@ -215,3 +215,26 @@ def test_a_missing_static_directory_stops_serve_in_one_line(installed: Installed
     assert len(lines) == 1, done.stderr
     assert "TICTACTOE_STATIC_DIR" in lines[0] and "/nonexistent" in lines[0]
     assert "serving" not in done.stdout
+
+
+@pytest.mark.process
+@pytest.mark.parametrize(
+    ("flag", "value", "extra", "module"),
+    [
+        ("--otlp-endpoint", "http://127.0.0.1:4318", "otel", "opentelemetry"),
+        ("--sentry-dsn", "http://key@127.0.0.1:9/1", "sentry", "sentry_sdk"),
+    ],
+)
+def test_the_runtime_install_asks_for_the_observability_extras(
+    installed: Installed, flag: str, value: str, extra: str, module: str
+) -> None:
+    found = installed.run(
+        "python", "-c", f"import importlib.util as u; print(u.find_spec({module!r}))"
+    )
+    assert found.stdout.strip() == "None", f"{module} came with the runtime install"
+    done = installed.run("tictactoe", "serve", flag, value)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert flag in lines[0] and f"tictactoe-server[{extra}]" in lines[0], lines[0]
+    assert "serving" not in done.stdout

@@ -4,7 +4,9 @@ The room and connection ids are context variables, set by the session for the ta
 runs one WebSocket (server.ws.session), so every line logged while handling that connection
 carries them, whichever module logs it. The worker id is the presence lease's id once the
 app has started (it changes after a lost lease), else the process id. ``ContextFilter``
-copies them onto each record, unless the call passed its own (``extra=``).
+copies them onto each record, unless the call passed its own (``extra=``). With traces on
+(server.telemetry.tracing), a record made while a span is current also gets ``trace_id``
+and ``span_id``.
 """
 
 from __future__ import annotations
@@ -15,11 +17,17 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 
-__all__ = ["ContextFilter", "connection_context", "use_worker_id", "worker_id"]
+__all__ = ["ContextFilter", "connection_context", "use_trace_ids", "use_worker_id", "worker_id"]
 
 _room: ContextVar[str | None] = ContextVar("tictactoe_log_room", default=None)
 _conn: ContextVar[str | None] = ContextVar("tictactoe_log_conn", default=None)
 _worker: list[Callable[[], str]] = []  # the source, once the app has started
+_trace: list[Callable[[], tuple[str, str] | None]] = []  # with traces on
+
+
+def use_trace_ids(source: Callable[[], tuple[str, str] | None] | None) -> None:
+    """Where the current (trace id, span id) come from (None: no traces)."""
+    _trace[:] = [] if source is None else [source]
 
 
 def use_worker_id(source: Callable[[], str] | None) -> None:
@@ -52,4 +60,8 @@ class ContextFilter(logging.Filter):
             record.room = _room.get()
         if not hasattr(record, "conn"):
             record.conn = _conn.get()
+        if _trace and not hasattr(record, "trace_id"):
+            ids = _trace[0]()
+            if ids is not None:
+                record.trace_id, record.span_id = ids
         return True

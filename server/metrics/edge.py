@@ -24,7 +24,16 @@ from rooms.protocol import (
 from .buffered import BufferedCounter
 from .families import CLOSES, COLLECTOR_PAUSE, CONNECTIONS, ERRORS, MESSAGES, SEND_QUEUE_DROPS
 
-__all__ = ["closed", "collector_pause", "error", "joined", "left", "received", "send_queue_drop"]
+__all__ = [
+    "closed",
+    "collector_pause",
+    "error",
+    "joined",
+    "left",
+    "message_type",
+    "received",
+    "send_queue_drop",
+]
 
 _TYPES: dict[type, str] = {
     JoinMessage: "join",
@@ -40,14 +49,20 @@ _ROLES = {True: CONNECTIONS.labels("player"), False: CONNECTIONS.labels("spectat
 _PAUSES: dict[str, Any] = {}
 
 
+def message_type(message: ClientMessage) -> str:
+    """A parsed client message's protocol ``type`` (``move``, ``join``, ``resign``...)."""
+    if isinstance(message, ActionMessage):
+        return message.kind.value
+    return _TYPES[type(message)]
+
+
 def received(message: ClientMessage) -> None:
     """A client message parsed (counted by its protocol ``type``; buffered, as one comes
     with every move: server.metrics.buffered)."""
     key: Any = message.kind if isinstance(message, ActionMessage) else type(message)
     child = _RECEIVED.get(key)
     if child is None:
-        name = message.kind.value if isinstance(message, ActionMessage) else _TYPES[type(message)]
-        child = _RECEIVED[key] = BufferedCounter(MESSAGES.labels(name))
+        child = _RECEIVED[key] = BufferedCounter(MESSAGES.labels(message_type(message)))
     child.inc()
 
 

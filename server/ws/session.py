@@ -46,6 +46,7 @@ from ..crash_points import AFTER_SEAT, crash_point
 from ..guards.admission import LoopLag
 from ..metrics import edge as metrics
 from ..settings import Settings
+from ..telemetry import tracing
 from .chat import chat_line
 from .close_codes import CloseCode
 from .connection import Connection
@@ -254,10 +255,15 @@ class Session:
         metrics.error(exc.code, "websocket")
 
     async def _handle(self, text: str) -> None:
+        with tracing.room_command(self.room_id):  # a span, with traces on (server.telemetry)
+            await self._handle_message(text)
+
+    async def _handle_message(self, text: str) -> None:
         ref: str | None = None
         try:
             message = parse_message(text, max_bytes=self.settings.max_message_bytes)
             metrics.received(message)
+            tracing.command_type(metrics.message_type(message))
             ref = message.ref
             if isinstance(message, JoinMessage):
                 await self._join(message)
@@ -274,6 +280,7 @@ class Session:
             elif isinstance(message, ActionMessage):
                 await self._act(message)
         except RoomError as exc:
+            tracing.command_failed(exc.code.value)
             self._error(exc, ref)
             if self._spent:
                 self._rejoin_afresh()
@@ -285,7 +292,8 @@ class Session:
                 self.conn.end(CloseCode.ROOM_NOT_FOUND, "no such room")
             elif isinstance(exc, LeaseLost):  # this id cannot join here: resume afresh
                 self._lease_lost()
-        except Exception:
+        except Exception as exc:
+            tracing.command_failed(ErrorCode.INTERNAL_ERROR.value, exc)
             log.exception("room %s: internal error while handling a message", self.room_id)
             self._error(RoomError(ErrorCode.INTERNAL_ERROR, "internal error; nothing changed"), ref)
             if self._spent:
