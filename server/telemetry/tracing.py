@@ -21,7 +21,6 @@ them (``OTEL_SERVICE_NAME``, ``OTEL_RESOURCE_ATTRIBUTES``, ``OTEL_BSP_*``,
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
 from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -44,6 +43,7 @@ class _On:
 
     tracer: Any = None
     provider: Any = None
+    trace: Any = None  # the opentelemetry.trace module, imported once
 
 
 _NOTHING = contextlib.nullcontext()
@@ -51,6 +51,7 @@ _NOTHING = contextlib.nullcontext()
 
 def start(endpoint: str, version: str) -> None:
     """Send this worker's spans to the OTLP/HTTP collector at ``endpoint`` (its base URL)."""
+    from opentelemetry import trace
     from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
     from opentelemetry.sdk.resources import Resource
     from opentelemetry.sdk.trace import TracerProvider
@@ -60,14 +61,14 @@ def start(endpoint: str, version: str) -> None:
     provider = TracerProvider(resource=resource)
     exporter = OTLPSpanExporter(endpoint=endpoint.rstrip("/") + "/v1/traces")
     provider.add_span_processor(BatchSpanProcessor(exporter))
-    _On.provider = provider
+    _On.provider, _On.trace = provider, trace
     _On.tracer = provider.get_tracer("tictactoe.server", version)
     use_trace_ids(_current_ids)
 
 
 def stop() -> None:
     """Send the spans still queued (2 s at most) and stop; the hooks are off again."""
-    provider, _On.provider, _On.tracer = _On.provider, None, None
+    provider, _On.provider, _On.tracer, _On.trace = _On.provider, None, None, None
     use_trace_ids(None)
     if provider is not None:
         provider.force_flush(timeout_millis=2000)
@@ -75,8 +76,9 @@ def stop() -> None:
 
 
 def _current_ids() -> tuple[str, str] | None:
-    from opentelemetry import trace
-
+    trace = _On.trace
+    if trace is None:
+        return None
     context = trace.get_current_span().get_span_context()
     if not context.is_valid:
         return None
@@ -87,31 +89,21 @@ def room_command(room_id: str) -> contextlib.AbstractContextManager[Any]:
     """The span of one client message on ``room_id``'s socket (nothing when traces are off)."""
     if _On.tracer is None:
         return _NOTHING
-    from opentelemetry.trace import SpanKind
-
-    return _span(room_id, SpanKind.SERVER)
-
-
-@contextlib.contextmanager
-def _span(room_id: str, kind: Any) -> Iterator[Any]:
-    # set_status_on_exception off: the session answers every failure itself (command_failed)
-    with _On.tracer.start_as_current_span(
+    # no status from an exception: the session answers every failure itself (command_failed)
+    return _On.tracer.start_as_current_span(  # type: ignore[no-any-return]
         "room message",
-        kind=kind,
+        kind=_On.trace.SpanKind.SERVER,
         attributes={"tictactoe.room_id": room_id},
         record_exception=False,
         set_status_on_exception=False,
-    ) as span:
-        yield span
+    )
 
 
 def command_type(name: str) -> None:
     """The current room command is a ``name`` message."""
     if _On.tracer is None:
         return
-    from opentelemetry import trace
-
-    span = trace.get_current_span()
+    span = _On.trace.get_current_span()
     span.update_name(f"room {name}")
     span.set_attribute("tictactoe.message.type", name)
 
@@ -121,13 +113,11 @@ def command_failed(code: str, exc: BaseException | None = None) -> None:
     error, recorded on the span, whose status becomes ERROR)."""
     if _On.tracer is None:
         return
-    from opentelemetry import trace
-
-    span = trace.get_current_span()
+    span = _On.trace.get_current_span()
     span.set_attribute("tictactoe.error.code", code)
     if exc is not None:
         span.record_exception(exc)
-        span.set_status(trace.StatusCode.ERROR, code)
+        span.set_status(_On.trace.StatusCode.ERROR, code)
 
 
 class TracingMiddleware:
