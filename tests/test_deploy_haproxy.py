@@ -333,3 +333,25 @@ def test_haproxy_never_serves_metrics(tmp_path: Path, path: str) -> None:
     with echo_server() as backend, running_haproxy(tmp_path, backend, None) as (plain, _):
         assert get(plain, path) == 404
         assert get(plain, "/api/rooms") == 200
+
+
+@pytest.mark.process
+@needs_haproxy
+def test_haproxy_refuses_connections_past_the_per_address_rate(tmp_path: Path) -> None:
+    limit = shipped_limit(r"sc0_conn_rate")
+    answered = []
+    with echo_server() as backend, running_haproxy(tmp_path, backend, None) as (plain, _):
+        for _ in range(limit + 5):  # one request a connection, each closed after
+            answer = b""
+            with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                sock = socket.create_connection(("127.0.0.1", plain), timeout=5)
+                try:
+                    sock.sendall(b"GET /api/rooms HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                    answer = sock.recv(100)
+                finally:
+                    sock.close()
+            answered.append(b" 200 OK" in answer)
+    # running_haproxy's readiness probe opened a few connections first
+    first_refused = answered.index(False)
+    assert limit - 10 <= first_refused <= limit, answered
+    assert not any(answered[first_refused:]), answered  # refused while past the rate
