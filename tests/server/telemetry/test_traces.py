@@ -4,7 +4,9 @@ written inside a span carry its trace id."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from collections.abc import Iterator
 
 import httpx
@@ -12,7 +14,9 @@ import pytest
 from websockets.asyncio.client import connect
 
 from server.metrics import version
+from server.telemetry.tracing import STOP_WAIT
 from tests.support.receivers import OtlpReceiver, ReceivedSpan
+from tests.support.redis_server import free_port
 from tests.support.server_process import Fleet, ServerProcess, create_room
 from tests.support.waiting import eventually
 from tests.support.ws_client import Client
@@ -117,3 +121,19 @@ async def test_no_endpoint_no_spans_and_no_trace_ids(fleet: Fleet, receiver: Otl
         assert (await http.get(f"{serve.url}/api/rooms", timeout=10)).status_code == 200
     assert not any('"trace_id"' in line for line in serve.log.splitlines())
     assert receiver.paths == []
+
+
+async def test_a_collector_that_does_not_answer_neither_fails_requests_nor_holds_the_stop(
+    fleet: Fleet,
+) -> None:
+    dead = free_port()  # nothing listens there: every export is refused and retried
+    serve = fleet.launch("--otlp-endpoint", f"http://127.0.0.1:{dead}")
+    serve.wait_ready()
+    async with httpx.AsyncClient() as http:
+        for _ in range(20):
+            assert (await http.get(f"{serve.url}/api/rooms", timeout=10)).status_code == 200
+    await asyncio.sleep(1)  # a batch on its way, retrying
+    started = time.monotonic()
+    assert serve.stop() == 130
+    # the exporter would retry for 10 s; the worker waits STOP_WAIT for it (plus its own stop)
+    assert time.monotonic() - started < STOP_WAIT + 3, serve.log_tail()
