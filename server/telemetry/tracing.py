@@ -1,11 +1,11 @@
 """OpenTelemetry traces: a span per HTTP request and per room command, sent over OTLP/HTTP.
 
-Off (``start`` never called) every hook here is one check of a module global: nothing of
+Off (``start`` never called) every hook here is one check of a class attribute: nothing of
 OpenTelemetry is imported. On, the worker has a TracerProvider of its own (the process'
 global one is left alone) whose batch processor sends spans to ``<endpoint>/v1/traces``
 from a thread, as protobuf. The usual ``OTEL_*`` variables still apply where the SDK reads
-them (``OTEL_SERVICE_NAME``, ``OTEL_RESOURCE_ATTRIBUTES``, ``OTEL_BSP_*``,
-``OTEL_EXPORTER_OTLP_HEADERS``...).
+them (``OTEL_SERVICE_NAME``, default ``tictactoe-server``; ``OTEL_RESOURCE_ATTRIBUTES``,
+``OTEL_BSP_*``, ``OTEL_EXPORTER_OTLP_HEADERS``...).
 
 - HTTP: ``TracingMiddleware`` opens a SERVER span per request, continuing the caller's
   trace when it sent a W3C ``traceparent``, named ``GET /api/rooms/{room_id}`` (the route
@@ -63,7 +63,9 @@ def start(endpoint: str, version: str) -> None:
     from opentelemetry.sdk.trace import TracerProvider
     from opentelemetry.sdk.trace.export import BatchSpanProcessor
 
-    resource = Resource.create({"service.name": "tictactoe-server", "service.version": version})
+    resource = Resource.create({"service.version": version})  # and OTEL_* variables
+    if str(resource.attributes.get("service.name", "")).startswith("unknown_service"):
+        resource = resource.merge(Resource({"service.name": "tictactoe-server"}))
     provider = TracerProvider(resource=resource)
     exporter = OTLPSpanExporter(endpoint=endpoint.rstrip("/") + "/v1/traces")
     provider.add_span_processor(BatchSpanProcessor(exporter))
