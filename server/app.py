@@ -120,8 +120,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         use_worker_id(lambda: presence.worker)  # log lines name the worker by its lease
-        telemetry.start()
         try:
+            telemetry.start()
             await backend.open()
             try:
                 # Before the lease: starting the pool's first process waits for the fork

@@ -26,7 +26,10 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from rooms.protocol import ClientMessage
+
 from ..logs.context import use_trace_ids
+from ..metrics.edge import message_type
 from ..metrics.http import route_template
 
 __all__ = [
@@ -112,10 +115,11 @@ def room_command(room_id: str) -> contextlib.AbstractContextManager[Any]:
     )
 
 
-def command_type(name: str) -> None:
-    """The current room command is a ``name`` message."""
+def command_type(message: ClientMessage) -> None:
+    """The current room command is ``message`` (named by its protocol type)."""
     if _On.tracer is None:
         return
+    name = message_type(message)
     span = _On.trace.get_current_span()
     span.update_name(f"room {name}")
     span.set_attribute("tictactoe.message.type", name)

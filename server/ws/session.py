@@ -263,7 +263,7 @@ class Session:
         try:
             message = parse_message(text, max_bytes=self.settings.max_message_bytes)
             metrics.received(message)
-            tracing.command_type(metrics.message_type(message))
+            tracing.command_type(message)
             ref = message.ref
             if isinstance(message, JoinMessage):
                 await self._join(message)
