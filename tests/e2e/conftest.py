@@ -58,25 +58,61 @@ def live_server() -> Iterator[LiveServer]:
     live.stop()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
+class PlaywrightLoop:
+    """Playwright's sync API runs its event loop in a greenlet of this thread and marks it
+    as running between calls, which would stop every asyncio test that runs after it in the
+    same worker process. Kept for the whole session (one Chromium a process, not one a
+    module), the mark is set only while a browser test runs: ``resume`` before, ``pause``
+    after."""
+
+    def __init__(self) -> None:
+        self.loop: asyncio.AbstractEventLoop | None = None
+
+    def pause(self) -> None:
+        self.loop = asyncio._get_running_loop()
+        asyncio._set_running_loop(None)
+
+    def resume(self) -> None:
+        asyncio._set_running_loop(self.loop)
+
+
+@pytest.fixture(scope="session")
+def playwright_loop() -> PlaywrightLoop:
+    return PlaywrightLoop()
+
+
+@pytest.fixture(scope="session")
+def chromium(playwright_loop: PlaywrightLoop) -> Iterator[Any]:
+    """One headless Chromium for every browser test of this worker process: starting one
+    takes seconds, a new context per page (``new_page``) keeps the tests apart."""
     if not os.access(CHROMIUM, os.X_OK):
         pytest.skip(f"{CHROMIUM} is missing (./run test installs Debian's chromium)")
     manager = playwright_sync.sync_playwright()
     pw = manager.start()
     try:
-        chromium = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        launched = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
     except Exception:
         pw.stop()
+        asyncio._set_running_loop(None)
         raise
+    playwright_loop.pause()
+    try:
+        yield launched
+    finally:
+        playwright_loop.resume()
+        launched.close()
+        pw.stop()
+        asyncio._set_running_loop(None)  # leave none behind for the tests after it
+
+
+@pytest.fixture
+def browser(chromium: Any, playwright_loop: PlaywrightLoop) -> Iterator[Any]:
+    """The session's Chromium, its loop marked running for this test only."""
+    playwright_loop.resume()
     try:
         yield chromium
     finally:
-        chromium.close()
-        pw.stop()
-        # The sync API marks its loop as running between calls; leave none behind for the
-        # async tests that run later in the same process.
-        asyncio._set_running_loop(None)
+        playwright_loop.pause()
 
 
 class Guard:
