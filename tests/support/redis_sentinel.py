@@ -6,7 +6,8 @@ the replica follows the primary (``replicaof``). Both are started with
 writes (``NOREPLICAS``): after a promotion the old primary takes none, which is the setting
 docs/operations.md recommends. One Sentinel (``redis-sentinel``, or ``redis-server
 --sentinel``, the same program in Debian's package) watches them with ``quorum 1`` and a
-short ``down-after-milliseconds``, so a failover is quick and needs no vote of peers.
+short ``down-after-milliseconds`` and short periods (``SENTINEL_PERIODS``), so a failover
+is quick and needs no vote of peers; the replica syncs at once (no diskless sync delay).
 ``failover()`` runs ``SENTINEL FAILOVER`` and waits, bounded, until Sentinel names the new
 primary, the new primary says so and the old one has become its replica.
 """
@@ -31,6 +32,11 @@ __all__ = ["SERVICE", "LocalSentinel", "SentinelNode"]
 
 SERVICE = "ttt-primary"
 FAILOVER_TIMEOUT = 30.0
+SENTINEL_PERIODS = ("info-period", "1000", "publish-period", "250")
+"""Sentinel's own periods, shortened for tests (``SENTINEL DEBUG``, Redis 7): it asks each
+node for INFO every second instead of every 10 s, and turns an old primary that came back
+into a replica after 4 publish periods (1 s) instead of 8 s. Without them a test waits
+10-20 s for the old primary's demotion; the failover itself is the same."""
 
 
 def command(client: redis.Redis, *args: str | int) -> Any:
@@ -55,6 +61,9 @@ class SentinelNode(RedisServer):
 
     def _command(self) -> list[str]:
         extra = ["--min-replicas-to-write", str(self.min_replicas), "--min-replicas-max-lag", "5"]
+        # A full sync at once: by default a primary waits 5 s for more replicas to share a
+        # diskless transfer with, and every test would wait for its replica that long.
+        extra += ["--repl-diskless-sync-delay", "0"]
         if self.primary_port is not None:
             extra += ["--replicaof", "127.0.0.1", str(self.primary_port)]
         return [*super()._command(), *extra]
@@ -118,6 +127,13 @@ class LocalSentinel:
             argv, cwd=self.directory, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
 
+        def answering() -> bool:
+            assert self.process is not None
+            if self.process.poll() is not None:
+                raise RuntimeError(f"redis-sentinel exited; see {self.directory}/sentinel.log")
+            with contextlib.closing(self.sentinel_client()) as client:
+                return bool(client.ping())
+
         def watching() -> bool:
             assert self.process is not None
             if self.process.poll() is not None:
@@ -128,6 +144,14 @@ class LocalSentinel:
             ready = [r for r in replicas if r.get("master-link-status") == "ok" and r.get("runid")]
             return self.primary_port() == self.nodes[0].port and len(ready) == 1
 
+        eventually_sync(
+            answering,
+            f"redis-sentinel on port {self.port} answering",
+            timeout=FAILOVER_TIMEOUT,
+            ignoring=(redis.ConnectionError, redis.TimeoutError),
+        )
+        with contextlib.closing(self.sentinel_client()) as client:
+            command(client, "SENTINEL", "DEBUG", *SENTINEL_PERIODS)
         eventually_sync(
             watching,
             f"redis-sentinel on port {self.port} watching a primary and its replica",

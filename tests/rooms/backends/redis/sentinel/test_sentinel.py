@@ -25,7 +25,7 @@ from rooms.room import Join, PlayMove
 from tests.support.redis_sentinel import SERVICE, LocalSentinel, command
 from tests.support.waiting import eventually, retrying
 
-BOUND = 40.0  # a safety net against hangs (a failover takes ~10 s here), never a measurement
+BOUND = 40.0  # a safety net against hangs (a failover takes ~2 s here), never a measurement
 
 X_WINS = [(0, 0), (1, 0), (1, 1), (2, 0), (2, 2)]  # X takes the diagonal on the fifth move
 
