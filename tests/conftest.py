@@ -12,6 +12,7 @@ from tests.support.backends import BackendMaker
 from tests.support.redis_cluster import LocalCluster
 from tests.support.redis_sentinel import LocalSentinel
 from tests.support.redis_server import RedisServer
+from tests.support.schedule import longest_files_first
 from tests.support.server_process import Fleet
 from tests.support.tiers import PROCESS, starts_processes, unmarked_programs_refused
 from tests.support.timeouts import with_line_numbers
@@ -170,10 +171,12 @@ settings.load_profile("shared-machine")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark ``process`` every test that starts one (tests/support/tiers.py)."""
+    """Mark ``process`` every test that starts one (tests/support/tiers.py), and put the
+    longest files first (tests/support/schedule.py)."""
     for item in items:
         if starts_processes(item):
             item.add_marker(PROCESS)
+    longest_files_first(items)
 
 
 @pytest.hookimpl(wrapper=True)
