@@ -30,6 +30,9 @@ LIMITS: dict[str, Any] = {
     "chat_burst": 100_000,
     "rate": 100_000.0,
     "burst": 100_000,
+    # No keepalive ping among the frames: on a loaded machine filling the buffers can take
+    # longer than the 20 s between pings, and a ping queued among the chat lines is no line.
+    "ping_interval": 600.0,
 }
 
 
