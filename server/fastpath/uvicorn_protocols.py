@@ -16,12 +16,14 @@ with the event loop stopped. The two cycles:
   the protocol, suspended forever (uvicorn never feeds it the end of the stream).
   ``ReleasingWebSockets`` closes it once the connection is lost.
 
-``ReleasingWebSockets`` also resets a connection still open ``2 * close_timeout`` after
-its app returned: uvicorn then closes the transport, and a close waits for the write
-buffer to drain, forever for a peer that never reads again (it would hold the socket and
-its buffers for as long as it likes). And it refuses a text message that is not valid
-UTF-8 with 1007 quietly: uvicorn would log an ERROR with a traceback for each (any client
-can send one); the Session logs the refusal once, at WARNING, from the disconnect code.
+``ReleasingWebSockets`` also offers each text message to a joined session before its
+queue (``direct``, server.fastpath.direct_receive), and resets a connection still open
+``2 * close_timeout`` after its app returned: uvicorn then closes the transport, and a close
+waits for the write buffer to drain, forever for a peer that never reads again (it would
+hold the socket and its buffers for as long as it likes). And it refuses a text message
+that is not valid UTF-8 with 1007 quietly: uvicorn would log an ERROR with a traceback for
+each (any client can send one); the Session logs the refusal once, at WARNING, from the
+disconnect code.
 
 Everything else is uvicorn's. ``server.launch.uvicorn_options`` names these classes as
 uvicorn's ``http`` and ``ws`` when the fastpath is on and httptools and the sans-I/O
@@ -31,6 +33,7 @@ implementation are installed (the module subclasses both: import it only then).
 from __future__ import annotations
 
 from asyncio import TimerHandle
+from collections.abc import Callable
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -84,6 +87,9 @@ class ReleasingWebSockets(WebSocketsSansIOProtocol):
     connection is lost."""
 
     _reset_timer: TimerHandle | None = None
+    direct: Callable[[str], bool] | None = None
+    """A joined session's handler, offered each text message before the queue while
+    nothing waits there (server.fastpath.direct_receive)."""
 
     async def run_asgi(self) -> None:
         await super().run_asgi()
@@ -99,6 +105,7 @@ class ReleasingWebSockets(WebSocketsSansIOProtocol):
         if self._reset_timer is not None:  # lets go of this protocol now, not in 20 s
             self._reset_timer.cancel()
             self._reset_timer = None
+        self.direct = None  # the session's handler holds the session: let both go
         super().connection_lost(exc)
         # No data comes after connection_lost: the suspended parser (parse, or discard
         # after a close frame) can end; closed, its frame lets go of the ServerProtocol.
@@ -118,4 +125,8 @@ class ReleasingWebSockets(WebSocketsSansIOProtocol):
                     self.conn.send_close(WsCloseCode.INVALID_DATA, "invalid UTF-8")
                     self.handle_parser_exception()
                     return
+            direct = self.direct
+            if direct is not None and self.queue.empty() and direct(data.decode()):
+                self.frames = []  # taken: neither queued nor the socket paused
+                return
         super().send_receive_event_to_app()

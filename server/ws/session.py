@@ -12,6 +12,7 @@ connection is closed with 1012 and the client resumes.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 from collections.abc import Callable
@@ -43,6 +44,7 @@ from rooms.protocol import (
 from rooms.room import Command, Join, JoinReply, MoveReply, PlayMove, Role
 
 from ..crash_points import AFTER_SEAT, crash_point
+from ..fastpath.direct_receive import receive_directly, stop_receiving_directly
 from ..guards.admission import LoopLag
 from ..metrics import edge as metrics
 from ..settings import Settings
@@ -106,6 +108,9 @@ class Session:
         self._task: asyncio.Task[object] | None = None
         self._stopped = False  # ended from outside: the cancel of the read is ours
         self._oversize = 0  # messages refused as too large (the first one is logged)
+        self._parked = False  # the reader waits for the next message
+        self._direct: asyncio.Task[None] | None = None  # a message taken directly, under way
+        self._context: contextvars.Context | None = None  # this socket's (log context)
 
     async def run(self) -> None:
         # The reader runs in this (the ASGI) task: one task per connection fewer, which
@@ -114,6 +119,7 @@ class Session:
         task = asyncio.current_task()
         assert task is not None
         self._task = task
+        self._context = contextvars.copy_context()
         self.conn.on_end = self._stop_reading
         try:
             await self._read()
@@ -130,6 +136,7 @@ class Session:
             self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
         finally:
             self.conn.on_end = None
+            stop_receiving_directly(self.websocket)
             if self.conn.close_code in CLOSE_REFUSALS:  # ended by the reader or by a sender
                 self._refused(CLOSE_REFUSALS[self.conn.close_code], self.conn.close_code)
             try:
@@ -140,12 +147,15 @@ class Session:
 
     def _stop_reading(self) -> None:
         """The connection was ended: stop the read in progress, unless it is the reader
-        itself that ended it (it returns by itself)."""
+        itself that ended it (it returns by itself). A message taken directly was received:
+        it is handled to its end (a ``leave`` among them is recorded as one), and the
+        departure waits for it (``_leave``)."""
         if self._task is not None and asyncio.current_task() is not self._task:
             self._stopped = True
             self._task.cancel()
 
     async def _leave(self) -> None:
+        await self._direct_settled()  # a message taken directly ends before the departure
         joined, self._joined = self._joined, None
         if joined is None:
             return
@@ -205,7 +215,12 @@ class Session:
                 self.conn.end(CloseCode.JOIN_TIMEOUT, "no join in time")
                 return None
         else:
-            message = await self.websocket.receive()
+            self._parked = True
+            try:
+                message = await self.websocket.receive()
+            finally:
+                self._parked = False
+            await self._direct_settled()  # one taken directly came first: it ends first
         if message["type"] == "websocket.disconnect":
             code = message.get("code")
             if code in UVICORN_REFUSALS:  # uvicorn refused a frame and closed the socket
@@ -227,15 +242,47 @@ class Session:
             if not isinstance(text, str):
                 self.conn.end(CloseCode.UNSUPPORTED_DATA, "binary frames are not accepted")
                 return
-            if not self._bucket.take(self._clock()):
-                self._strikes += 1
-                if self._strikes >= self.settings.flood_strikes:
-                    self.conn.end(CloseCode.FLOOD, "flooding: too many messages")
-                    return
-                self._error(RoomError(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
-                continue
-            self._strikes = 0
-            await self._handle(text)
+            await self._message(text)
+
+    async def _message(self, text: str) -> None:
+        """One text message: the rate limit (a flood closes), then its handling."""
+        if not self._bucket.take(self._clock()):
+            self._strikes += 1
+            if self._strikes >= self.settings.flood_strikes:
+                self.conn.end(CloseCode.FLOOD, "flooding: too many messages")
+                return
+            self._error(RoomError(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
+            return
+        self._strikes = 0
+        await self._handle(text)
+
+    # -- messages taken from the protocol (fastpath: server.fastpath.direct_receive) ------
+
+    def _offered(self, text: str) -> bool:
+        """Take ``text`` past the ASGI queue when the reader waits on it and nothing is
+        under way: handled in a task of its own; False leaves it to the queue, behind what
+        is under way (the reader lets that end first)."""
+        if not self._parked or self._direct is not None or self.conn.ended:
+            return False
+        self._direct = asyncio.get_running_loop().create_task(
+            self._take(text), context=self._context
+        )
+        return True
+
+    async def _take(self, text: str) -> None:
+        try:
+            await self._message(text)
+        except Exception:  # as in the reader: close this connection, keep serving
+            log.exception("room %s: connection %s failed", self.room_id, self.conn.id)
+            self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
+        finally:
+            self._direct = None
+
+    async def _direct_settled(self) -> None:
+        """Wait for the message taken directly to be handled (whatever its end)."""
+        direct = self._direct
+        if direct is not None and direct is not asyncio.current_task():
+            await asyncio.wait((direct,))
 
     def _refused(self, refusal: str, code: int | None) -> None:
         """Log an edge refusal once, at WARNING (the room and connection come from the
@@ -360,6 +407,7 @@ class Session:
         welcome = welcome_message(self.room_id, executed.reply, room.snapshot(), missed)
         self.conn.send(dumps(welcome))
         feed.start(room.version)
+        receive_directly(self.websocket, self._offered)  # fastpath: the messages that follow
 
     async def _move(self, message: MoveMessage) -> None:
         command = PlayMove(self.conn.id, message.request, message.version, message.move_id)
