@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rooms.backends.store import StoredRoom
-from rooms.protocol.codec import game_number_of
+from rooms.protocol.codec import encode_room, game_number_of
 
 if TYPE_CHECKING:
     from rooms.room.room import Room
@@ -33,12 +33,21 @@ __all__ = ["CachedRoom", "RoomCache"]
 class CachedRoom:
     """A room at ``version`` as the text ``data``; ``room`` is that text decoded, set once, when a
     command first needs it. ``base``, an earlier room of the same id, is kept until then to decode
-    from (rooms.protocol.codec.decode_room) and is never handed out."""
+    from (rooms.protocol.codec.decode_room) and is never handed out. ``text`` None: the room was
+    committed to a store that encodes it only when read (rooms.backends.memory), and ``data``
+    encodes it here too only when asked."""
 
     version: int
-    data: str
+    text: str | None
     room: Room | None = None
     base: Room | None = None
+
+    @property
+    def data(self) -> str:
+        if self.text is None:
+            assert self.room is not None, "a cached room without its text has its room"
+            self.text = encode_room(self.room)
+        return self.text
 
 
 class RoomCache:
@@ -61,16 +70,21 @@ class RoomCache:
         return cached
 
     def offer(
-        self, room_id: str, version: int, data: str, room: Room | None = None
+        self, room_id: str, version: int, data: str | None, room: Room | None = None
     ) -> CachedRoom | None:
         """Keep ``data`` (and ``room``, its decoding, when the caller has it) as ``room_id``
         at ``version`` unless a newer copy is held; the copy now held (None when the cache
-        holds nothing)."""
+        holds nothing). ``data`` None: ``room``'s text, encoded only if it is ever asked for."""
         if self._size == 0:
             return None
         held = self._rooms.get(room_id)
         if held is not None and held.version >= version:
-            if held.room is None and room is not None and _same(held, version, data):
+            if (
+                held.room is None
+                and room is not None
+                and data is not None
+                and _same(held, version, data)
+            ):
                 held.room = room  # the bus brought this text before the commit's answer
             return held
         base = _base_of(held) if room is None else None

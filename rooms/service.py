@@ -17,6 +17,7 @@ compare-and-set leaves the cached room as it was.
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -26,6 +27,7 @@ from typing import Any, Protocol, cast
 
 from core import GameError, Rules
 from rooms.backends.index import IndexChange, IndexingStore
+from rooms.backends.memory import MemoryStore
 from rooms.backends.store import Store, StoredRoom
 from rooms.cache import CachedRoom, RoomCache
 from rooms.common import metrics
@@ -95,6 +97,9 @@ class RoomService:
         self.observers: list[Observer] = []
         self._fanout: LocalFanout | None = None
         self._worker: Callable[[], str] | None = None
+        self._deferred = isinstance(store, MemoryStore)
+        """The store encodes a committed room only when it is read (rooms.backends.memory):
+        a commit hands it ``encode_room`` of the room, which nobody changes again."""
 
     def fan_out_locally(self, fanout: LocalFanout, worker: Callable[[], str]) -> None:
         """Hand every event this service commits to ``fanout`` at once, and have the store
@@ -203,13 +208,24 @@ class RoomService:
                         continue
                     self._observe(held, False)
                     return Executed(held, handled.reply, None)
-                data = encode_room(room)
+                data = None if self._deferred and index is None else encode_room(room)
                 event_text = dumps(handled.event)
                 # copies share the archive until a new game replaces it (Room.copy)
                 archive_unchanged = room.games is held.games
                 publish = self._for_others(room)
                 started = time.perf_counter()
-                if index is None:
+                if data is None:
+                    swapped = await cast(MemoryStore, self.store).swap(
+                        room_id,
+                        cached.version,
+                        functools.partial(encode_room, room),
+                        event_text,
+                        listed=room.listed,
+                        finished=room.game.is_over,
+                        archive_unchanged=archive_unchanged,
+                        publish=publish,
+                    )
+                elif index is None:
                     swapped = await self.store.swap(
                         room_id,
                         cached.version,

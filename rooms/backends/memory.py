@@ -1,7 +1,10 @@
 """The in-memory Store and Bus (``memory://``): one process, same contract as Redis.
 
 Rooms are kept as the same encoded text (as UTF-8 bytes) a network store keeps, so every
-load decodes and every commit encodes exactly as it will with Redis. The compare-and-set
+load decodes exactly as it will with Redis. A commit may hand over, instead of the text, what
+makes it (``RoomText``: the service's ``encode_room`` of a room nobody changes again): it is
+called when the room is first read, so a room that takes many commits between reads is
+encoded once, not at each commit. The compare-and-set
 commit is a lock-protected check; it publishes on the paired MemoryBus inside the lock, so
 bus messages leave in version order. Subscriptions are bounded and drop on overflow: the
 bus is a hint, and receivers repair gaps from the store.
@@ -15,12 +18,16 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 from rooms.backends.bus import BufferedSubscription
 from rooms.backends.store import StoredRoom, Swapped
 from rooms.errors import ErrorCode, RoomError
 
-__all__ = ["MemoryBus", "MemoryStore", "MemorySubscription"]
+__all__ = ["MemoryBus", "MemoryStore", "MemorySubscription", "RoomText"]
+
+RoomText: TypeAlias = str | Callable[[], str]
+"""A room's text, or what makes it when it is first read (see the module)."""
 
 
 class MemorySubscription(BufferedSubscription):
@@ -90,10 +97,18 @@ class MemoryBus:
 @dataclass(slots=True)
 class _Entry:
     version: int
-    data: bytes
+    stored: bytes | Callable[[], str]
     log: deque[bytes]
     expires: float
     created: float = field(default=0.0)
+
+    @property
+    def data(self) -> bytes:
+        """The room's text as UTF-8, made at the first read after a deferred commit."""
+        stored = self.stored
+        if not isinstance(stored, bytes):
+            stored = self.stored = stored().encode()
+        return stored
 
 
 class MemoryStore:
@@ -175,7 +190,7 @@ class MemoryStore:
         self,
         room_id: str,
         expected: int,
-        data: str,
+        data: RoomText,
         event: str,
         *,
         listed: bool,
@@ -189,9 +204,11 @@ class MemoryStore:
             entry = self._live(room_id, now)
             if entry is None or entry.version != expected:
                 return False
-            encoded_data, encoded_event = data.encode(), event.encode()  # may raise: before
-            entry.version = expected + 1  # anything changes, so the commit stays atomic
-            entry.data = encoded_data
+            # may raise: before anything changes, so the commit stays atomic
+            encoded_data = data.encode() if isinstance(data, str) else data
+            encoded_event = event.encode()
+            entry.version = expected + 1
+            entry.stored = encoded_data
             entry.log.append(encoded_event)
             while len(entry.log) > self._log_size:
                 entry.log.popleft()
@@ -208,7 +225,7 @@ class MemoryStore:
         self,
         room_id: str,
         expected: int,
-        data: str,
+        data: RoomText,
         event: str,
         *,
         listed: bool,

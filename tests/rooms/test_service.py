@@ -10,6 +10,7 @@ import pytest
 from core import MoveRequest, Rules
 from rooms import ErrorCode, Role, RoomError, RoomService
 from rooms.backends import MemoryStore, StoredRoom
+from rooms.backends.memory import RoomText
 from rooms.room import Join, JoinReply, Leave, PlayMove
 from rooms.room.events import Spectators
 from tests.support.handled import reply_of
@@ -27,7 +28,7 @@ class NetworkLikeStore(MemoryStore):
         self,
         room_id: str,
         expected: int,
-        data: str,
+        data: RoomText,
         event: str,
         *,
         listed: bool,

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from rooms import ErrorCode, RoomError, UnsupportedBackend, open_backend
-from rooms.backends import MemoryBus, MemoryStore
+from core import MoveRequest, Rules
+from rooms import ErrorCode, Role, RoomError, RoomService, UnsupportedBackend, open_backend
+from rooms.backends import MemoryBus, MemoryStore, StoredRoom
+from rooms.protocol import decode_room, encode_room
+from rooms.room import Join, PlayMove
 
 
 class FakeClock:
@@ -63,3 +68,41 @@ def test_store_urls() -> None:
     with pytest.raises(UnsupportedBackend) as unknown:
         open_backend("postgres://user:hunter2@db/rooms")
     assert "hunter2" not in unknown.value.message and "***" in unknown.value.message
+
+
+async def test_a_deferred_text_is_made_once_when_first_read() -> None:
+    store = MemoryStore()
+    assert await store.create("aaaa", "a0", listed=True)
+    made: list[str] = []
+
+    def text(value: str) -> Callable[[], str]:
+        def make() -> str:
+            made.append(value)
+            return value
+
+        return make
+
+    assert await store.commit("aaaa", 0, text("a1"), "{}", listed=True)
+    assert await store.commit("aaaa", 1, text("a2"), "{}", listed=True)
+    assert not (await store.swap("aaaa", 1, text("stale"), "{}", listed=True)).committed
+    assert made == ["a2"]  # the refusal carried the current room: only its text was made
+    assert await store.load("aaaa") == StoredRoom(2, "a2")
+    assert [room.data for room in await store.listed(10)] == ["a2"]
+    assert made == ["a2"]  # once
+    assert await store.commit("aaaa", 2, "a3", "{}", listed=True)  # a text as it is
+    assert await store.load("aaaa") == StoredRoom(3, "a3") and made == ["a2"]
+
+
+async def test_the_service_commits_rooms_unencoded_and_reads_them_encoded() -> None:
+    store = MemoryStore()
+    service = RoomService(store)
+    room = await service.create(Rules(), public=False)
+    for conn in ("x", "o"):
+        await service.execute(room.room_id, Join(conn, Role.PLAYER, conn, None))
+    executed = await service.execute(
+        room.room_id, PlayMove("x", MoveRequest(col=1, row=1), 2, "m1")
+    )
+    stored = await store.load(room.room_id)
+    assert stored is not None and stored.version == executed.room.version == 3
+    assert stored.data == encode_room(executed.room)
+    assert decode_room(stored.data).game.board == executed.room.game.board

@@ -13,6 +13,7 @@ import pytest
 from core import Rules
 from rooms import ErrorCode, LeaseLost, Presence, Role, RoomError, RoomService, Sweeper, worker_of
 from rooms.backends import MemoryRegistry, MemoryStore
+from rooms.backends.memory import RoomText
 from rooms.room import Join
 from tests.support.waiting import eventually
 
@@ -36,7 +37,7 @@ class FlakyStore(MemoryStore):
         self,
         room_id: str,
         expected: int,
-        data: str,
+        data: RoomText,
         event: str,
         *,
         listed: bool,
