@@ -24,19 +24,31 @@ __all__ = ["idle_memory"]
 
 SETTLE = 1.0  # seconds before each RSS sample
 IN_FLIGHT = 100  # handshakes at once
+RETRIES = 5  # of a join refused as unavailable
 
 
 async def _open(url: str, gate: asyncio.Semaphore) -> ClientConnection:
-    async with gate:
-        ws = await connect(
-            url, compression=None, ping_interval=None, close_timeout=2, proxy=None, open_timeout=30
-        )
-        await ws.send(json.dumps({"type": "join", "as": "spectator", "name": "idle"}))
-        welcome = json.loads(await asyncio.wait_for(ws.recv(), 30))
-        if welcome.get("type") != "welcome":
+    """A joined spectator; an ``unavailable`` refusal (the server's loop runs late, as on a
+    busy machine) is retried after the ``retry_after`` it names, as a client does."""
+    for attempt in range(RETRIES + 1):
+        async with gate:
+            ws = await connect(
+                url,
+                compression=None,
+                ping_interval=None,
+                close_timeout=2,
+                proxy=None,
+                open_timeout=30,
+            )
+            await ws.send(json.dumps({"type": "join", "as": "spectator", "name": "idle"}))
+            welcome = json.loads(await asyncio.wait_for(ws.recv(), 30))
+            if welcome.get("type") == "welcome":
+                return ws
             await ws.close()
-            raise RuntimeError(f"an idle connection could not join: {welcome!r:.200}")
-        return ws
+        if welcome.get("code") != "unavailable" or attempt == RETRIES:
+            break
+        await asyncio.sleep(float(welcome.get("retry_after") or 1.0))
+    raise RuntimeError(f"an idle connection could not join: {welcome!r:.200}")
 
 
 async def _close(ws: ClientConnection, gate: asyncio.Semaphore) -> None:
@@ -46,9 +58,14 @@ async def _close(ws: ClientConnection, gate: asyncio.Semaphore) -> None:
 
 
 async def _measure(
-    base_url: str, pid: int | tuple[int, ...], count: int, per_room: int
+    base_url: str,
+    pid: int | tuple[int, ...],
+    count: int,
+    per_room: int,
+    parts: dict[str, int | tuple[int, ...]],
 ) -> dict[str, Any]:
     tree = ProcessTree(pid)
+    apart = {name: ProcessTree(pids) for name, pids in parts.items()}
     http = HttpPool(base_url, size=4)
     try:
         rooms = [await http.create_room({}) for _ in range(-(-count // per_room))]
@@ -59,6 +76,7 @@ async def _measure(
     gate = asyncio.Semaphore(IN_FLIGHT)
     await asyncio.sleep(SETTLE)
     before = tree.rss()
+    parts_before = {name: part.rss() for name, part in apart.items()}
     opened = await asyncio.gather(*(_open(url, gate) for url in urls), return_exceptions=True)
     connections = [ws for ws in opened if isinstance(ws, ClientConnection)]
     try:
@@ -67,22 +85,39 @@ async def _measure(
             raise RuntimeError(f"{len(failed)} of {count} idle connections failed: {failed[0]!r}")
         await asyncio.sleep(SETTLE)
         after = tree.rss()
+        parts_after = {name: part.rss() for name, part in apart.items()}
     finally:
         await asyncio.gather(*(_close(ws, gate) for ws in connections))
-    return {
+    measured: dict[str, Any] = {
         "connections": count,
         "per_room": per_room,
         "rss_before_bytes": before,
         "rss_after_bytes": after,
         "bytes_per_connection": (after - before) / count,
     }
+    if apart:
+        measured["parts"] = {
+            name: {
+                "rss_before_bytes": parts_before[name],
+                "rss_after_bytes": parts_after[name],
+                "bytes_per_connection": (parts_after[name] - parts_before[name]) / count,
+            }
+            for name in apart
+        }
+    return measured
 
 
 def idle_memory(
-    base_url: str, pid: int | tuple[int, ...], count: int, *, per_room: int = 10
+    base_url: str,
+    pid: int | tuple[int, ...],
+    count: int,
+    *,
+    per_room: int = 10,
+    parts: dict[str, int | tuple[int, ...]] | None = None,
 ) -> dict[str, Any]:
     """Open ``count`` idle spectator connections to the server (process tree ``pid``, or
-    several trees: HAProxy and the servers behind it)."""
+    several trees: HAProxy and the servers behind it); ``parts`` names some of those trees
+    whose RSS is also reported apart (HAProxy's alone, say)."""
     if count < 1 or per_room < 1:
         raise ValueError("count and per_room must be at least 1")
-    return asyncio.run(_measure(base_url, pid, count, per_room))
+    return asyncio.run(_measure(base_url, pid, count, per_room, parts or {}))
