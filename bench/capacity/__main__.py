@@ -71,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench.capacity", description=__doc__)
     modes = parser.add_subparsers(dest="mode", required=True)
     measure = modes.add_parser("measure", help="measure the unit costs on this machine")
-    _load_flags(measure, 600, 2)
+    _load_flags(measure, 300, 2)
     measure.add_argument("--idle", type=_positive(int), default=2000, help="idle connections")
     measure.add_argument("--json", type=Path, default=None, help="write the unit costs here")
     model = modes.add_parser("model", help="size 10k, 100k and 1M games from unit costs")

@@ -36,11 +36,12 @@ from .window import Deployment, per_move, run_window
 __all__ = ["CheckOptions", "MeasureOptions", "check", "measure", "verdicts"]
 
 AFFINITY_PROCESSES = CONFIGS["affinity"].processes
+ADMISSION = "TICTACTOE_ADMISSION_LAG"
 
 
 @dataclass(frozen=True, slots=True)
 class MeasureOptions:
-    games: int = 600
+    games: int = 300
     rate: float = 0.5
     """Moves a second in each game (open loop)."""
     spectators: int = 2
@@ -70,7 +71,18 @@ def _deployment(launched: Launched, nodes: tuple[str, ...]) -> Deployment:
 
 @contextlib.contextmanager
 def _launched(config: str, store_url: str | None) -> Iterator[Launched]:
-    running = launch("server", CONFIGS[config], store_url)
+    """The servers of ``config``, never refusing newcomers for loop lag: on a machine
+    shared with other work the admission guard (``--admission-lag``) would turn away some
+    of the load's joins, and the run would price fewer connections than it planned."""
+    before = os.environ.get(ADMISSION)
+    os.environ[ADMISSION] = "0"
+    try:
+        running = launch("server", CONFIGS[config], store_url)
+    finally:
+        if before is None:
+            del os.environ[ADMISSION]
+        else:
+            os.environ[ADMISSION] = before
     try:
         yield running
     finally:
