@@ -56,23 +56,24 @@ def _games(text: str) -> list[int]:
     return values
 
 
-def _load_flags(parser: argparse.ArgumentParser, games: int, procs: int) -> None:
+def _load_flags(parser: argparse.ArgumentParser, games: int, rate: float) -> None:
     parser.add_argument("--games", type=_positive(int), default=games, help="concurrent games")
     parser.add_argument(
-        "--rate", type=_positive(float), default=0.5, help="moves a second in each game"
+        "--rate", type=_positive(float), default=rate, help="moves a second in each game"
     )
     parser.add_argument("--spectators", type=int, default=2, help="spectators a game")
     parser.add_argument("--warmup", type=_positive(float), default=3.0)
     parser.add_argument("--duration", type=_positive(float), default=10.0)
-    parser.add_argument("--procs", type=_positive(int), default=procs, help="load processes")
+    parser.add_argument("--procs", type=_positive(int), default=2, help="load processes")
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench.capacity", description=__doc__)
     modes = parser.add_subparsers(dest="mode", required=True)
     measure = modes.add_parser("measure", help="measure the unit costs on this machine")
-    _load_flags(measure, 300, 2)
+    _load_flags(measure, 300, 0.5)
     measure.add_argument("--idle", type=_positive(int), default=2000, help="idle connections")
+    measure.add_argument("--rounds", type=_positive(int), default=2, help="windows each")
     measure.add_argument("--json", type=Path, default=None, help="write the unit costs here")
     model = modes.add_parser("model", help="size 10k, 100k and 1M games from unit costs")
     model.add_argument("--units", type=Path, default=REFERENCE)
@@ -95,7 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     model.add_argument("--json", type=Path, default=None, help="write the plans here")
     check = modes.add_parser("check", help="a scaled-down run against the model")
-    _load_flags(check, 300, 2)
+    _load_flags(check, 600, 0.25)
     check.add_argument("--units", type=Path, default=REFERENCE)
     check.add_argument(
         "--tolerance",
@@ -128,15 +129,18 @@ def main(argv: Sequence[str] | None = None) -> int:
                 args.duration,
                 args.procs,
                 args.idle,
+                args.rounds,
             ),
             say=_say,
         )
         from .model import Units
 
-        print(units_table(Units(**report["units"])))
-        text = json.dumps(report, indent=2) + "\n"
         if args.json is not None:
-            args.json.write_text(text)
+            args.json.write_text(json.dumps(report, indent=2) + "\n")
+        if "failure" in report:
+            print(f"bench.capacity measure: {report['failure']}", file=sys.stderr)
+            return 1
+        print(units_table(Units(**report["units"])))
         return 0
     try:
         units = load_units(args.units)

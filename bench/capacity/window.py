@@ -21,7 +21,7 @@ from bench.load.recorder import summarize
 from bench.load.redis_probe import cpu_seconds
 from bench.load.worker import LoadPlan
 
-__all__ = ["Deployment", "per_move", "redis_memory", "run_window"]
+__all__ = ["ERROR_SHARE", "Deployment", "best", "failed", "per_move", "redis_memory", "run_window"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,3 +136,25 @@ def per_move(window: dict[str, Any], part: str) -> float | None:
     if spent is None or not window["moves"]:
         return None
     return float(spent) / int(window["moves"]) * 1e6
+
+
+ERROR_SHARE = 0.05
+"""Errors tolerated in a window, as a share of its connections (on a machine loaded by other
+work, a spectator's join now and then times out subscribing); they are reported either
+way, and change a CPU figure by about their share."""
+
+
+def failed(window: dict[str, Any]) -> bool:
+    """The window moved nothing, or had more errors than ``ERROR_SHARE`` allows."""
+    errors = sum(window["errors"].values())
+    connections = window["games"] * (2 + window["spectators"])
+    return not window["moves"] or errors > ERROR_SHARE * connections
+
+
+def best(windows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Of several windows of one deployment, the one whose servers spent the least CPU a
+    move (the least disturbed by other work on a shared machine, as bench.fanout takes the
+    best of its rounds), among those that did not fail; ``rounds`` keeps them all."""
+    moved = [w for w in windows if not failed(w)] or windows
+    chosen = min(moved, key=lambda w: per_move(w, "server") or float("inf"))
+    return {**chosen, "rounds": windows}
