@@ -56,13 +56,19 @@ def _games(text: str) -> list[int]:
     return values
 
 
-def _load_flags(parser: argparse.ArgumentParser, games: int, rate: float) -> None:
+def _load_flags(parser: argparse.ArgumentParser, games: int, rate: float, warmup: float) -> None:
     parser.add_argument("--games", type=_positive(int), default=games, help="concurrent games")
     parser.add_argument(
         "--rate", type=_positive(float), default=rate, help="moves a second in each game"
     )
     parser.add_argument("--spectators", type=int, default=2, help="spectators a game")
-    parser.add_argument("--warmup", type=_positive(float), default=3.0)
+    parser.add_argument(
+        "--warmup",
+        type=_positive(float),
+        default=warmup,
+        help="seconds before the window; the games start over one move interval (1/rate), "
+        "so keep it a few seconds longer, or their joins fall into the window",
+    )
     parser.add_argument("--duration", type=_positive(float), default=10.0)
     parser.add_argument("--procs", type=_positive(int), default=2, help="load processes")
 
@@ -71,7 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="python -m bench.capacity", description=__doc__)
     modes = parser.add_subparsers(dest="mode", required=True)
     measure = modes.add_parser("measure", help="measure the unit costs on this machine")
-    _load_flags(measure, 300, 0.5)
+    _load_flags(measure, 300, 0.5, 3.0)
     measure.add_argument("--idle", type=_positive(int), default=2000, help="idle connections")
     measure.add_argument("--rounds", type=_positive(int), default=2, help="windows each")
     measure.add_argument("--json", type=Path, default=None, help="write the unit costs here")
@@ -96,7 +102,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     model.add_argument("--json", type=Path, default=None, help="write the plans here")
     check = modes.add_parser("check", help="a scaled-down run against the model")
-    _load_flags(check, 600, 0.25)
+    _load_flags(check, 600, 0.25, 8.0)
     check.add_argument("--units", type=Path, default=REFERENCE)
     check.add_argument(
         "--tolerance",

@@ -5,7 +5,8 @@ docs/operations.md's: single-process servers behind HAProxy with room affinity (
 players on its owner process, its spectators spread over all processes by least
 connections), on a Redis Cluster.
 
-A move costs the owner process ``local`` CPU (commit, delivery to the listeners it holds),
+A connection costs its process CPU even when idle (pings, timers), per second. A move
+costs the owner process ``local`` CPU (commit, delivery to the listeners it holds),
 and each *other* process holding spectators of the room ``remote`` more (Redis delivers the
 published event, the process decodes and delivers it); Redis pays ``local`` for the commit
 and ``remote`` a delivery. With ``P`` processes and ``S`` spectators spread evenly, a move
@@ -70,6 +71,10 @@ class Units:
     """HAProxy RSS per idle WebSocket (its client and server sides together)."""
     server_base_bytes: float
     """RSS of a server process holding no connection."""
+    server_us_per_connection_s: float
+    """Server CPU µs a second an idle joined connection costs (pings, timers)."""
+    proxy_us_per_connection_s: float
+    """HAProxy CPU µs a second an idle connection costs."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Units:
@@ -183,7 +188,7 @@ def plan(units: Units, load: Load, hosts: Hosts = Hosts()) -> Plan:
     core = hosts.cpu_headroom
 
     # Balancers first: the ports limit on processes depends on how many there are.
-    proxy_cores = moves * units.proxy_us_per_move / 1e6
+    proxy_cores = (moves * units.proxy_us_per_move + conns * units.proxy_us_per_connection_s) / 1e6
     proxy_memory = conns * units.proxy_bytes_per_connection
     by_balancer = {
         "CPU": _ceil(proxy_cores / (hosts.cores * core)),
@@ -195,13 +200,14 @@ def plan(units: Units, load: Load, hosts: Hosts = Hosts()) -> Plan:
     # Server processes: CPU per move depends on the count (deliveries), so iterate.
     processes = 1
     by_process: dict[str, int] = {}
-    server_us = redis_us = 0.0
+    server_us = redis_us = server_cores = 0.0
     for _ in range(50):
         delivered = deliveries_per_move(processes, load.spectators)
         server_us = units.server_local_us_per_move + delivered * units.server_remote_us_per_delivery
         redis_us = units.redis_local_us_per_move + delivered * units.redis_remote_us_per_delivery
+        server_cores = (moves * server_us + conns * units.server_us_per_connection_s) / 1e6
         by_process = {
-            "CPU": _ceil(moves * server_us / 1e6 / core),
+            "CPU": _ceil(server_cores / core),
             "ephemeral ports": _ceil(conns / (balancers * hosts.ports_per_tuple)),
             "file descriptors": _ceil(conns / (hosts.fd_limit - 1000)),
             "--max-connections": _ceil(conns / (hosts.max_connections * READY_SHARE)),
@@ -245,7 +251,7 @@ def plan(units: Units, load: Load, hosts: Hosts = Hosts()) -> Plan:
     # The first limit met as the load grows: the resource closest to its limit, relative
     # to what the tier it bounds holds.
     use = {
-        "server process CPU": moves * server_us / 1e6 / (processes * core),
+        "server process CPU": server_cores / (processes * core),
         "server host memory": per_host * process_memory / memory_budget,
         "Redis shard CPU": redis_cores / (shards * core),
         "Redis shard memory": redis_memory / (shards * hosts.shard_memory_gib * GIB),
@@ -305,9 +311,13 @@ def predict(units: Units, load: Load, processes: int) -> Prediction:
     moves = load.moves_per_s
     server_us = units.server_local_us_per_move + delivered * units.server_remote_us_per_delivery
     redis_us = units.redis_local_us_per_move + delivered * units.redis_remote_us_per_delivery
+    conns = load.connections
     return Prediction(
-        server_cpu_percent=moves * server_us / 1e4,
-        proxy_cpu_percent=moves * units.proxy_us_per_move / 1e4,
+        server_cpu_percent=(moves * server_us + conns * units.server_us_per_connection_s) / 1e4,
+        proxy_cpu_percent=(
+            moves * units.proxy_us_per_move + conns * units.proxy_us_per_connection_s
+        )
+        / 1e4,
         redis_cpu_percent=moves * redis_us / 1e4,
         redis_bytes=load.games * units.redis_bytes_per_room,
         server_connection_bytes=load.connections * units.server_bytes_per_connection,

@@ -79,6 +79,11 @@ def units_table(units: Units) -> str:
         ("server memory an idle connection", f"{units.server_bytes_per_connection / 1024:.1f} KiB"),
         ("HAProxy memory an idle connection", f"{units.proxy_bytes_per_connection / 1024:.1f} KiB"),
         ("server process at rest", f"{units.server_base_bytes / GIB * 1024:.0f} MiB"),
+        (
+            "server CPU an idle connection",
+            f"{units.server_us_per_connection_s:.1f} µs a second",
+        ),
+        ("HAProxy CPU an idle connection", f"{units.proxy_us_per_connection_s:.1f} µs a second"),
     ]
     return "\n".join(
         ["| unit | cost |", "| --- | ---: |", *(f"| {name} | {cost} |" for name, cost in rows)]

@@ -39,6 +39,9 @@ __all__ = ["CheckOptions", "MeasureOptions", "check", "measure", "verdicts"]
 
 AFFINITY_PROCESSES = CONFIGS["affinity"].processes
 ADMISSION = "TICTACTOE_ADMISSION_LAG"
+IDLE_CPU_WINDOW = 20.0
+"""Seconds the idle connections' CPU is measured over: the server's ping interval, so
+that each is pinged once."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +67,7 @@ class CheckOptions:
     """The same moves a second as ``measure``'s by default, over twice the rooms and
     connections: the model is held to a load it was not measured at."""
     spectators: int = 2
-    warmup: float = 3.0
+    warmup: float = 8.0
     duration: float = 10.0
     procs: int = 2
     tolerance: float = 0.5
@@ -152,11 +155,17 @@ def measure(options: MeasureOptions, *, say: Any = print) -> dict[str, Any]:
         servers.close()
         say(f"idle memory: {options.idle} connections to one server, then through HAProxy")
         with _launched("redis", cluster.url) as running:
-            report["idle_server"] = idle_memory(running.url, running.pid, options.idle)
+            report["idle_server"] = idle_memory(
+                running.url, running.pid, options.idle, cpu_window=IDLE_CPU_WINDOW
+            )
         with _launched("affinity", cluster.url) as running:
             assert running.proxy_pid is not None
             report["idle_proxy"] = idle_memory(
-                running.url, running.pids, options.idle, parts={"haproxy": running.proxy_pid}
+                running.url,
+                running.pids,
+                options.idle,
+                parts={"haproxy": running.proxy_pid},
+                cpu_window=IDLE_CPU_WINDOW,
             )
     report["machine"]["load_average_after"] = load_average()
     try:
@@ -178,31 +187,50 @@ def _window_line(name: str, window: dict[str, Any]) -> str:
     )
 
 
+def _per_room(window: dict[str, Any]) -> float:
+    """Redis memory a room, from what the keys take at the window's end (see key_memory)."""
+    keys = window.get("redis_keys_end") or {}
+    return float(keys["bytes"]) / keys["rooms"] if keys.get("rooms") else 0.0
+
+
 def _units(report: dict[str, Any]) -> Units:
     one, two = report["windows"]["redis"], report["windows"]["affinity"]
     for name, window in report["windows"].items():
         if failed(window):
             raise RuntimeError(f"the {name} window failed: {window['errors']}, {window['moves']}")
-    spread = deliveries_per_move(AFFINITY_PROCESSES, two["spectators"])
-    local = per_move(one, "server") or 0.0
-    redis_local = per_move(one, "redis") or 0.0
     idle = report["idle_server"]
+    server_idle = max(0.0, idle.get("cpu_us_per_connection_s", 0.0))
+    proxy_idle = max(
+        0.0, report["idle_proxy"]["parts"]["haproxy"].get("cpu_us_per_connection_s", 0.0)
+    )
+
+    def moving(window: dict[str, Any], part: str, per_connection: float) -> float:
+        """µs of ``part`` a move, less what its connections cost idle over the window."""
+        spent = window.get(f"{part}_cpu_s")
+        if spent is None or not window["moves"]:
+            return 0.0
+        held = per_connection * int(window["connections"]) * float(window["wall_s"]) / 1e6
+        return max(0.0, (float(spent) - held) / int(window["moves"]) * 1e6)
+
+    spread = deliveries_per_move(AFFINITY_PROCESSES, two["spectators"])
+    local = moving(one, "server", server_idle)
+    redis_local = moving(one, "redis", 0.0)
     return Units(
         server_local_us_per_move=local,
-        server_remote_us_per_delivery=max(0.0, ((per_move(two, "server") or 0.0) - local) / spread),
+        server_remote_us_per_delivery=max(
+            0.0, (moving(two, "server", server_idle) - local) / spread
+        ),
         redis_local_us_per_move=redis_local,
-        redis_remote_us_per_delivery=max(
-            0.0, ((per_move(two, "redis") or 0.0) - redis_local) / spread
-        ),
-        proxy_us_per_move=per_move(two, "proxy") or 0.0,
-        redis_bytes_per_room=max(
-            0.0, ((two["redis_memory_end"] or 0) - two["redis_memory_before"]) / two["games"]
-        ),
+        redis_remote_us_per_delivery=max(0.0, (moving(two, "redis", 0.0) - redis_local) / spread),
+        proxy_us_per_move=moving(two, "proxy", proxy_idle),
+        redis_bytes_per_room=_per_room(two),
         server_bytes_per_connection=max(0.0, idle["bytes_per_connection"]),
         proxy_bytes_per_connection=max(
             0.0, report["idle_proxy"]["parts"]["haproxy"]["bytes_per_connection"]
         ),
         server_base_bytes=idle["rss_before_bytes"],
+        server_us_per_connection_s=server_idle,
+        proxy_us_per_connection_s=proxy_idle,
     )
 
 
@@ -260,7 +288,7 @@ def check(units: Units, options: CheckOptions, *, say: Any = print) -> dict[str,
         "server_cpu_percent": window["server_cpu_s"] / wall * 100,
         "proxy_cpu_percent": window["proxy_cpu_s"] / wall * 100,
         "redis_cpu_percent": window["redis_cpu_s"] / wall * 100,
-        "redis_bytes": float(window["redis_memory_end"] - window["redis_memory_before"]),
+        "redis_bytes": float((window["redis_keys_end"] or {}).get("bytes", 0)),
     }
     predicted = {name: getattr(expected, name) for name in measured}
     report["verdicts"] = verdicts(measured, predicted, options.tolerance)

@@ -21,7 +21,16 @@ from bench.load.recorder import summarize
 from bench.load.redis_probe import cpu_seconds
 from bench.load.worker import LoadPlan
 
-__all__ = ["ERROR_SHARE", "Deployment", "best", "failed", "per_move", "redis_memory", "run_window"]
+__all__ = [
+    "ERROR_SHARE",
+    "Deployment",
+    "best",
+    "failed",
+    "key_memory",
+    "per_move",
+    "redis_memory",
+    "run_window",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +56,27 @@ def redis_memory(nodes: Sequence[str]) -> int:
     return total
 
 
+def key_memory(nodes: Sequence[str]) -> dict[str, int]:
+    """What the keys take (``MEMORY USAGE`` of each, summed over ``nodes``), and how many
+    rooms they hold (``<prefix>:{<room_id>}:room`` hashes): the rooms' own cost, without
+    Redis's fixed overhead or its clients' buffers, which ``used_memory`` moves with."""
+    total = keys = rooms = 0
+    for url in nodes:
+        client = redis.Redis.from_url(url, socket_timeout=10)
+        try:
+            names = list(client.scan_iter(count=1000))
+            pipe = client.pipeline(transaction=False)
+            for name in names:
+                pipe.memory_usage(name, samples=0)
+            sizes = pipe.execute()
+        finally:
+            client.close()
+        keys += len(names)
+        rooms += sum(1 for name in names if name.endswith(b":room"))
+        total += sum(int(size or 0) for size in sizes)
+    return {"bytes": total, "keys": keys, "rooms": rooms}
+
+
 def run_window(
     deployment: Deployment,
     *,
@@ -63,6 +93,7 @@ def run_window(
     proxy = ProcessTree(deployment.proxy_pid) if deployment.proxy_pid is not None else None
     nodes = deployment.redis_nodes
     marks: dict[str, float] = {}
+    keys: dict[str, dict[str, int]] = {}
     average = load_average()
     memory_before = redis_memory(nodes) if nodes else 0
     rss_before = servers.rss()
@@ -80,6 +111,7 @@ def run_window(
             marks[f"redis_{name}"] = redis_cpu()
             if name == "end":
                 marks["redis_memory_end"] = redis_memory(nodes)
+                keys["end"] = key_memory(nodes)
         if name == "end":
             marks["rss_end"] = servers.rss()
 
@@ -119,6 +151,7 @@ def run_window(
         "redis_cpu_s": spent("redis"),
         "redis_memory_before": memory_before,
         "redis_memory_end": marks.get("redis_memory_end"),
+        "redis_keys_end": keys.get("end"),
         "server_rss_before": rss_before,
         "server_rss_end": marks["rss_end"],
         "connections": games * (2 + spectators),

@@ -105,6 +105,24 @@ def test_idle_connections_are_opened_joined_and_counted() -> None:
     )
 
 
+def test_idle_connections_cpu_and_a_part_of_the_tree_are_measured_apart() -> None:
+    launched = launch("server", CONFIGS["memory"], None)
+    try:
+        # the server's own tree named as a part: its figures must equal the whole's
+        idle = idle_memory(
+            launched.url, launched.pid, 20, parts={"self": launched.pid}, cpu_window=0.5
+        )
+    finally:
+        launched.stop()
+    part = idle["parts"]["self"]
+    assert part["rss_before_bytes"] > 0
+    assert part["bytes_per_connection"] == pytest.approx(
+        (part["rss_after_bytes"] - part["rss_before_bytes"]) / 20
+    )
+    assert idle["cpu_percent_at_rest"] >= 0 and part["cpu_percent_at_rest"] >= 0
+    assert isinstance(idle["cpu_us_per_connection_s"], float)
+
+
 def test_the_bench_loads_a_running_server_at_a_url() -> None:
     launched = launch("server", CONFIGS["memory"], None)
     try:

@@ -27,6 +27,8 @@ SIMPLE = Units(
     server_bytes_per_connection=10240,
     proxy_bytes_per_connection=1024,
     server_base_bytes=0,
+    server_us_per_connection_s=0,
+    proxy_us_per_connection_s=0,
 )
 
 
@@ -75,6 +77,17 @@ def test_cheap_moves_on_many_connections_run_out_of_ports_and_descriptors() -> N
     # where CPU alone (200,000 × 10 µs = 2 cores / 0.6) asks for 4
     assert sized.processes == 18 and sized.binding["processes"] == "ephemeral ports"
     assert sized.first_limit in {"ephemeral ports", "balancer file descriptors"}
+
+
+def test_idle_connections_cost_cpu_too() -> None:
+    busy = dataclasses.replace(SIMPLE, server_us_per_connection_s=25, proxy_us_per_connection_s=5)
+    sized = plan(busy, Load(10_000, 5.0, 2), ROOMY)
+    # 2 cores for the moves + 40,000 × 25 µs a second = 1 core: 3 / 0.6 = 5 processes
+    assert sized.processes == 5 and sized.binding["processes"] == "CPU"
+    expected = predict(busy, Load(100, 0.5, 2), 2)
+    # 200 moves × 1,000 µs + 400 connections × 25 µs = 0.21 s a second
+    assert expected.server_cpu_percent == pytest.approx(21.0)
+    assert expected.proxy_cpu_percent == pytest.approx((200 * 100 + 400 * 5) / 1e4)
 
 
 def test_the_servers_connection_limit_asks_for_more_processes() -> None:
