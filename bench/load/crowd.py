@@ -65,6 +65,8 @@ class Crowd:
         """Spectators joined per room."""
         self._opened: list[ClientConnection] = []
         self._tasks: list[asyncio.Task[None]] = []
+        self.last = perf_counter()
+        """When a spectator last took a ``moved``."""
 
     async def join(self, rooms: Iterable[str], each: int, *, gate: int, timeout: float) -> int:
         """``each`` spectators in every room, ``gate`` at a time per room, each reading from
@@ -101,7 +103,7 @@ class Crowd:
                 event = message(text)
                 kind = event.get("type")
                 if kind == "moved":
-                    now = perf_counter()
+                    now = self.last = perf_counter()
                     version = int(event["version"])
                     if version <= last:
                         raise GameFailed("moved_out_of_order")
@@ -120,6 +122,14 @@ class Crowd:
                 if _queued(ws):  # the other spectators' earlier events first
                     await asyncio.sleep(0)
             raise GameFailed("closed_by_server")
+
+    async def settle(self, quiet: float, bound: float) -> None:
+        """Until no spectator took a ``moved`` for ``quiet`` seconds (at most ``bound``): the
+        readers of a big crowd on a busy machine may still be behind the server's last
+        events when every game is over, and what they have not read yet is not missed."""
+        deadline = perf_counter() + bound
+        while perf_counter() - self.last < quiet and perf_counter() < deadline:
+            await asyncio.sleep(min(quiet, 0.1))
 
     async def stop(self) -> None:
         for task in self._tasks:

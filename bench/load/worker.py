@@ -44,6 +44,10 @@ __all__ = ["CROWD_FROM", "CrowdShare", "LoadPlan", "Progress", "child_main", "se
 SCRIPTS = 1000  # distinct pre-played games per process (cycled)
 TICK = 0.25  # seconds between progress updates
 CROWD_FROM = 100
+CROWD_QUIET = 1.0
+"""Crowd mode, every game over: the spectators read on until this long without a message"""
+CROWD_CATCH_UP = 30.0
+"""... for at most this long."""
 """Spectators a game from which rematch mode with several processes spreads them."""
 
 
@@ -302,6 +306,7 @@ async def _drive(plan: LoadPlan, pipe: Connection, counters: Any) -> dict[str, A
         pipe.send(("done", None))
         with contextlib.suppress(RuntimeError):
             await _receive(pipe, plan.drain + 30)
+        await crowd.settle(CROWD_QUIET, CROWD_CATCH_UP)
         await crowd.stop()
         crowded = {"sends": sends, "arrivals": crowd.arrivals, "watching": crowd.watching}
     tick.cancel()
