@@ -89,6 +89,7 @@ def test_the_affinity_configuration_is_haproxy_before_two_servers(redis_url: str
     assert launched.process.poll() is not None
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 @pytest.mark.redis
 def test_the_bench_on_the_affinity_configuration(redis_url: str) -> None:
     options = BenchOptions(

@@ -78,6 +78,7 @@ def test_the_verdict_names_what_fell_behind() -> None:
     assert open_loop_line({**run, "open_loop": None}) is None
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 @pytest.mark.process
 def test_the_bench_in_open_loop_offers_its_rate() -> None:
     options = BenchOptions(
@@ -102,6 +103,7 @@ def test_the_bench_in_open_loop_offers_its_rate() -> None:
     assert run["latency_ms"]["opponent"]["count"] > 0
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 @pytest.mark.process
 def test_an_offer_the_server_cannot_meet_is_reported_as_not_kept_up() -> None:
     # 1,000 moves a second in each game: a move due every millisecond, which no round

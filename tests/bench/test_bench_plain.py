@@ -45,10 +45,12 @@ def _check_plain(report: dict[str, Any], config: str) -> dict[str, Any]:
     return checked
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 def test_the_bench_loads_the_plain_server_in_one_process() -> None:
     _check_plain(run_bench(_options("memory")), "memory")
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 @pytest.mark.redis
 def test_the_plain_server_on_redis_with_two_workers(redis_url: str) -> None:
     plain = _check_plain(run_bench(_options("redis2", redis_url)), "redis2")

@@ -53,6 +53,7 @@ def test_round_trips_and_encodes_per_committed_move(redis_url: str, config: str)
     assert probe["encodes"] == {"moved": moves, "move_ok": moves}
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 def test_the_bench_on_redis_with_two_workers(redis_url: str, tmp_path: Path) -> None:
     options = BenchOptions(
         configs=("redis2",),
@@ -102,6 +103,7 @@ def test_the_relay_still_relays_after_idling_past_the_redis_socket_timeout(
     assert result["errors"] == {} and result["unfinished"] == 0
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 def test_rematch_mode_on_redis_with_two_workers(redis_url: str) -> None:
     """The two players of a room may be on two workers: the server commits both votes in
     Redis, the relay counts them there (INCR), and the next game is played in the room."""

@@ -64,6 +64,7 @@ def target(request: pytest.FixtureRequest) -> Iterator[Launched]:
         launched.stop()
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 def test_a_crowd_is_spread_over_the_processes_and_joined_up(target: Launched) -> None:
     watchers = 5  # per room; as many processes as rooms, one of them owning none
     plan = LoadPlan(
@@ -93,6 +94,7 @@ def test_a_crowd_is_spread_over_the_processes_and_joined_up(target: Launched) ->
     assert result["opened"] == GAMES * (2 + watchers)
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 def test_the_players_can_be_kept_apart_from_the_crowd(target: Launched) -> None:
     """With ``players_apart`` the first process plays every room and watches none: every
     delivery is still joined up, every spectator having joined in the other processes."""
@@ -119,6 +121,7 @@ def test_the_players_can_be_kept_apart_from_the_crowd(target: Launched) -> None:
     assert len(result["spectator"]) == crowd["expected"] == watchers * result["moves"]
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 def test_the_players_can_think_before_asking_for_the_rematch(target: Launched) -> None:
     """With ``rematch_think`` each player waits before its vote: a room starts a game at
     most once per shortest wait (half the mean, the default spread), where instant votes

@@ -39,6 +39,7 @@ def _check_run(run: dict[str, Any], target: str) -> None:
     assert run["generator"]["procs"] == 1 and run["generator"]["cpu_s"] > 0
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 def test_the_bench_loads_the_server_and_the_relay(tmp_path: Path) -> None:
     out = tmp_path / "bench.json"
     code = main(
@@ -123,6 +124,7 @@ def test_idle_connections_cpu_and_a_part_of_the_tree_are_measured_apart() -> Non
     assert isinstance(idle["cpu_us_per_connection_s"], float)
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 def test_the_bench_loads_a_running_server_at_a_url() -> None:
     launched = launch("server", CONFIGS["memory"], None)
     try:

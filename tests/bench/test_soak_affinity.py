@@ -17,6 +17,7 @@ from cli import main
 pytestmark = pytest.mark.redis
 
 
+@pytest.mark.slow  # a load-shaped run: the slow tier (./run test --slow)
 @pytest.mark.timeout(240)
 def test_an_affinity_soak_loses_nothing_when_servers_of_the_ring_die(tmp_path: Path) -> None:
     out = tmp_path / "soak.json"
