@@ -18,9 +18,8 @@ import os
 import signal
 import sys
 from typing import Any
-from urllib.parse import urlsplit
 
-from rooms import RoomError
+from rooms import RoomError, redact_url
 from server.errors import SettingsError
 from server.guards.capacity import fit_file_limit
 from server.launch import (
@@ -239,14 +238,6 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
     )
 
 
-def _shown(url: str) -> str:
-    """A store URL fit to print: never its password."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@")).geturl()
-
-
 def _fail(message: str) -> int:
     print(f"tictactoe serve: error: {message}", file=sys.stderr)
     return 2
@@ -282,12 +273,12 @@ def run(args: argparse.Namespace) -> int:
     for warning in unknown_variables(os.environ):
         log.warning(warning)
     try:
-        reach_store(settings, _shown(settings.store_url), wait=settings.wait_for_redis)
+        reach_store(settings, redact_url(settings.store_url), wait=settings.wait_for_redis)
     except StoreUnreachable as exc:
         print(f"tictactoe serve: error: {exc}", file=sys.stderr)
         return STARTUP_FAILED
     print(
-        f"tictactoe: serving on {settings.url} (store: {_shown(settings.store_url)}, "
+        f"tictactoe: serving on {settings.url} (store: {redact_url(settings.store_url)}, "
         f"workers: {settings.workers})",
         flush=True,
     )

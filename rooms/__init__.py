@@ -12,7 +12,7 @@ order. Commands live in ``rooms.room``, wire messages in ``rooms.protocol``, the
 
 from __future__ import annotations
 
-from rooms.backends.open import Backend, BackendOptions, open_backend
+from rooms.backends.open import Backend, BackendOptions, open_backend, redact_url
 from rooms.common.ids import new_connection_id, worker_of
 from rooms.errors import ErrorCode, RoomError, UnsupportedBackend, from_game_error
 from rooms.fanout.feed import Feed
@@ -53,6 +53,7 @@ __all__ = [
     "from_game_error",
     "new_connection_id",
     "open_backend",
+    "redact_url",
     "queue_key",
     "quick_play",
     "think_in_thread",

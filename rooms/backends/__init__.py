@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rooms.backends.bus import Bus, Subscription
 from rooms.backends.memory import MemoryBus, MemoryStore
-from rooms.backends.open import Backend, BackendOptions, open_backend
+from rooms.backends.open import Backend, BackendOptions, open_backend, redact_url
 from rooms.backends.queue import MemoryQueue, QuickPlayQueue
 from rooms.backends.registry import MemoryRegistry, Registry
 from rooms.backends.store import Store, StoredRoom, Swapped
@@ -29,4 +29,5 @@ __all__ = [
     "Subscription",
     "Swapped",
     "open_backend",
+    "redact_url",
 ]

@@ -11,6 +11,7 @@ inside the running loop.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
@@ -24,7 +25,7 @@ from rooms.players import MemoryDirectory, PlayerDirectory
 from rooms.ratings import MemoryBook, RatingBook
 from rooms.tournaments.shelf import MemoryShelf, TournamentShelf
 
-__all__ = ["Backend", "BackendOptions", "open_backend"]
+__all__ = ["Backend", "BackendOptions", "open_backend", "redact_url"]
 
 REDIS_SCHEMES = frozenset({"redis", "rediss", "unix"})
 CLUSTER_SCHEMES = frozenset({"redis+cluster", "rediss+cluster"})
@@ -104,7 +105,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         )
     if scheme not in REDIS_SCHEMES | CLUSTER_SCHEMES | SENTINEL_SCHEMES:
         raise UnsupportedBackend(
-            f"unknown store URL {_redact(url)!r}: expected memory://, redis://host:port/db, "
+            f"unknown store URL {redact_url(url)!r}: expected memory://, redis://host:port/db, "
             "redis+cluster://host:port[,host:port...] or "
             "redis+sentinel://host:port[,host:port...]/service_name/db"
         )
@@ -167,10 +168,19 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
     )
 
 
-def _redact(url: str) -> str:
-    """A URL without its password, for messages and logs."""
+_SECRET_PARAMETER = re.compile(r"(?i)([^&=]*(?:password|secret|token)[^&=]*)=([^&]*)")
+
+
+def redact_url(url: str) -> str:
+    """A store URL fit to print: its password (``user:password@``) and the value of every
+    query parameter named like a secret (``sentinel_password``, ``password``...) as
+    ``***``; the rest as given."""
     parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-    return parts._replace(netloc=netloc).geturl()
+    netloc = parts.netloc
+    if parts.password is not None:
+        login, _, hosts = netloc.rpartition("@")
+        netloc = f"{login.partition(':')[0]}:***@{hosts}"
+    query = _SECRET_PARAMETER.sub(r"\1=***", parts.query)
+    if (netloc, query) == (parts.netloc, parts.query):
+        return url  # as given: geturl() would drop an empty netloc (memory://)
+    return parts._replace(netloc=netloc, query=query).geturl()

@@ -102,3 +102,19 @@ def test_an_unknown_variable_is_warned_about_once(fleet: Fleet, redis_url: str) 
     warned = [line for line in server.log.splitlines() if "TICTACTOE_TUNE_GCC" in line]
     assert len(warned) == 1, server.log
     assert "WARNING" in warned[0] and "did you mean TICTACTOE_TUNE_GC?" in warned[0]
+
+
+@pytest.mark.process
+def test_an_unreachable_sentinel_is_named_without_any_secret() -> None:
+    """The password in the login and in the query (``sentinel_password``) are both masked
+    in the one line that says the store cannot be reached."""
+    url = (
+        f"redis+sentinel://ada:LOGINSECRET@127.0.0.1:{free_port()}/svc/0"
+        "?sentinel_password=QUERYSECRET&prefix=t"
+    )
+    result = serve("--workers", "2", "--redis-url", url)
+    assert result.returncode == 1, result.stderr
+    (line,) = result.stderr.strip().splitlines()
+    assert "cannot reach the store redis+sentinel://ada:***@127.0.0.1:" in line
+    assert "sentinel_password=***&prefix=t" in line
+    assert "SECRET" not in result.stderr + result.stdout
