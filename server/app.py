@@ -8,6 +8,7 @@ in the background), and undoes all of it at shutdown.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from functools import partial
@@ -146,7 +147,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await director.close()
                 await rater.close()
                 await watch.close()
-                bots.close()
+                await asyncio.to_thread(bots.close, wait=True)  # server.bots: why it waits
                 await state.hub.close()
                 await presence.close()  # departures still unrecorded, then the lease
                 await backend.close()

@@ -4,8 +4,9 @@ A process pool keeps a search off the event loop's interpreter. It is opened whe
 starts, and each of its processes is started and warmed at once (the search code imported,
 one tiny search run), in the background: a room's first bot move then costs what later ones
 do, instead of waiting for a process to start and import (about a second). The pool is shut
-at exit; a pool process also ends by itself within a second or two of its server's death
-(``kill -9`` shuts nothing), so a crashed worker leaves no process behind.
+at exit, and the stop waits for its processes; a pool process also ends by itself within a
+second or two of its server's death (``kill -9`` shuts nothing), so a crashed worker leaves
+no process behind.
 """
 
 from __future__ import annotations
@@ -93,11 +94,19 @@ class BotPool:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, answer_bot_job, job)
 
-    def close(self) -> None:
+    def close(self, *, wait: bool = False) -> None:
+        """Shut the pool (jobs not yet begun are cancelled); with ``wait``, return only
+        once its processes have exited.
+
+        The server's stop waits (in a thread, off the event loop): a pool left to shut
+        down by itself while its process exits races with the exit, which stops the call
+        queue's feeder thread before the pool's processes were told to end. They then wait
+        forever, and so does the exit that joins them (or, killed, they leave semaphores
+        behind and may still be starting while the metrics directory is removed)."""
         executor, self._executor = self._executor, None
         self.warming = []
         if executor is not None:
-            executor.shutdown(wait=False, cancel_futures=True)
+            executor.shutdown(wait=wait, cancel_futures=True)
 
 
 def _ready() -> None:
