@@ -15,7 +15,6 @@ import argparse
 import logging
 import logging.config
 import os
-import signal
 import sys
 from typing import Any
 
@@ -27,6 +26,7 @@ from server.launch import (
     StoreUnreachable,
     reach_store,
     run_workers,
+    serve_in_process,
     setting_labels,
     unknown_variables,
     uvicorn_options,
@@ -157,6 +157,34 @@ def register(subparsers: Any) -> None:
         "(default 0: fail at once)",
     )
     _observability_flags(parser)
+    stopping = parser.add_argument_group(
+        "stopping and supervision", "docs/operations.md#stopping-draining-and-restarting"
+    )
+    stopping.add_argument(
+        "--drain-period",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="after SIGTERM (or from SIGUSR1), keep serving this long with /readyz "
+        "answering 503 so the balancer moves new clients away, then close the WebSockets "
+        "with 1012 (default 0: close at once; Ctrl-C never drains)",
+    )
+    stopping.add_argument(
+        "--boot-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --workers above 1: a worker not serving this long after it started is "
+        "killed and replaced (default 60)",
+    )
+    stopping.add_argument(
+        "--stall-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="with --workers above 1: a worker whose event loop sends no heartbeat this "
+        "long is killed and replaced (default 30; 0: never)",
+    )
     parser.set_defaults(func=run, setting_labels=setting_labels(parser))
 
 
@@ -235,6 +263,9 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         metrics_token=args.metrics_token,
         otlp_endpoint=args.otlp_endpoint,
         sentry_dsn=args.sentry_dsn,
+        drain_period=args.drain_period,
+        boot_timeout=args.boot_timeout,
+        stall_timeout=args.stall_timeout,
     )
 
 
@@ -244,8 +275,6 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    import uvicorn
-
     from server.app import create_app
 
     try:
@@ -288,18 +317,20 @@ def run(args: argparse.Namespace) -> int:
         return STARTUP_FAILED
     if settings.workers > 1:
         os.environ.update(worker_env(settings))
-        with private_directory():  # the workers' metrics, summed by any of them (server.metrics)
-            status = run_workers(settings.workers, config, uvicorn_options(settings))
+        # the workers' metrics, summed by any of them (server.metrics); removed once every
+        # worker process has exited (run_workers returns only then)
+        with private_directory():
+            status = run_workers(
+                settings.workers,
+                config,
+                uvicorn_options(settings),
+                drain_period=settings.drain_period,
+                boot_timeout=settings.boot_timeout,
+                stall_timeout=settings.stall_timeout,
+            )
     else:
-        server = uvicorn.Server(uvicorn.Config(app, log_config=config, **uvicorn_options(settings)))
-        server.run()
-        if server.started and signal.SIGINT in getattr(server, "_captured_signals", ()):
-            # uvicorn raises the SIGINT again once shut down, but asyncio.run's own SIGINT
-            # handler, back in place by then, may turn it into a cancel of a task that has
-            # already finished and return normally: Ctrl-C must still exit with 130
-            raise KeyboardInterrupt
-        status = 0 if server.started else STARTUP_FAILED
-    if status:
+        status = serve_in_process(app, config, uvicorn_options(settings))
+    if status == STARTUP_FAILED:
         print(
             "tictactoe serve: error: a worker failed to start (why is logged above)",
             file=sys.stderr,

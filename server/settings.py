@@ -117,6 +117,16 @@ class Settings:
     request and per room command, sent to ``<it>/v1/traces`` (needs the ``otel`` extra)."""
     sentry_dsn: str = ""
     """Report errors to this Sentry DSN, tagged with the release (the ``sentry`` extra)."""
+    drain_period: float = 0.0
+    """Seconds a worker keeps serving after SIGTERM (or from SIGUSR1) with ``/readyz``
+    answering 503 ``draining``, so the balancer moves new clients elsewhere before the
+    open WebSockets are closed with 1012; 0: close them at once (server.launch.worker)."""
+    boot_timeout: float = 60.0
+    """Seconds the supervisor of ``--workers N`` gives a worker to start serving before it
+    kills it and starts another (server.launch.workers)."""
+    stall_timeout: float = 30.0
+    """Seconds a worker's event loop may go without a heartbeat to the supervisor before
+    it is killed and replaced; 0: never."""
 
     def __post_init__(self) -> None:
         _positive_int(self, "port", high=65535, low=0)
@@ -152,6 +162,7 @@ class Settings:
             "chat_rate",
             "lease_ttl",
             "sweep_interval",
+            "boot_timeout",
         ):
             value = getattr(self, name)
             if (
@@ -168,9 +179,14 @@ class Settings:
         lag = self.admission_lag
         if isinstance(lag, bool) or not isinstance(lag, int | float) or not 0 <= lag < math.inf:
             raise SettingsError("admission_lag", f"must be a number of 0 or more, got {lag!r}")
-        wait = self.wait_for_redis
-        if isinstance(wait, bool) or not isinstance(wait, int | float) or not 0 <= wait < math.inf:
-            raise SettingsError("wait_for_redis", f"must be a number of 0 or more, got {wait!r}")
+        for name in ("wait_for_redis", "drain_period", "stall_timeout"):
+            wait = getattr(self, name)
+            if (
+                isinstance(wait, bool)
+                or not isinstance(wait, int | float)
+                or not 0 <= wait < math.inf
+            ):
+                raise SettingsError(name, f"must be a number of 0 or more, got {wait!r}")
         _observability(self)
         if self.bot_pool not in {"process", "thread"}:
             raise SettingsError("bot_pool", f'must be "process" or "thread", got {self.bot_pool!r}')

@@ -20,7 +20,7 @@ from rooms.tournaments.director import Director
 
 from .bots import BotPool
 from .fastpath import Collector
-from .guards import ConnectionLimit, LoopLag
+from .guards import ConnectionLimit, Drain, LoopLag
 from .settings import Settings
 
 if TYPE_CHECKING:  # importing server.tournaments here would import its socket, which needs us
@@ -53,6 +53,8 @@ class AppState:
     """This worker's event-loop lag and the admission of newcomers (server.guards.admission)."""
     rater: Rater | None = None
     """Applies the ratings of the rated games this worker sees ended (rooms.ratings.rater)."""
+    drain: Drain = field(default_factory=Drain)
+    """Set once the worker drains: ``/readyz`` answers 503 (server.guards.drain)."""
 
 
 def app_state(app: Starlette) -> AppState:

@@ -26,6 +26,14 @@ async def readyz(request: Request) -> Response:
     state = app_state(request.app)
     store = state.backend.store
     connections = state.connections
+    if state.drain.draining:  # server.guards.drain: stopping soon, new clients go elsewhere
+        body = {
+            "status": "draining",
+            "code": ErrorCode.UNAVAILABLE.value,
+            "message": "this server is stopping; its games go on until it closes them",
+            "store": store.name,
+        }
+        return JSONResponse(body, status_code=503)
     if connections.near_full:  # server.guards.capacity: new clients should go to another worker
         body = {
             "status": "full",

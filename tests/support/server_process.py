@@ -85,8 +85,9 @@ class ServerProcess(LocalProcess):
         env: Mapping[str, str] | None = None,
         command: Sequence[str] = (sys.executable, "-m", "cli"),
         cwd: Path = ROOT,
+        port: int | None = None,
     ) -> None:
-        self.port = free_port()
+        self.port = free_port() if port is None else port  # a port: a restart in its place
         self.log_path = log_dir / f"serve-{self.port}.log"
         log_dir.mkdir(parents=True, exist_ok=True)
         store = ("--redis-url", store_url) if store_url else ()
@@ -176,10 +177,17 @@ class Fleet:
         self.servers: list[ServerProcess] = []
 
     def launch(
-        self, *flags: str, store_url: str | None = None, env: Mapping[str, str] | None = None
+        self,
+        *flags: str,
+        store_url: str | None = None,
+        env: Mapping[str, str] | None = None,
+        port: int | None = None,
     ) -> ServerProcess:
-        """One server, not waited for (a test that reads its startup does that itself)."""
-        server = ServerProcess(self.log_dir, *FAST_CLIENTS, *flags, store_url=store_url, env=env)
+        """One server, not waited for (a test that reads its startup does that itself);
+        on ``port`` (that of a stopped one, for a restart) or a free one."""
+        server = ServerProcess(
+            self.log_dir, *FAST_CLIENTS, *flags, store_url=store_url, env=env, port=port
+        )
         self.servers.append(server)  # registered first: stopped even if it never gets ready
         return server
 
