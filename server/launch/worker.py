@@ -5,7 +5,8 @@ status of the signal that stopped it.
   takes the server out), games go on, and only once the period has passed does uvicorn's
   shutdown close the WebSockets with 1012. Without a drain period, and on SIGINT, the
   shutdown starts at once. SIGUSR1 starts the drain alone (the worker keeps serving until
-  a SIGTERM or SIGINT, which then waits only for what is left of the period).
+  a SIGTERM or SIGINT, which then waits only for what is left of the period). SIGHUP is
+  the supervisor's (a rolling restart); a server of one worker says it ignores it.
 - A further SIGTERM or SIGINT during a drain stops at once; one during the shutdown gives
   up waiting for connections (uvicorn's forced exit). The same signal again within half a
   second is the same request delivered twice (a terminal's Ctrl-C reaches the supervisor
@@ -92,7 +93,7 @@ class Worker(uvicorn.Server):
         if threading.current_thread() is not threading.main_thread():
             yield
             return
-        handled = (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1)
+        handled = (signal.SIGINT, signal.SIGTERM, signal.SIGUSR1, signal.SIGHUP)
         original = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
         try:
             yield
@@ -105,6 +106,13 @@ class Worker(uvicorn.Server):
         last, self._last = self._last, (sig, now)
         if last is not None and last[0] == sig and now - last[1] < _SAME_SIGNAL:
             return  # the same request, delivered twice
+        if sig == signal.SIGHUP:  # the supervisor's to act on; alone, there is nothing to do
+            if self.beat is None:
+                log.warning(
+                    "SIGHUP ignored: a rolling restart needs --workers above 1; restart the "
+                    "server to run new code or settings"
+                )
+            return
         if sig == signal.SIGUSR1:
             if not self.drain.draining:
                 log.warning("draining: /readyz answers 503 from now on; the games go on")

@@ -203,3 +203,12 @@ def test_a_port_in_use_exits_3_in_one_line(redis_url: str, workers: str) -> None
     assert result.returncode == 3, result.stderr
     errors = [line for line in result.stderr.splitlines() if line.strip()]
     assert len(errors) == 1 and "address already in use" in errors[0].lower(), errors
+
+
+def test_sighup_is_refused_clearly_by_a_single_worker(fleet: Fleet, redis_url: str) -> None:
+    server = fleet.launch(store_url=redis_url)
+    ready(server)
+    server.process.send_signal(signal.SIGHUP)
+    eventually_sync(lambda: "SIGHUP ignored" in server.log, "the refusal said")
+    assert httpx.get(f"{server.url}/healthz", timeout=10).status_code == 200
+    assert stop_with(server, signal.SIGINT) == 130
