@@ -209,6 +209,10 @@ def exit_with_parent() -> None:
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
 
 
+def _exit_quietly(sig: int, frame: FrameType | None) -> None:
+    raise SystemExit(0)
+
+
 def worker_main(
     log_config: dict[str, Any],
     options: dict[str, Any],
@@ -223,6 +227,11 @@ def worker_main(
     from ..app import create_app
     from ..settings import Settings
 
+    # Until uvicorn's handlers take over: a stop while the app is still being imported or
+    # built ends the process quietly, not with a KeyboardInterrupt traceback in the logs.
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, _exit_quietly)
+    beat.send("booting")  # from now on a stop signal is handled (server.launch.workers)
     logging.config.dictConfig(log_config)
     exit_with_parent()
     app = create_app(Settings.from_env())

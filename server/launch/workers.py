@@ -64,6 +64,10 @@ class _Process:
     ready_at: float | None = None
     last_beat: float = 0.0
     told_to_stop: float | None = None
+    stop_signal: int | None = None
+    booting = False
+    """Its code runs and handles signals (before, a signal would interrupt Python's own
+    start with a traceback): a stop is sent only from then on."""
     killed_for: str | None = None
 
     @property
@@ -78,7 +82,9 @@ class _Process:
     def stop(self, sig: int) -> None:
         if self.told_to_stop is None:
             self.told_to_stop = time.monotonic()
-        self.signal(sig)
+        self.stop_signal = sig
+        if self.booting:
+            self.signal(sig)
 
     def kill(self, why: str) -> None:
         self.killed_for = why
@@ -213,6 +219,10 @@ class Supervisor:
                 while process.beats.poll():
                     message = process.beats.recv()
                     process.last_beat = now
+                    if message == "booting":
+                        process.booting = True
+                        if process.stop_signal is not None:  # told to stop meanwhile
+                            process.signal(process.stop_signal)
                     if message == "ready" and process.ready_at is None:
                         process.ready_at = now
                         log.info(

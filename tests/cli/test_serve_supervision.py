@@ -212,3 +212,17 @@ def test_sighup_is_refused_clearly_by_a_single_worker(fleet: Fleet, redis_url: s
     eventually_sync(lambda: "SIGHUP ignored" in server.log, "the refusal said")
     assert httpx.get(f"{server.url}/healthz", timeout=10).status_code == 200
     assert stop_with(server, signal.SIGINT) == 130
+
+
+def test_a_stop_while_the_workers_start_is_quiet(fleet: Fleet, redis_url: str) -> None:
+    """Ctrl-C while the workers are still importing and building the app: a clean exit,
+    no traceback, JSON to the end."""
+    server = fleet.launch(
+        "--workers", "2", "--log-format", "json", "--log-level", "info", store_url=redis_url
+    )
+    eventually_sync(lambda: "starting 2 workers" in server.log, "the supervisor started")
+    eventually_sync(lambda: len(workers_of(server)) == 2 or None, "two workers spawned")
+    assert stop_with(server, signal.SIGINT) == 130
+    assert "Traceback" not in server.log and "KeyboardInterrupt" not in server.log, server.log
+    lines = [line for line in server.log.splitlines() if line.strip()]
+    assert all(line.startswith(("{", "tictactoe: serving on")) for line in lines), lines
