@@ -7,10 +7,11 @@ status of the signal that stopped it.
   shutdown starts at once. SIGUSR1 starts the drain alone (the worker keeps serving until
   a SIGTERM or SIGINT, which then waits only for what is left of the period). SIGHUP is
   the supervisor's (a rolling restart); a server of one worker says it ignores it.
-- A further SIGTERM or SIGINT during a drain stops at once; one during the shutdown gives
-  up waiting for connections (uvicorn's forced exit). The same signal again within half a
-  second is the same request delivered twice (a terminal's Ctrl-C reaches the supervisor
-  and its workers, which the supervisor then signals too), not a second one.
+- A SIGINT during a drain stops at once; one during the shutdown gives up waiting for
+  connections (uvicorn's forced exit). A further SIGTERM changes nothing (systemd may
+  signal every process of the service, and the supervisor passes its own on), and the
+  same signal again within two seconds is the same request delivered twice (a terminal's
+  Ctrl-C reaches the supervisor and its workers, which the supervisor then signals too).
 - Under a supervisor (``beat``): ``ready`` once serving, then ``beat`` every second from
   the event loop, so a stuck loop is seen; and the worker stops when its supervisor is
   gone (``exit_with_parent``), even one killed with SIGKILL.
@@ -60,7 +61,7 @@ NOT_STARTED = 3
 """A worker process's exit status when it did not start (uvicorn's ``STARTUP_FAILURE``)."""
 BEAT_EVERY = 1.0
 """Seconds between two heartbeats of a worker to its supervisor."""
-_SAME_SIGNAL = 0.5
+_SAME_SIGNAL = 2.0
 """Seconds within which the same signal again is one request delivered twice."""
 _ORPHAN_GRACE = 30.0
 """Seconds an orphaned worker gets for its clean stop before it exits regardless."""
@@ -120,8 +121,14 @@ class Worker(uvicorn.Server):
             return
         if self.stopped_by is None:
             self.stopped_by = sig
-        if self.should_exit:
-            self.force_exit = True  # a signal during the shutdown: stop waiting for clients
+        if self.should_exit or self.stop_at is not None:
+            # A SIGTERM again changes nothing (systemd may signal every process of the
+            # service, and the supervisor passes its own on). SIGINT cuts a drain short, or
+            # stops the shutdown's wait for clients.
+            if sig == signal.SIGINT:
+                if self.should_exit:
+                    self.force_exit = True
+                self.should_exit = True
         elif (
             sig == signal.SIGTERM
             and self.drain_period > 0

@@ -10,6 +10,7 @@ import signal
 import time
 
 import httpx
+import psutil
 import pytest
 from websockets.asyncio.client import connect
 
@@ -102,3 +103,34 @@ async def test_ctrl_c_does_not_drain(fleet: Fleet, redis_url: str) -> None:
     server.process.send_signal(signal.SIGINT)
     assert await x.wait_closed() == 1012  # at once: well within the client's bound
     assert await asyncio.to_thread(server.process.wait, 60) == 130
+
+
+async def test_sigterm_to_every_process_keeps_the_drain(fleet: Fleet, redis_url: str) -> None:
+    """As systemd's KillMode=control-group: SIGTERM to the supervisor and to each worker
+    at once (each worker then gets the supervisor's too), and once more later: the drain
+    still lasts its period. A SIGINT then cuts it short."""
+    server = fleet.launch("--workers", "2", "--drain-period", str(DRAIN), store_url=redis_url)
+    await ready(server)
+    x, o = await players(server)
+    workers = [
+        child
+        for child in psutil.Process(server.process.pid).children()
+        if "spawn_main" in " ".join(child.cmdline())
+    ]
+    assert len(workers) == 2
+    began = time.monotonic()
+    for process in [psutil.Process(server.process.pid), *workers]:
+        process.send_signal(signal.SIGTERM)
+    await eventually(lambda: all_draining(server), "/readyz draining", timeout=DRAIN / 3)
+    await asyncio.sleep(3)
+    for process in workers:
+        process.send_signal(signal.SIGTERM)  # again, later: still the same drain
+    await asyncio.sleep(1)
+    answer = await x.move(1, 1, move_id="drain-goes-on")
+    assert answer["type"] == "move_ok", answer
+    await o.seen(answer["version"])
+    assert time.monotonic() - began < DRAIN - 2  # (the host was not too slow to tell)
+    server.process.send_signal(signal.SIGINT)  # cut it short
+    assert await x.wait_closed() == 1012
+    assert time.monotonic() - began < DRAIN
+    assert await asyncio.to_thread(server.process.wait, 60) == 143  # stopped by SIGTERM
