@@ -44,6 +44,9 @@ __all__ = ["PORT_IN_USE", "STARTUP_FAILED", "STOP_TIMEOUT", "Supervisor", "run_w
 
 log = logging.getLogger("tictactoe.server")
 
+QUICK_DEATH = 10.0
+"""Seconds after its start within which a worker's death counts as early: several in a row
+in one slot and the next start there waits (a crash loop must not eat the host)."""
 STOP_TIMEOUT = 30.0
 """Seconds a worker told to stop gets past its drain period before it is killed."""
 _TICK = 0.2
@@ -130,6 +133,10 @@ class Supervisor:
         self.stopping: int | None = None
         self.draining = False
         self.failed = False
+        self.respawns: dict[int, float] = {}
+        """Slots whose worker died, and when another is started there (monotonic)."""
+        self.quick_deaths: dict[int, int] = {}
+        """Per slot, workers in a row that died within QUICK_DEATH of their start."""
         self.received: list[int] = []
         self.socket: socket | None = None
 
@@ -144,7 +151,7 @@ class Supervisor:
         try:
             log.info("supervisor %d: starting %d workers", os.getpid(), self.count)
             self.slots = [self._spawn(slot) for slot in range(self.count)]
-            while self._live():
+            while self._live() or self.respawns:
                 waited = [p.beats for p in self._live()] + [
                     p.process.sentinel for p in self._live()
                 ]
@@ -153,6 +160,7 @@ class Supervisor:
                 self._read_beats()
                 self._reap()
                 self._check_times()
+                self._respawn()
                 self._advance_restart()
         finally:
             for sig, handler in original.items():
@@ -270,9 +278,7 @@ class Supervisor:
                         other.stop(signal.SIGINT)
                     continue
                 why = f"was killed: {process.killed_for}" if process.killed_for else ended
-                log.warning("%s %s; starting another", process.name, why)
-                self.slots.append(self._spawn(process.slot))
-                self.slots.sort(key=lambda p: p.slot)
+                self._replace(process, why)
 
     def _check_times(self) -> None:
         now = time.monotonic()
@@ -296,6 +302,28 @@ class Supervisor:
                     "(--stall-timeout)"
                 )
 
+    def _replace(self, dead: _Process, why: str) -> None:
+        """Start another worker in the dead one's slot: at once, or after a backoff (1 s,
+        doubling up to 30 s) when the ones before it there died within QUICK_DEATH."""
+        slot = dead.slot
+        quick = time.monotonic() - dead.born < QUICK_DEATH
+        self.quick_deaths[slot] = self.quick_deaths.get(slot, 0) + 1 if quick else 0
+        delay = min(2.0 ** (self.quick_deaths[slot] - 1), 30.0) if quick else 0.0
+        after = f" in {delay:g} s ({self.quick_deaths[slot]} early deaths in a row)"
+        log.warning("%s %s; starting another%s", dead.name, why, after if delay else "")
+        self.respawns[slot] = time.monotonic() + delay
+
+    def _respawn(self) -> None:
+        if self.stopping is not None:
+            self.respawns.clear()
+            return
+        now = time.monotonic()
+        for slot, at in list(self.respawns.items()):
+            if at <= now:
+                del self.respawns[slot]
+                self.slots.append(self._spawn(slot))
+                self.slots.sort(key=lambda p: p.slot)
+
     def _advance_restart(self) -> None:
         if self.stopping is not None or self.retiring:
             return  # one at a time: the old one is gone before the next is replaced
@@ -307,7 +335,12 @@ class Supervisor:
         if self.replacing.ready_at is None:
             return
         new, self.replacing = self.replacing, None
-        index = next(i for i, p in enumerate(self.slots) if p.slot == new.slot)
+        index = next((i for i, p in enumerate(self.slots) if p.slot == new.slot), None)
+        if index is None:  # its worker died meanwhile: the new one takes the empty slot
+            self.respawns.pop(new.slot, None)
+            self.slots.append(new)
+            self.slots.sort(key=lambda p: p.slot)
+            return
         old, self.slots[index] = self.slots[index], new
         old.stop(signal.SIGINT)  # no drain: the other workers serve on the same socket
         self.retiring.append(old)

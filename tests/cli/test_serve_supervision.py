@@ -100,6 +100,12 @@ def test_a_worker_that_does_not_start_in_time_is_killed_and_said_why(
     )
     killed = [line for line in server.log.splitlines() if "--boot-timeout" in line]
     assert all(" WARNING " in line for line in killed), killed
+    # a crash loop backs off: 1 s, then 2 s before the next start in that slot
+    eventually_sync(
+        lambda: "starting another in 2 s (2 early deaths in a row)" in server.log,
+        "the backoff doubled",
+        timeout=60,
+    )
     assert stop_with(server, signal.SIGINT) == 130
 
 
