@@ -109,8 +109,13 @@ async def test_sigterm_to_every_process_keeps_the_drain(fleet: Fleet, redis_url:
     """As systemd's KillMode=control-group: SIGTERM to the supervisor and to each worker
     at once (each worker then gets the supervisor's too), and once more later: the drain
     still lasts its period. A SIGINT then cuts it short."""
-    server = fleet.launch("--workers", "2", "--drain-period", str(DRAIN), store_url=redis_url)
+    server = fleet.launch(
+        "--workers", "2", "--drain-period", str(DRAIN), "--log-level", "info",
+        store_url=redis_url,
+    )  # fmt: skip
     await ready(server)
+    # both workers serving (a worker still booting ends at once on SIGTERM)
+    await eventually(lambda: server.log.count(" serves, ") >= 2, "both workers serving")
     x, o = await players(server)
     workers = [
         child
