@@ -1,6 +1,7 @@
 """A room's channel and its subscription are freed as soon as its last listener leaves,
 by reference counting alone: a worker with a new room per game must not leave a cycle per
-room for the collector's full collection (docs/performance.md, item 28)."""
+room for the collector's full collection (docs/performance.md, "Design choices and their
+effect": connections freed at once)."""
 
 from __future__ import annotations
 
