@@ -23,7 +23,7 @@ from tests.chaos.test_tournament_kill import WAIT, identity, play_every_game, po
 from tests.support.redis_server import RedisServer
 from tests.support.server_process import Fleet, ServerProcess
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.slow]  # a chaos suite: the slow tier
 
 DURATION = 20.0
 

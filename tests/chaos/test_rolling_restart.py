@@ -24,7 +24,7 @@ from tests.support.server_process import Fleet, ServerProcess, create_room
 from tests.support.waiting import eventually
 from tests.support.ws_client import Client
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.slow]  # a chaos suite: the slow tier
 
 DRAIN = 12.0
 """Longer than deploy/haproxy.cfg's checks take to turn a server DOWN (``inter 2s fall 2``:

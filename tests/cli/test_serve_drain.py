@@ -20,7 +20,7 @@ from tests.support.ws_client import Client
 
 pytestmark = pytest.mark.redis
 
-DRAIN = 15.0
+DRAIN = 10.0
 
 
 async def readyz(server: ServerProcess) -> tuple[int, str]:
@@ -62,7 +62,7 @@ async def test_sigterm_drains_then_closes_with_1012(
     x, o = await players(server)
     began = time.monotonic()
     server.process.send_signal(signal.SIGTERM)
-    await eventually(lambda: all_draining(server), "/readyz draining", timeout=DRAIN / 3)
+    await eventually(lambda: all_draining(server), "/readyz draining", timeout=DRAIN / 2)
     # the games go on: a move is acknowledged and seen by the opponent, a request served
     answer = await x.move(1, 1, move_id="during-drain")
     assert answer["type"] == "move_ok", answer
@@ -126,7 +126,7 @@ async def test_sigterm_to_every_process_keeps_the_drain(fleet: Fleet, redis_url:
     began = time.monotonic()
     for process in [psutil.Process(server.process.pid), *workers]:
         process.send_signal(signal.SIGTERM)
-    await eventually(lambda: all_draining(server), "/readyz draining", timeout=DRAIN / 3)
+    await eventually(lambda: all_draining(server), "/readyz draining", timeout=DRAIN / 2)
     await asyncio.sleep(3)
     for process in workers:
         process.send_signal(signal.SIGTERM)  # again, later: still the same drain

@@ -138,8 +138,13 @@ def test_a_dead_worker_is_replaced_with_a_warning(fleet: Fleet, redis_url: str) 
 
 
 def test_a_hung_worker_is_killed_and_replaced(fleet: Fleet, redis_url: str) -> None:
-    server = fleet.launch("--workers", "2", "--stall-timeout", "3", store_url=redis_url)
+    server = fleet.launch(
+        "--workers", "2", "--stall-timeout", "3", "--log-level", "info", store_url=redis_url
+    )
     ready(server)
+    # both serving: a worker still booting is held to --boot-timeout, not to the heartbeat
+    # (/readyz answers from the first worker ready while the other may still start)
+    eventually_sync(lambda: server.log.count(" serves, ") >= 2, "both workers serving", timeout=120)
     eventually_sync(lambda: len(workers_of(server)) == 2 or None, "two workers")
     victim = workers_of(server)[0]
     victim.suspend()  # SIGSTOP: its event loop sends no heartbeat
