@@ -184,6 +184,18 @@ def _config_runs(
                 script=script,
                 spectators=max(options.spectators, 3),
             )
+            if config.processes > 1:
+                # the players alone, where a balancer or the kernel may put them on one
+                # process: local first, such a room's moves need no pub/sub at all (with
+                # affinity always; with two workers when both land on one)
+                side["server"]["probe_players_only"] = probe_game(
+                    launched[0].url,
+                    store_url,
+                    workers=config.processes,
+                    rules=options.rules,
+                    script=script,
+                    spectators=0,
+                )
     finally:
         for run in launched:
             run.stop()
@@ -254,7 +266,7 @@ def write_report(report: dict[str, Any], path: Path | None) -> None:
         print(plain_line(ratios))
     for name, details in report["configs"].items():
         for target, side in details.items():
-            for key in ("probe", "idle", "spectator_cost"):
+            for key in ("probe", "probe_players_only", "idle", "spectator_cost"):
                 if side.get(key) is not None:
                     shown = {k: v for k, v in side[key].items() if k != "runs"}
                     print(f"{name} {target} {key}: {json.dumps(shown)}")

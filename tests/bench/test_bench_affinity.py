@@ -98,13 +98,20 @@ def test_the_bench_on_the_affinity_configuration(redis_url: str) -> None:
         spectators=1,
         duration=1.0,
         warmup=0.3,
-        probe=False,
         redis_url=redis_url,
         quiet=True,
     )
     report = run_bench(options)
     server, relay = report["runs"]
     assert (server["target"], relay["target"]) == ("server", "relay")
+    # the room's players share a process (the balancer hashes its id): local first, its
+    # moves cost one EVALSHA each and no PUBLISH; the spectators' /watch path spreads the
+    # crowd, so the probe with spectators may publish, once a move at most
+    probes = report["configs"]["affinity"]["server"]
+    alone = probes["probe_players_only"]
+    assert alone["redis"]["by_command"] == {"evalsha": alone["moves"]}
+    assert "publish" not in alone["redis"]["inside_scripts"]
+    assert probes["probe"]["redis"]["inside_scripts"].get("publish", 0) in (0, alone["moves"])
     for run in (server, relay):
         assert run["config"] == "affinity"
         assert run["moves"] > 0 and run["errors"]["total"] == 0
