@@ -21,17 +21,14 @@ Subscription buffers are bounded and drop on overflow. Command names and the ``_
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-import math
 from collections import Counter
 from typing import Any
 
-import redis.asyncio as aioredis
-from redis import exceptions as rx
 from redis.asyncio.connection import AbstractConnection
 
 from rooms.backends.bus import BufferedSubscription
+from rooms.backends.redis.bus_link import BROKEN, BusLink
 from rooms.backends.redis.connect import (
     RedisClient,
     RedisOptions,
@@ -40,9 +37,7 @@ from rooms.backends.redis.connect import (
     text,
     unavailable,
 )
-from rooms.backends.redis.health import HealthWatch
 from rooms.backends.redis.keys import KeyLayout
-from rooms.backends.redis.resp import pack_commands
 from rooms.backends.redis.wire import RedisWire, take_over
 from rooms.common import metrics
 from rooms.common.tasks import stop_task
@@ -52,7 +47,6 @@ __all__ = ["RedisBus", "RedisSubscription"]
 
 log = logging.getLogger("tictactoe.rooms")
 
-_BROKEN = (rx.RedisError, OSError, TimeoutError)
 _CHUNK = 256  # channels per SUBSCRIBE command when resubscribing, per UNSUBSCRIBE
 LINGER = 2.0
 """Seconds a channel stays subscribed after its last listener left (see the module)."""
@@ -67,7 +61,7 @@ class RedisSubscription(BufferedSubscription):
         await self._bus._release(self)
 
 
-class RedisBus:
+class RedisBus(BusLink):
     _subscribe_command = "SUBSCRIBE"
     _unsubscribe_command = "UNSUBSCRIBE"
     _message_kind = "message"
@@ -219,56 +213,7 @@ class RedisBus:
             if due:
                 await self._send_unsubscribe(due)
 
-    # -- the connection -------------------------------------------------------------------
-
-    async def _send(self, *args: str) -> None:
-        await self._send_all([args])
-
-    async def _send_all(self, commands: list[tuple[str, ...]]) -> None:
-        """Send ``commands`` in one write on the live connection; a failure is left to the
-        reader, which reconnects and resubscribes everything.
-
-        The connection's socket timeout is off once it is connected (``_run``), and the
-        write is bounded here: with one, redis-py writes through ``asyncio.wait_for``, a
-        task of its own for every SUBSCRIBE and UNSUBSCRIBE. The reader's reads set no
-        timeout. On the fast path the bytes go to the wire, which waits only while the
-        socket takes no more (``RedisWire.drain``), under the same bound."""
-        wire = self._wire
-        if wire is not None:
-            await self._send_wire(wire, commands)
-            return
-        conn = self._conn
-        if conn is None or not conn.is_connected:
-            return
-        for command in commands:
-            self.sent[command[0]] += 1
-        # our RESP packer, or redis-py's own (the same bytes) with auto-pipelining off
-        packed: bytes | list[bytes] = (
-            pack_commands(commands) if self.options.auto_pipeline else conn.pack_commands(commands)
-        )
-        with contextlib.suppress(*_BROKEN):
-            try:
-                async with asyncio.timeout(self._write_timeout):
-                    await conn.send_packed_command(packed, check_health=False)
-            except TimeoutError:  # the write may be half done: never reuse the connection
-                await conn.disconnect(nowait=True)
-                raise
-
-    async def _send_wire(self, wire: RedisWire, commands: list[tuple[str, ...]]) -> None:
-        if wire.closing:
-            return
-        for command in commands:
-            self.sent[command[0]] += 1
-        with contextlib.suppress(*_BROKEN):
-            wire.write(pack_commands(commands))
-            if not wire.paused:
-                return
-            try:
-                async with asyncio.timeout(self._write_timeout):
-                    await wire.drain()
-            except TimeoutError:  # the write may be half done: never reuse the connection
-                wire.abort()
-                raise
+    # -- the connection (writing and reading: BusLink) -------------------------------------
 
     async def _send_subscribe(self, room_ids: list[str]) -> None:
         if self._conn is None:
@@ -285,20 +230,6 @@ class RedisBus:
                 for start in range(0, len(channels), _CHUNK)
             ]
         )
-
-    def _new_connection(self) -> AbstractConnection:
-        # A Cluster shard overrides this; here the client is one Redis with one pool.
-        assert isinstance(self._client, aioredis.Redis)
-        pool = self._client.connection_pool
-        kwargs = dict(pool.connection_kwargs)
-        # RESP2, so messages arrive as plain lists; maintenance push notifications need
-        # RESP3 and concern pooled command connections, not this one.
-        kwargs["protocol"] = 2
-        kwargs["client_name"] = f"{self._layout.prefix}-bus"  # findable in CLIENT LIST
-        kwargs.pop("maint_notifications_config", None)
-        kwargs.pop("maint_notifications_pool_handler", None)
-        connection: AbstractConnection = pool.connection_class(**kwargs)
-        return connection
 
     async def _run(self) -> None:
         delay = 0.05
@@ -337,7 +268,7 @@ class RedisBus:
                     await self._read(conn)
                 else:
                     await self._read_wire(wire)
-            except _BROKEN as exc:
+            except BROKEN as exc:
                 log.warning("redis bus: connection lost (%s); reconnecting", exc)
             except Exception:  # never let one bad reply end the worker's only reader
                 log.exception("redis bus: reader failed; reconnecting")
@@ -349,53 +280,6 @@ class RedisBus:
             self._lost()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 1.0)
-
-    async def _read(self, conn: AbstractConnection) -> None:
-        """Hand over every reply until the connection breaks or goes silent.
-
-        No deadline per read (a timer armed and cancelled per message): the health watch
-        (``health``) PINGs a quiet connection and, after ``health_timeout`` of silence,
-        cancels the read and raises TimeoutError: the caller reconnects."""
-        clock = asyncio.get_running_loop().time
-        async with HealthWatch(
-            interval=self._health_interval,
-            timeout=self._health_timeout,
-            ping=lambda: self._send("PING"),
-        ) as watch:
-            while not self._closing:
-                # math.inf: no timer at all (None would mean the socket timeout)
-                reply = await conn.read_response(timeout=math.inf)
-                watch.heard = clock()
-                self._dispatch(reply)
-
-    async def _read_wire(self, wire: RedisWire) -> None:
-        """``_read`` on the fast path: the wire hands over each reply as it arrives, and this
-        waits for the connection's end (or the health watch's verdict), raising its cause."""
-        clock = asyncio.get_running_loop().time
-        take = self._take
-        async with HealthWatch(
-            interval=self._health_interval,
-            timeout=self._health_timeout,
-            ping=lambda: self._send("PING"),
-        ) as watch:
-
-            def heard(reply: Any) -> None:
-                watch.heard = clock()
-                take(reply)
-
-            wire.on_reply = heard
-            try:
-                cause = await wire.closed
-            finally:
-                wire.on_reply = take
-            raise cause
-
-    def _take(self, reply: Any) -> None:
-        """A reply from the wire: an error reply breaks the connection, as redis-py's
-        ``read_response`` raising it does on the plain path."""
-        if isinstance(reply, Exception):
-            raise reply
-        self._dispatch(reply)
 
     def _dispatch(self, reply: Any) -> None:
         if not isinstance(reply, list) or len(reply) < 2:
