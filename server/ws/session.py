@@ -18,8 +18,7 @@ import logging
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from starlette.types import Message
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from rooms import ErrorCode, Executed, Feed, Hub, LeaseLost, Presence, RoomError, RoomService
 from rooms.players import PlayerDirectory, verified
@@ -52,8 +51,9 @@ from ..telemetry import tracing
 from .chat import chat_line
 from .close_codes import CloseCode
 from .connection import Connection
+from .frames import FrameReader
 from .limits import TokenBucket
-from .refusals import CLOSE_REFUSALS, JOIN_REFUSED_FOR_SURE, UVICORN_REFUSALS
+from .refusals import CLOSE_REFUSALS, JOIN_REFUSED_FOR_SURE
 
 __all__ = ["Session"]
 
@@ -67,7 +67,7 @@ class _Joined:
     name: str
 
 
-class Session:
+class Session(FrameReader):
     def __init__(
         self,
         websocket: WebSocket,
@@ -174,115 +174,13 @@ class Session:
             spectator=joined.reply.mark is None,
         )
 
-    async def _leave_unread(self) -> bool:
-        """Whether the frames that arrived before the peer's disconnect hold a ``leave``
-        (read up to the disconnect, at most ``close_timeout``; nothing else is handled:
-        the connection is gone)."""
-        try:
-            async with asyncio.timeout(self.settings.close_timeout):
-                while True:
-                    message = await self.websocket.receive()
-                    text = message.get("text")
-                    if message["type"] == "websocket.disconnect":
-                        return False
-                    if isinstance(text, str) and self._is_leave(text):
-                        return True
-        except (TimeoutError, WebSocketDisconnect, RuntimeError):
-            return False
-
-    def _is_leave(self, text: str) -> bool:
-        try:
-            message = parse_message(text, max_bytes=self.settings.max_message_bytes)
-        except RoomError:
-            return False
-        return isinstance(message, ActionMessage) and message.kind is ClientType.LEAVE
+    def _has_joined(self) -> bool:
+        return self._joined is not None
 
     def _lease_lost(self) -> None:
         """This worker's lease lapsed: another may have evicted this connection already, so
         the client resumes (on any worker) instead of trusting it."""
         self.conn.end(CloseCode.SERVICE_RESTART, "presence lease lost; resume")
-
-    # -- reading --------------------------------------------------------------------------
-
-    async def _receive(self) -> Message | None:
-        """The next frame, or None when the peer left or never joined in time."""
-        if self._joined is None:
-            remaining = self._join_deadline - self._clock()
-            try:  # asyncio.timeout, not wait_for: no task of its own per connection
-                async with asyncio.timeout(max(remaining, 0)):
-                    message = await self.websocket.receive()
-            except TimeoutError:
-                self.conn.end(CloseCode.JOIN_TIMEOUT, "no join in time")
-                return None
-        else:
-            self._parked = True
-            try:
-                message = await self.websocket.receive()
-            finally:
-                self._parked = False
-            await self._direct_settled()  # one taken directly came first: it ends first
-        if message["type"] == "websocket.disconnect":
-            code = message.get("code")
-            if code in UVICORN_REFUSALS:  # uvicorn refused a frame and closed the socket
-                self._refused(UVICORN_REFUSALS[code], code)
-            self.conn.end(None, "the peer closed")
-            return None
-        return message
-
-    async def _read(self) -> None:
-        while not self.conn.ended:
-            try:
-                message = await self._receive()
-            except (WebSocketDisconnect, RuntimeError):
-                self.conn.end(None, "the peer closed")
-                return
-            if message is None:
-                return
-            text = message.get("text")
-            if not isinstance(text, str):
-                self.conn.end(CloseCode.UNSUPPORTED_DATA, "binary frames are not accepted")
-                return
-            await self._message(text)
-
-    async def _message(self, text: str) -> None:
-        """One text message: the rate limit (a flood closes), then its handling."""
-        if not self._bucket.take(self._clock()):
-            self._strikes += 1
-            if self._strikes >= self.settings.flood_strikes:
-                self.conn.end(CloseCode.FLOOD, "flooding: too many messages")
-                return
-            self._error(RoomError(ErrorCode.RATE_LIMITED, "too many messages; slow down"))
-            return
-        self._strikes = 0
-        await self._handle(text)
-
-    # -- messages taken from the protocol (fastpath: server.fastpath.direct_receive) ------
-
-    def _offered(self, text: str) -> bool:
-        """Take ``text`` past the ASGI queue when the reader waits on it and nothing is
-        under way: handled in a task of its own; False leaves it to the queue, behind what
-        is under way (the reader lets that end first)."""
-        if not self._parked or self._direct is not None or self.conn.ended:
-            return False
-        self._direct = asyncio.get_running_loop().create_task(
-            self._take(text), context=self._context
-        )
-        return True
-
-    async def _take(self, text: str) -> None:
-        try:
-            await self._message(text)
-        except Exception:  # as in the reader: close this connection, keep serving
-            log.exception("room %s: connection %s failed", self.room_id, self.conn.id)
-            self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
-        finally:
-            self._direct = None
-
-    async def _direct_settled(self) -> None:
-        """Wait for the message taken directly to be handled (whatever its end)."""
-        direct = self._direct
-        if direct is not None and direct is not asyncio.current_task():
-            await asyncio.wait((direct,))
 
     def _refused(self, refusal: str, code: int | None) -> None:
         """Log an edge refusal once, at WARNING (the room and connection come from the
