@@ -10,7 +10,8 @@ between ``r - d`` and ``r + d`` the earlier plays first when ``d`` is odd, and a
 its side while ``d`` moves by one, it alternates round by round. So every player's first- and
 second-move counts differ by at most one (by none for an odd count), and nobody plays first, or
 second, more than twice running (never for an odd count). A double round robin replays the
-rounds with colours swapped: everyone plays first in exactly half of their games.
+rounds backwards with colours swapped: everyone plays first in exactly half of their games,
+and the seam between the cycles makes no run longer than two.
 """
 
 from __future__ import annotations
@@ -128,12 +129,17 @@ def schedule(players: Sequence[str], *, double: bool = False) -> tuple[Round, ..
             Round(r + 1, tuple(Pairing(r + 1, first, second) for first, second in games), bye)
         )
     if double:
+        # The second cycle plays the rounds backwards, colours swapped: a player's colours
+        # there are the first cycle's mirrored, so no run grows past two inside it, and at
+        # the seam the last round's pairs meet again at once with the colours swapped, which
+        # breaks any run. (The same order would join a run of two at the end of the first
+        # cycle to a run of two at the start of the second: XXO then OOX is XXOOOX.)
         rounds += [
             Round(
-                m + rnd.number,
-                tuple(Pairing(m + rnd.number, p.second, p.first) for p in rnd.pairings),
+                m + number,
+                tuple(Pairing(m + number, p.second, p.first) for p in rnd.pairings),
                 rnd.bye,
             )
-            for rnd in list(rounds)
+            for number, rnd in enumerate(reversed(rounds), start=1)
         ]
     return tuple(rounds)

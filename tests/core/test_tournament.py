@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from itertools import combinations, pairwise
+from itertools import combinations, groupby, pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -114,6 +114,27 @@ def test_schedule_properties(n: int, double: bool) -> None:
         assert gap <= 1
         if double or n % 2:
             assert gap == 0
+
+    # and nobody plays the same colour more than twice running, across the double's seam too
+    for name in players:
+        firsts = [p.first == name for rnd in rounds for p in rnd.pairings if name in p.players]
+        longest = max(len(list(run)) for _, run in groupby(firsts))
+        assert longest <= 2, f"{name} plays {firsts}"
+
+
+def test_four_players_double_never_play_a_colour_three_times_running() -> None:
+    rounds = schedule(["a", "b", "c", "d"], double=True)
+    colours = {
+        name: "".join(
+            "X" if p.first == name else "O"
+            for rnd in rounds
+            for p in rnd.pairings
+            if name in p.players
+        )
+        for name in "abcd"
+    }
+    assert colours["a"] == "XXOXOO"  # was XXOOOX with the second cycle in the same order
+    assert all("XXX" not in seq and "OOO" not in seq for seq in colours.values())
 
 
 @pytest.mark.parametrize("n", [3, 5, 7, 9, 11])
