@@ -42,6 +42,13 @@ def test_the_player_who_played_first_more_often_plays_second() -> None:
     assert pair([ArenaPlayer("a", 6), ArenaPlayer("b", 3)]) == [("a", "b")]  # a tie: the higher
 
 
+def test_colour_goes_by_balance_not_by_the_count_of_games_as_x() -> None:
+    # a: XXO (2 as X, balance +1); b: XOXO (2 as X, balance 0); c: X (1 as X, balance +1)
+    a, b, c = ArenaPlayer("a", 6, lean=1), ArenaPlayer("b", 3, lean=0), ArenaPlayer("c", 3, lean=1)
+    assert pair([a, b]) == [("b", "a")]  # the same count as X: the lower balance plays X
+    assert pair([a, c]) == [("a", "c")]  # c played X less often, but the balance ties
+
+
 def test_nobody_is_paired_twice_and_nobody_free_with_a_fresh_partner_is_left() -> None:
     free = [ArenaPlayer(f"p{i}", (i * 7) % 5, last_opponent=f"p{i ^ 1}") for i in range(9)]
     games = pair(free)
