@@ -196,14 +196,15 @@ class TournamentRecord:
     def join(
         self, entrant_id: str, name: str, *, bot: str | None = None, now: float | None = None
     ) -> bool:
-        """Enter ``entrant_id``; False when entered already (a repeat changes nothing). An
-        arena under way takes entrants until it ends (``now``)."""
+        """Enter ``entrant_id``; False when entered already (a repeat changes nothing, in any
+        status: a page reloaded after the start joins again and must not fail). An arena
+        under way takes entrants until it ends (``now``)."""
+        if self.entrant(entrant_id) is not None:
+            return False
         if not self.late_entry(now):
             if self.kind == ARENA and self.status is Status.RUNNING and now is not None:
                 raise RoomError(ErrorCode.TOURNAMENT_CLOSED, "cannot join: the arena has ended")
             self._require(Status.OPEN, "join")
-        if self.entrant(entrant_id) is not None:
-            return False
         if len(self.entrants) >= self.max_players:
             raise RoomError(
                 ErrorCode.TOURNAMENT_FULL, f"the tournament is full ({self.max_players} players)"

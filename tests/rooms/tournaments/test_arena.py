@@ -48,6 +48,7 @@ def test_an_arena_starts_with_any_entrants_and_ends_on_time() -> None:
     with pytest.raises(RoomError) as late:
         record.join("cy", "Cy", now=START + 600)
     assert late.value.code is ErrorCode.TOURNAMENT_CLOSED and "ended" in late.value.message
+    assert record.join("bob", "Bob", now=START + 600) is False  # an entrant: still no error
     assert finish_if_over(record, START + 600) is False  # a game is still being played
     record.score(1, 0, "ada", missed=None, at=START + 601)
     assert pair_free(record, START + 700) is False  # no pairing after the end

@@ -65,6 +65,7 @@ def test_only_an_open_tournament_takes_entrants_and_starts() -> None:
         with pytest.raises(RoomError) as closed:
             change()
         assert closed.value.code is ErrorCode.TOURNAMENT_CLOSED
+    assert made.join("bob", "Bob") is False  # an entrant joining again: nothing changes
     with pytest.raises(RoomError) as creator:
         made.require_creator("bob", "start it")
     assert creator.value.code is ErrorCode.NOT_CREATOR

@@ -118,6 +118,12 @@ async def test_a_round_robin_of_four_is_played_through(server: LiveServer) -> No
         assert first["status"] == "open" and first["your_game"] is None
         started = await post(server, f"/api/tournaments/{tid}/start", {"player": ada})
         assert started.is_success and started.json()["status"] == "running"
+        again = await post(server, f"/api/tournaments/{tid}/join", {"player": bob})
+        assert again.status_code == 200, again.text  # an entrant joining again: no change
+        assert again.json()["entrants"] == started.json()["entrants"]
+        outsider = await identity(server, "Dee")
+        late = await post(server, f"/api/tournaments/{tid}/join", {"player": outsider})
+        assert (late.status_code, late.json()["code"]) == (409, "tournament_closed")
         counts = await asyncio.gather(
             *(play_every_game(server, p, f) for p, f in zip((ada, bob, cy), follows, strict=True))
         )
