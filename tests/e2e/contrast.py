@@ -1,6 +1,11 @@
 """A computed-contrast check run in the page (no outside tool): every visible text node's
 colour against the background actually behind it, as WCAG 2 defines the ratio.
 
+Form fields are checked too, since their text is no text node: every visible input, text
+area and select, its value's colour and, when it has one, its placeholder's (the computed
+``::placeholder`` colour, faded by that pseudo-element's opacity), whether or not the
+placeholder shows at the moment.
+
 The background is the element's own and its ancestors' background colours composited from
 the page canvas up (gradients and images are not considered: the client uses none behind
 text); the text colour is faded by the element's and its ancestors' opacity. Disabled
@@ -49,6 +54,30 @@ CHECK = """(minimum) => {
     return out;
   };
   const failures = [];
+  const fields = []; // the form fields checked: "name" and "name::placeholder"
+  const behind = (elements) => {
+    let bg = canvas;
+    for (const e of [...elements].reverse()) {
+      const c = parse(getComputedStyle(e).backgroundColor);
+      if (c && c[3] > 0) bg = over(c, bg);
+    }
+    return bg;
+  };
+  const fade = (elements) => elements.reduce((a, e) => a * Number(getComputedStyle(e).opacity), 1);
+  const check = (el, text, colour, bg, alpha, what = "") => {
+    const fg = parse(colour);
+    if (!fg) return;
+    const shown = over([fg[0], fg[1], fg[2], fg[3] * alpha], bg);
+    const value = ratio(shown, bg);
+    if (value < minimum) {
+      const tag = el.tagName.toLowerCase();
+      const classes = typeof el.className === "string" ? el.className.trim() : "";
+      const where = (classes ? `${tag}.${classes.split(/\\s+/).join(".")}` : tag) + what;
+      const rgb = `rgb(${bg.slice(0, 3).map(Math.round).join(", ")})`;
+      const quoted = JSON.stringify(text.slice(0, 40));
+      failures.push(`${value.toFixed(2)}:1 ${quoted} in ${where} (${colour} on ${rgb})`);
+    }
+  };
   const seen = new Set();
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
@@ -63,34 +92,43 @@ CHECK = """(minimum) => {
     if (box.width < 1 || box.height < 1) continue;
     if (el.closest(":disabled, .field.off, [inert]")) continue;
     const elements = chain(el);
-    let bg = canvas;
-    for (const e of [...elements].reverse()) {
-      const c = parse(getComputedStyle(e).backgroundColor);
-      if (c && c[3] > 0) bg = over(c, bg);
-    }
-    let alpha = 1;
-    for (const e of elements) alpha *= Number(getComputedStyle(e).opacity);
-    const fg = parse(getComputedStyle(el).color);
-    if (!fg) continue;
-    const shown = over([fg[0], fg[1], fg[2], fg[3] * alpha], bg);
-    const value = ratio(shown, bg);
-    if (value < minimum) {
-      const tag = el.tagName.toLowerCase();
-      const classes = typeof el.className === "string" ? el.className.trim() : "";
-      const where = classes ? `${tag}.${classes.split(/\\s+/).join(".")}` : tag;
-      const rgb = `rgb(${bg.slice(0, 3).map(Math.round).join(", ")})`;
-      const colour = getComputedStyle(el).color;
-      const quoted = JSON.stringify(text.slice(0, 40));
-      failures.push(`${value.toFixed(2)}:1 ${quoted} in ${where} (${colour} on ${rgb})`);
+    check(el, text, getComputedStyle(el).color, behind(elements), fade(elements));
+  }
+  const NO_TEXT = new Set(["hidden", "checkbox", "radio", "range", "color", "file", "image"]);
+  for (const el of document.body.querySelectorAll("input, textarea, select")) {
+    if (el.tagName === "INPUT" && NO_TEXT.has(el.type)) continue;
+    if (!el.checkVisibility({ checkVisibilityCSS: true, visibilityProperty: true })) continue;
+    const box = el.getBoundingClientRect();
+    if (box.width < 1 || box.height < 1) continue;
+    if (el.closest(":disabled, .field.off, [inert]")) continue;
+    const elements = chain(el);
+    const bg = behind(elements);
+    const alpha = fade(elements);
+    const name = el.name || el.id || el.getAttribute("aria-label") || el.tagName.toLowerCase();
+    const value = el.tagName === "SELECT" ? (el.selectedOptions[0]?.text || "") : el.value;
+    check(el, value || "(value)", getComputedStyle(el).color, bg, alpha, ` [${name}]`);
+    fields.push(name);
+    if (el.placeholder) {
+      const holder = getComputedStyle(el, "::placeholder");
+      const faded = alpha * Number(holder.opacity || 1);
+      check(el, el.placeholder, holder.color, bg, faded, ` [${name}]::placeholder`);
+      fields.push(`${name}::placeholder`);
     }
   }
-  return failures;
+  return { failures, fields };
 }"""
 
 
-def low_contrast(page: Any, scheme: str, minimum: float = MINIMUM) -> list[str]:
-    """The visible texts below ``minimum``:1 with the page in ``scheme`` ("light", "dark")."""
+def contrast(page: Any, scheme: str, minimum: float = MINIMUM) -> tuple[list[str], list[str]]:
+    """The visible texts below ``minimum``:1 with the page in ``scheme`` ("light", "dark"),
+    and the form fields checked (``name``, and ``name::placeholder`` for a placeholder)."""
     page.emulate_media(color_scheme=scheme)
     page.wait_for_function("() => new Promise((r) => requestAnimationFrame(() => r(true)))")
-    failures: list[str] = page.evaluate(CHECK, minimum)
-    return [f"{scheme}: {failure}" for failure in failures]
+    found: dict[str, list[str]] = page.evaluate(CHECK, minimum)
+    return [f"{scheme}: {failure}" for failure in found["failures"]], found["fields"]
+
+
+def low_contrast(page: Any, scheme: str, minimum: float = MINIMUM) -> list[str]:
+    """The visible texts (form fields and their placeholders included) below ``minimum``:1
+    with the page in ``scheme`` ("light", "dark")."""
+    return contrast(page, scheme, minimum)[0]

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.browser_helpers import banner, cell, expect_cell, role_badge, say, seat
-from tests.e2e.contrast import low_contrast
+from tests.e2e.contrast import contrast, low_contrast
 
 pytestmark = pytest.mark.e2e
 
@@ -84,4 +84,30 @@ def test_all_text_has_enough_contrast_in_light_and_dark(
     expect(xia.locator(".player.mark-O .turn-tag")).to_have_text("to move")
     failures += both_themes(xia, "no clock, O to move")
     failures += both_themes(oda, "no clock, own move")
+    assert failures == [], "\n".join(failures)
+
+
+def test_every_form_field_and_its_placeholder_has_enough_contrast(
+    new_page: Any, create_room: Any
+) -> None:
+    """Input values and placeholders are no text nodes: the check reads their computed
+    colours (``::placeholder`` included) on every page that has a form."""
+    failures: list[str] = []
+    checked: dict[str, set[str]] = {}
+    room = create_room()
+    ada = seat(new_page(name="Ada"), room)
+    pages = {"lobby": new_page(), "tournaments": new_page(), "game": ada}
+    pages["lobby"].goto("/")
+    pages["tournaments"].goto("/tournaments")
+    expect(pages["lobby"].locator('input[name="code"]')).to_be_visible()
+    expect(pages["tournaments"].locator('input[name="tournament_name"]')).to_be_visible()
+    expect(ada.locator('input[name="chat"]')).to_be_visible()
+    for state, page in pages.items():
+        for scheme in ("light", "dark"):
+            found, fields = contrast(page, scheme)
+            failures += [f"{state} {failure}" for failure in found]
+            checked.setdefault(state, set()).update(fields)
+    assert {"name::placeholder", "code::placeholder"} <= checked["lobby"], checked
+    assert {"name::placeholder", "tournament_name::placeholder"} <= checked["tournaments"]
+    assert {"chat", "chat::placeholder"} <= checked["game"], checked
     assert failures == [], "\n".join(failures)
