@@ -7,12 +7,17 @@
 # Every setting is an environment variable (TICTACTOE_<NAME>, REDIS_URL; see
 # docs/operations.md) or a flag appended to the command (docker run ... --workers 4).
 # The build context is what .dockerignore lets through: the packages, the browser client,
-# pyproject.toml, constraints.txt (the exact versions tested), README.md and LICENSE.
+# pyproject.toml, setup.py (the solver's C search), constraints.txt (the exact versions tested), README.md and LICENSE.
 # The installed project carries the browser client (static/ is packaged as
 # server/client/), so the runtime image needs nothing but the environment.
 
 # -- build: the project and its dependencies installed into a virtual environment --------
 FROM python:3.11-slim AS build
+# A C compiler for the solver's compiled search (setup.py), required here: the image never
+# falls back to the pure-Python search. The runtime image needs only the built module.
+RUN apt-get update && apt-get install -y --no-install-recommends gcc libc6-dev \
+    && rm -rf /var/lib/apt/lists/*
+ENV TICTACTOE_BUILD_EXTENSION=required
 WORKDIR /src
 COPY . .
 # The environment gets no pip of its own: the base image's pip installs into it, and only

@@ -210,6 +210,7 @@ def test_build_context_holds_what_pyproject_builds_from() -> None:
     folders |= set(project.get("tool", {}).get("setuptools", {}).get("package-dir", {}).values())
     assert "static" in folders, "the browser client is not packaged"
     files.append("constraints.txt")  # the image installs the versions tested
+    files.append("setup.py")  # the solver's C search (core/ai/_search.c)
     named = {source for from_context, sources, _ in copies() if from_context for source in sources}
     for name in sorted(folders) + files:
         assert in_context(name), f"pyproject.toml needs {name}; .dockerignore leaves it out"

@@ -36,6 +36,7 @@ SOURCES = (
     "cli",
     "static",
     "pyproject.toml",
+    "setup.py",
     "README.md",
     "LICENSE",
 )
@@ -137,7 +138,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     for name in SOURCES:  # a copy: a build writes build/ and *.egg-info next to the sources
         origin = ROOT / name
         if origin.is_dir():
-            shutil.copytree(origin, source / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(
+                origin, source / name, ignore=shutil.ignore_patterns("__pycache__", "*.so")
+            )
         else:
             source.mkdir(exist_ok=True)
             shutil.copy2(origin, source / name)
@@ -190,6 +193,19 @@ def test_the_installed_server_serves_the_client_from_any_directory(installed: In
     missing_room = '<script type="application/json" id="room-snapshot">null</script>\n'
     assert route.status_code == 200
     assert route.text == page.text.replace("</body>", missing_room + "</body>")
+
+
+@pytest.mark.process
+def test_the_wheel_carries_the_compiled_search_and_its_source(installed: Installed) -> None:
+    """setup.py compiles core/ai/_search.c into the wheel; the source travels with it."""
+    probe = (
+        "from pathlib import Path; import core.ai; from core import Rules;"
+        "from core.ai import Solver;"
+        "print(Solver(Rules(3, 3, 3)).implementation,"
+        " (Path(core.ai.__file__).parent / '_search.c').is_file())"
+    )
+    done = installed.run("python", "-c", probe)
+    assert done.stdout.split() == ["compiled", "True"], done.stderr
 
 
 @pytest.mark.process

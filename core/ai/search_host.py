@@ -7,15 +7,15 @@ from __future__ import annotations
 from typing import Protocol
 
 from .bitboard import BitLayout
-from .table import TranspositionTable
+from .table import EntryTable, TranspositionTable
 
 __all__ = ["SearchHost"]
 
 
 class SearchHost(Protocol):
     layout: BitLayout
-    table: TranspositionTable
-    """The value search's table."""
+    table: EntryTable
+    """The value search's table: a TranspositionTable for the pure search."""
     distance_table: TranspositionTable
     order: tuple[int, ...]
     """Every move (a bit), in the fixed order of ``core.ai.ordering.static_order``."""

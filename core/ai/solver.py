@@ -35,13 +35,15 @@ from .budget import UNLIMITED, Budget, Clock, OutOfBudget
 from .distance_search import make_distance_search
 from .errors import UnsupportedGame
 from .ordering import static_order
+from .speedups import compiled_value_search
 from .symmetry import symmetries
-from .table import DEFAULT_BUCKETS, TranspositionTable
+from .table import DEFAULT_BUCKETS, EntryTable, TranspositionTable, bucket_count
 from .value_search import SYMMETRY_PLIES, make_value_search
 
 __all__ = ["Position", "SearchProgress", "Solver", "check_two_players"]
 
 CHECK_EVERY = 8192  # cells times nodes between looks at the clock (a node costs ~ cells)
+COMPILED_CHECK_EVERY = 4096  # nodes between looks in C (~1 ms: a node costs ~0.25 µs)
 SYMMETRY_BITS = 512  # larger bitboards (huge 3D boards) are keyed without symmetry
 
 Position = tuple[int, int]  # (the side to move's marks, every mark), as bitboards
@@ -82,7 +84,7 @@ class Solver:
         check_two_players(rules)
         self.rules = rules
         self.layout: BitLayout = bit_layout(rules)
-        self.table = TranspositionTable(table_buckets)
+        self.table: EntryTable = TranspositionTable(table_buckets)
         self.distance_table = TranspositionTable(max(1, table_buckets // 4))
         self._on_progress = on_progress
         self._progress_every = progress_every
@@ -101,7 +103,15 @@ class Solver:
         # transpositions through a symmetry are not worth them
         self.sym_tables = self.layout.symmetry_tables() if self.layout.bits <= SYMMETRY_BITS else ()
         self._inverse = _inverse_symmetries(rules)
-        self._value = make_value_search(self)
+        compiled = compiled_value_search(self, bucket_count(table_buckets))
+        self.implementation = "pure" if compiled is None else "compiled"
+        """Which value search runs: "compiled" (core/ai/_search.c) or "pure" (Python)."""
+        if compiled is None:
+            self._value = make_value_search(self)
+        else:
+            self._value, self.table = compiled
+            self._every = COMPILED_CHECK_EVERY
+            self.countdown = self._counted = self._every
         self._wins, self._loses = make_distance_search(self)
 
     # -- budget ---------------------------------------------------------------------------

@@ -12,12 +12,21 @@ pays for the entries it stores, not for a table of the full size up front.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
-__all__ = ["DEFAULT_BUCKETS", "LARGE_BUCKETS", "TranspositionTable"]
+__all__ = ["DEFAULT_BUCKETS", "EntryTable", "LARGE_BUCKETS", "TranspositionTable", "bucket_count"]
 
 DEFAULT_BUCKETS = 1 << 17  # up to 2**18 entries: about 50 MB when full (a bot, an analysis)
 LARGE_BUCKETS = 1 << 19  # up to 2**20 entries: about 200 MB when full (a long solve)
+
+
+class EntryTable(Protocol):
+    """What the solver reads of its value table, pure (below) or compiled (core/ai/_search.c)."""
+
+    def get(self, key: int) -> Any:
+        """The entry stored for ``key``, or None."""
+
+    def __len__(self) -> int: ...
 
 
 class TranspositionTable:
@@ -26,9 +35,7 @@ class TranspositionTable:
     __slots__ = ("_buckets", "_slots", "hits", "stores")
 
     def __init__(self, buckets: int = DEFAULT_BUCKETS) -> None:
-        if buckets < 1:
-            raise ValueError(f"a table needs at least one bucket, got {buckets}")
-        self._buckets = _prime_at_least(buckets)  # keys are bit patterns: a prime mixes them
+        self._buckets = bucket_count(buckets)
         self._slots: dict[int, tuple[int, int, Any]] = {}  # slot -> (key, work, entry)
         self.hits = 0
         self.stores = 0
@@ -67,6 +74,14 @@ class TranspositionTable:
             slots[slot] = (key, work, entry)
         else:
             slots[slot + 1] = (key, work, entry)
+
+
+def bucket_count(buckets: int) -> int:
+    """The buckets a table asked for ``buckets`` has: keys are bit patterns, a prime mixes
+    them (the compiled table, core/ai/_search.c, takes the same count)."""
+    if buckets < 1:
+        raise ValueError(f"a table needs at least one bucket, got {buckets}")
+    return _prime_at_least(buckets)
 
 
 def _prime_at_least(n: int) -> int:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 
 from .ordering import EVALUATE_MAX_MOVES, move_evaluator
 from .search_host import SearchHost
+from .table import TranspositionTable
 
 __all__ = ["ORDER_EMPTY", "SYMMETRY_PLIES", "make_value_search"]
 
@@ -21,6 +22,7 @@ def make_value_search(solver: SearchHost) -> Callable[[int, int, int, int], int]
     board, bottom, gravity, misere = layout.board, layout.bottom, layout.gravity, layout.misere
     winning, has_line = layout.winning_cells, layout.has_line
     order, table = solver.order, solver.table
+    assert isinstance(table, TranspositionTable), "the pure search fills a pure table"
     get, put = table.get, table.put
     key_of, map_move, unmap_move = solver.canonical_key_of, solver.map_move, solver.unmap_move
     symmetric = len(solver.sym_tables) > 1

@@ -20,6 +20,9 @@ from tests.core.ai.ai_reference import (
     terminal_score,
 )
 
+# every test twice: the compiled value search and the pure one (conftest.py)
+pytestmark = pytest.mark.usefixtures("search_implementation")
+
 
 def bot_score(game: Game, bot_mark: str) -> int:
     """Score of the finished game for the bot: BIG - end ply for a win, negated for a

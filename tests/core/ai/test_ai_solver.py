@@ -19,6 +19,9 @@ from tests.core.ai.ai_reference import (
 )
 from tests.core.engine_helpers import PROPERTY_SETTINGS, choice_lists, play_choices, small_rules
 
+# every test twice: the compiled value search and the pure one (conftest.py)
+pytestmark = pytest.mark.usefixtures("search_implementation")
+
 # -- published values ------------------------------------------------------------------
 
 
@@ -220,7 +223,7 @@ def test_progress_is_reported_while_searching() -> None:
     reports: list[SearchProgress] = []
     ticks = iter(range(10**9))
     solver = Solver(
-        Rules(4, 4, 4), on_progress=reports.append, progress_every=5, clock=lambda: next(ticks)
+        Rules(4, 4, 4), on_progress=reports.append, progress_every=1, clock=lambda: next(ticks)
     )
     solve(Game(Rules(4, 4, 4)), Budget(seconds=None, nodes=20_000), solver=solver)
     assert reports and all(r.nodes > 0 and r.phase in ("value", "distance") for r in reports)
