@@ -289,11 +289,13 @@ def start_redis(port: int, directory: Path, *, appendonly: bool) -> subprocess.P
     )
 
 
-def wait_for_redis(port: int, process: subprocess.Popen[bytes], log: Path) -> None:
+def wait_for_redis(
+    port: int, process: subprocess.Popen[bytes], log: Path, *, timeout: float = START_TIMEOUT
+) -> None:
     """Until the server on ``port`` answers PING (also while it loads its AOF); RuntimeError
-    with its log's tail if it exits or does not answer within START_TIMEOUT."""
+    with its log's tail if it exits or does not answer within ``timeout`` seconds."""
     probe = redis.Redis(port=port, socket_timeout=1.0, socket_connect_timeout=1.0)
-    deadline = time.monotonic() + START_TIMEOUT
+    deadline = time.monotonic() + timeout
     try:
         while True:
             if process.poll() is not None:
@@ -304,7 +306,9 @@ def wait_for_redis(port: int, process: subprocess.Popen[bytes], log: Path) -> No
                 if probe.ping():
                     return
             if time.monotonic() > deadline:
-                raise RuntimeError(f"redis-server did not answer:\n{_tail(log)}")
+                raise RuntimeError(
+                    f"redis-server did not answer within {timeout:g} s:\n{_tail(log)}"
+                )
             time.sleep(0.02)
     finally:
         probe.close()

@@ -6,22 +6,27 @@ affinity (bench.soak.balancer).
 
 ``run_soak`` runs it and returns the report; ``run_storm`` is the reconnect storm (many
 clients on one server, that server killed, every client resuming on another);
-``judge`` is the per-game check, pure.
+``judge`` is the per-game check and ``scan_text`` the log scan, both pure; ``CHECKS`` the
+checks with their exit statuses.
 """
 
 from __future__ import annotations
 
-from .check import Ack, Verdict, judge
+from .check import Ack, StoredGame, Verdict, judge
+from .logs import LogScan, scan_text
 from .processes import SoakError
-from .report import build_report, render_table
+from .report import CHECKS, build_report, render_table
 from .run import SoakOptions, run_soak
 from .storm import StormOptions, render_storm, run_storm
 
 __all__ = [
+    "CHECKS",
     "Ack",
+    "LogScan",
     "SoakError",
     "SoakOptions",
     "StormOptions",
+    "StoredGame",
     "Verdict",
     "build_report",
     "judge",
@@ -29,4 +34,5 @@ __all__ = [
     "render_table",
     "run_soak",
     "run_storm",
+    "scan_text",
 ]

@@ -135,7 +135,16 @@ class _Line:
 
 
 class Client:
-    def __init__(self, room_id: str, role: str, name: str, targets: Targets, tally: Tally) -> None:
+    def __init__(
+        self,
+        room_id: str,
+        role: str,
+        name: str,
+        targets: Targets,
+        tally: Tally,
+        *,
+        acks: list[Ack] | None = None,
+    ) -> None:
         self.room_id, self.role, self.name = room_id, role, name
         self.targets, self.tally = targets, tally
         self.token: str | None = None
@@ -147,7 +156,8 @@ class Client:
         self.line: _Line | None = None
         self.joined = asyncio.Event()
         self.changed = asyncio.Event()
-        self.acks: list[Ack] = []
+        self.acks: list[Ack] = [] if acks is None else acks
+        """Every ``move_ok`` received, in order (a list the game's players may share)."""
         self.refused: dict[str, Cell] = {}
         self.reconnects = 0
         self.dropped_at: list[float] = []

@@ -6,8 +6,9 @@
 then SIGCONT) need the processes the soak started. Against servers it did not start
 (``--target``) the only fault is ``REDIS_PAUSE``: ``CLIENT PAUSE`` for S seconds over the
 given ``--redis-url``, Redis's own freeze of every client. The victim server is the next
-live one in turn. After each fault every server must answer ``/readyz`` 200 (bounded)
-before the next one, and, behind a balancer, the balancer must see them all up.
+live one in turn. After each fault every server must answer ``/readyz`` 200 (within
+``limit``, the soak's ``--restart-limit``) before the next one, and, behind a balancer, the
+balancer must see them all up.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from collections.abc import Callable, Sequence
 
 import redis
 
-from .processes import RedisNode, ServerNode, StartFailed
+from .processes import RESTART_LIMIT, RedisNode, ServerNode, StartFailed
 
 __all__ = [
     "KINDS",
@@ -38,7 +39,6 @@ REDIS_KILL = "redis_kill"
 REDIS_STOP = "redis_stop"
 REDIS_PAUSE = "redis_pause"
 KINDS = (SERVER_KILL, SERVER_TERM, REDIS_KILL, REDIS_STOP, REDIS_PAUSE)
-READY_TIMEOUT = 60.0
 
 
 def _ready(url: str) -> bool:
@@ -50,7 +50,7 @@ def _ready(url: str) -> bool:
     return False
 
 
-def wait_all_ready(urls: Sequence[str], timeout: float = READY_TIMEOUT) -> None:
+def wait_all_ready(urls: Sequence[str], timeout: float = RESTART_LIMIT) -> None:
     deadline = time.monotonic() + timeout
     waiting = list(urls)
     while waiting:
@@ -73,6 +73,7 @@ class Injector:
         urls: Sequence[str] = (),
         redis_url: str | None = None,
         whole: Callable[[], None] | None = None,
+        limit: float = RESTART_LIMIT,
     ) -> None:
         self.servers = list(servers)
         self.whole = whole
@@ -82,6 +83,7 @@ class Injector:
         self.stop_seconds = stop_seconds
         self.urls = [server.url for server in servers] or list(urls)
         self.redis_url = redis_url
+        self.limit = limit
         self._turn = 0
 
     def _victim(self) -> ServerNode:
@@ -119,6 +121,6 @@ class Injector:
             time.sleep(self.stop_seconds)
         else:
             raise ValueError(f"unknown fault kind {kind!r}")
-        wait_all_ready(self.urls)
+        wait_all_ready(self.urls, self.limit)
         if self.whole is not None:
             self.whole()

@@ -7,22 +7,27 @@ knows, retrying through every fault (``Client.move``). The game ends ``finished`
 ``stuck`` (not finished within the bound, or refused for good, with the reason) or
 ``orphaned`` (a seat-taking ``join`` lost its ``welcome``: the seat went to nobody who can
 play it, a gap of the protocol without an idempotent join, counted apart and not as stuck).
+The bound is on time the system was whole: seconds spent on a fault's recovery (a server or
+Redis coming back, however long that takes on a busy machine) are added to it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
+import time
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
 from bench.load.http import HttpError, HttpPool
 
-from .check import Ack, Cell
+from .check import Ack, Cell, StoredGame
 from .client import Client, Orphaned, Refused
 from .tally import Tally, Targets
 
-__all__ = ["PLAYERS", "RULES", "SCRIPT", "GameLog", "fetch_record", "play_game"]
+__all__ = ["PLAYERS", "RULES", "SCRIPT", "GameLog", "play_game"]
 
 RULES: dict[str, Any] = {"rows": 5, "cols": 5, "k": 5}
 SCRIPT = [(row, (row * 2 + step) % 5) for row in range(5) for step in range(5)]
@@ -47,10 +52,11 @@ class GameLog:
     """Where the game is: creating the room, seating, at move N, watching the end."""
     played: int = 0
     acks: list[Ack] = field(default_factory=list)
+    """Both players' ``move_ok``s, in the order they arrived."""
     refused: dict[str, Cell] = field(default_factory=dict)
     behind: int = 0
     """Spectators that never saw the last move."""
-    record: list[Cell] | None = None
+    record: StoredGame | None = None
     seated: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     """Each client's (by name: ``PLAYERS``, then the spectators) servers of its
     ``welcome``s and their ``time.monotonic()`` (``Client.seated``)."""
@@ -81,12 +87,6 @@ async def http_call(
         pause = min(pause * 2, 1.0)
 
 
-async def fetch_record(targets: Targets, room_id: str) -> list[Cell]:
-    """The room's moves as the store holds them (``GET /api/rooms/{id}``)."""
-    snapshot = await http_call(targets, "GET", f"/api/rooms/{room_id}", None, 200)
-    return [(str(m["mark"]), int(m["row"]), int(m["col"])) for m in snapshot["moves"]]
-
-
 async def play_game(
     log: GameLog,
     targets: Targets,
@@ -95,8 +95,10 @@ async def play_game(
     spectators: int,
     think: float,
     timeout: float,
+    outage: Callable[[], float] = lambda: 0.0,
 ) -> None:
-    """Play one game into ``log`` (never raises on a fault; bounded by ``timeout``)."""
+    """Play one game into ``log`` (never raises on a fault). Bounded by ``timeout`` seconds
+    plus the growth of ``outage()`` meanwhile: the seconds faults took to recover."""
     clients: list[Client] = []
     rng = random.Random(log.number)
 
@@ -109,7 +111,7 @@ async def play_game(
         ]
         clients.extend(watchers)
         await asyncio.gather(*(watcher.join() for watcher in watchers))
-        x, o = (Client(room_id, "player", name, targets, tally) for name in PLAYERS)
+        x, o = (Client(room_id, "player", name, targets, tally, acks=log.acks) for name in PLAYERS)
         clients.extend((x, o))
         await x.join(expect_mark="X")
         welcome = await o.join(expect_mark="O")
@@ -135,7 +137,7 @@ async def play_game(
             log.behind = sum(1 for w in watchers if w.version is None or w.version < last)
 
     try:
-        await asyncio.wait_for(play(), timeout)
+        await _bounded(play(), timeout, outage)
         log.outcome = "finished"
     except Orphaned as exc:
         log.outcome, log.reason = "orphaned", f"orphaned at join: {exc}"
@@ -155,6 +157,27 @@ async def play_game(
         for client in clients:
             log.seated[client.name] = client.seated
             if client.role == "player":
-                log.acks.extend(client.acks)
                 log.refused.update(client.refused)
         await asyncio.gather(*(client.close() for client in clients), return_exceptions=True)
+
+
+async def _bounded(
+    work: Coroutine[Any, Any, None], timeout: float, outage: Callable[[], float]
+) -> None:
+    """``work`` within ``timeout`` seconds plus the outage seconds accrued meanwhile
+    (TimeoutError otherwise, ``work`` cancelled)."""
+    task = asyncio.ensure_future(work)
+    started, outage_then = time.monotonic(), outage()
+    try:
+        while True:
+            left = started + timeout + (outage() - outage_then) - time.monotonic()
+            if left <= 0:
+                raise TimeoutError
+            done, _ = await asyncio.wait({task}, timeout=left)
+            if done:
+                return task.result()
+    finally:
+        if not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task

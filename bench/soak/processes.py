@@ -2,8 +2,11 @@
 
 Each runs as a real subprocess on a loopback port that stays the same across restarts (a
 restarted node is where clients expect it, as behind a fixed address), with its output in a
-file of the soak's temporary directory. Faults are signals to the process's own pid:
-``kill -9``, SIGTERM, SIGSTOP and SIGCONT; every wait is bounded.
+file of the soak's temporary directory: one file per launch of a server, so that each can
+be scanned knowing how that launch ended (bench.soak.logs). Faults are signals to the
+process's own pid: ``kill -9``, SIGTERM, SIGSTOP and SIGCONT. Every wait is bounded, by
+``limit`` for a start or a graceful stop: generous (``--restart-limit``, 180 s by default),
+since a restart on a busy machine takes what it takes, and reported, never a loss.
 """
 
 from __future__ import annotations
@@ -15,13 +18,24 @@ import subprocess
 import sys
 import time
 import urllib.request
+from dataclasses import dataclass
 from pathlib import Path
 
 from bench.load.launch import free_port, start_redis, wait_for_redis
 
-__all__ = ["RedisNode", "ServerNode", "SoakError", "StartFailed", "tail", "wait_exit"]
+__all__ = [
+    "RESTART_LIMIT",
+    "Launch",
+    "RedisNode",
+    "ServerNode",
+    "SoakError",
+    "StartFailed",
+    "tail",
+    "wait_exit",
+]
 
-START_TIMEOUT = 30.0
+RESTART_LIMIT = 180.0
+"""Seconds a start, or a graceful stop, may take before the soak gives up on it."""
 STOP_TIMEOUT = 20.0
 
 
@@ -52,8 +66,9 @@ class RedisNode:
     always``, so that whatever it acknowledged survives a ``kill -9`` and is read back from
     the AOF on restart."""
 
-    def __init__(self, directory: Path) -> None:
+    def __init__(self, directory: Path, limit: float = RESTART_LIMIT) -> None:
         self.directory = directory
+        self.limit = limit
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.frozen = False
@@ -66,11 +81,17 @@ class RedisNode:
     def log(self) -> Path:
         return self.directory / "redis.log"
 
-    def start(self) -> None:
+    def start(self, timeout: float | None = None) -> None:
+        """Start it and wait until it answers, for ``timeout`` (default ``limit``) seconds."""
         self.process = start_redis(self.port, self.directory, appendonly=True)
         self.frozen = False
         try:
-            wait_for_redis(self.port, self.process, self.log)
+            wait_for_redis(
+                self.port,
+                self.process,
+                self.log,
+                timeout=self.limit if timeout is None else timeout,
+            )
         except RuntimeError as exc:
             self.kill()
             raise StartFailed(str(exc)) from None
@@ -103,18 +124,45 @@ class RedisNode:
         self.process = None
 
 
+@dataclass(slots=True)
+class Launch:
+    """One run of a server process: its log file, and how the soak ended it."""
+
+    log: Path
+    ended: str | None = None
+    """``kill`` (``kill -9``), ``term`` (SIGTERM, exited by itself), ``term-killed``
+    (SIGTERM, then ``kill -9`` after ``limit``), ``stop`` (the soak's end; ``stop-killed``);
+    None: running."""
+
+    @property
+    def killed(self) -> bool:
+        """Ended by ``kill -9``: nothing was shut down (bench.soak.logs)."""
+        return self.ended in ("kill", "term-killed", "stop-killed")
+
+
 class ServerNode:
     """``tictactoe serve --redis-url URL`` (one worker) on its own port."""
 
-    def __init__(self, directory: Path, redis_url: str, flags: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self,
+        directory: Path,
+        redis_url: str,
+        flags: tuple[str, ...] = (),
+        *,
+        limit: float = RESTART_LIMIT,
+    ) -> None:
         self.directory = directory
         self.redis_url = redis_url
         self.flags = flags
+        self.limit = limit
         self.port = free_port()
         self.process: subprocess.Popen[bytes] | None = None
         self.starts = 0
         self.launched_at: list[float] = []
         """``time.monotonic()`` of each launch: the first start, then every restart."""
+        self.launches: list[Launch] = []
+        self.ready_seconds: list[float] = []
+        """Seconds from each launch to ``/readyz`` 200."""
 
     @property
     def url(self) -> str:
@@ -126,7 +174,8 @@ class ServerNode:
 
     @property
     def log(self) -> Path:
-        return self.directory / f"serve-{self.port}.log"
+        """The current launch's log."""
+        return self.directory / f"serve-{self.port}-{self.starts}.log"
 
     @property
     def alive(self) -> bool:
@@ -137,6 +186,7 @@ class ServerNode:
         self.directory.mkdir(parents=True, exist_ok=True)
         self.starts += 1
         self.launched_at.append(time.monotonic())
+        self.launches.append(Launch(self.log))
         with self.log.open("ab") as output:
             self.process = subprocess.Popen(
                 [
@@ -151,7 +201,7 @@ class ServerNode:
                     "--log-level",
                     "warning",
                     "--wait-for-redis",
-                    "30",
+                    f"{self.limit:g}",
                     # Soak clients send faster than people; the flood limit is not under test.
                     "--rate",
                     "1000",
@@ -161,23 +211,35 @@ class ServerNode:
                 ],
                 stdout=output,
                 stderr=subprocess.STDOUT,
-                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+                # ResourceWarnings are shown, for the log scan to find (bench.soak.logs)
+                env={
+                    **os.environ,
+                    "PYTHONUNBUFFERED": "1",
+                    "PYTHONWARNINGS": "default::ResourceWarning",
+                },
             )
 
-    def wait_ready(self, timeout: float = START_TIMEOUT) -> None:
-        """Until ``/readyz`` answers 200; fails at once if the process exits."""
-        deadline = time.monotonic() + timeout
+    def wait_ready(self, timeout: float | None = None) -> None:
+        """Until ``/readyz`` answers 200, for at most ``timeout`` (default ``limit``)
+        seconds since the launch; fails at once if the process exits."""
+        launched = self.launched_at[-1]
+        timeout = self.limit if timeout is None else timeout
+        deadline = launched + timeout
         while True:
             if not self.alive:
                 raise StartFailed(f"tictactoe serve on {self.port} exited:\n{tail(self.log)}")
             with (
                 contextlib.suppress(OSError),
-                urllib.request.urlopen(f"{self.url}/readyz", timeout=1) as answer,
+                urllib.request.urlopen(f"{self.url}/readyz", timeout=2) as answer,
             ):
                 if answer.status == 200:
+                    self.ready_seconds.append(time.monotonic() - launched)
                     return
             if time.monotonic() > deadline:
-                raise StartFailed(f"tictactoe serve on {self.port} not ready:\n{tail(self.log)}")
+                raise StartFailed(
+                    f"tictactoe serve on {self.port} not ready within {timeout:g} s:\n"
+                    f"{tail(self.log)}"
+                )
             time.sleep(0.05)
 
     def start(self) -> None:
@@ -191,15 +253,28 @@ class ServerNode:
         with contextlib.suppress(ProcessLookupError):
             os.kill(self.process.pid, signal.SIGKILL)
         wait_exit(self.process)
+        self._ended("kill")
 
-    def terminate(self) -> int:
-        """SIGTERM, the graceful shutdown (its clients get 1012); SIGKILL if it hangs."""
+    def terminate(self, how: str = "term") -> int:
+        """SIGTERM, the graceful shutdown (its clients get 1012); ``kill -9`` if it has not
+        exited within ``limit`` (the launch then ends ``term-killed``)."""
         if self.process is None:
             return 0
         with contextlib.suppress(ProcessLookupError):
             self.process.terminate()
-        return wait_exit(self.process)
+        try:
+            status = self.process.wait(self.limit)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            status = self.process.wait(STOP_TIMEOUT)
+            how = f"{how}-killed"
+        self._ended(how)
+        return status
 
     def stop(self) -> None:
         if self.alive:
-            self.terminate()
+            self.terminate("stop")
+
+    def _ended(self, how: str) -> None:
+        if self.launches and self.launches[-1].ended is None:
+            self.launches[-1].ended = how
