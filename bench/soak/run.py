@@ -267,11 +267,13 @@ def _announce(options: SoakOptions, servers: list[ServerNode]) -> None:
     faults = sum(options.asked().values())
     if not faults:
         return
-    start = max((s for server in servers for s in server.ready_seconds), default=2.0)
+    starts = [s for server in servers for s in server.ready_seconds]
+    start = max(starts, default=2.0)
     need = estimate(options, start)
+    took = f"a server took {start:.1f} s to start; " if starts else ""
     text = (
-        f"{faults} faults need about {need:.0f} s here (a server took {start:.1f} s to "
-        f"start; each restart is waited for up to {options.restart_limit:g} s)"
+        f"{faults} faults need about {need:.0f} s here ({took}each recovery is waited for "
+        f"up to {options.restart_limit:g} s)"
     )
     if options.duration is not None and need > options.duration:
         text += (
