@@ -2,7 +2,9 @@
 
 Each subcommand module defines ``register(subparsers)``, which adds its parser and sets
 ``func`` (taking the parsed arguments, returning the exit code). Modules are imported only
-when listed here, so adding a command is adding a module and a line. The engine's commands
+when listed here, so adding a command is adding a module and a line; a run imports only its
+own command's module (``tictactoe solve`` loads the engine, never the web server: it starts
+in a few tens of milliseconds), ``--help`` and mistakes all of them. The engine's commands
 live in ``cli/engine/``, the terminal client in ``cli/terminal/``; serving, loading and
 soaking the server are the modules at the top.
 """
@@ -29,20 +31,24 @@ COMMANDS = {
 """Each subcommand's name and the module that registers it, in the order ``--help`` lists."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The parser of every subcommand, or of ``only`` (one of COMMANDS) alone."""
     parser = argparse.ArgumentParser(
         prog="tictactoe",
         description="Tic-Tac-Toe and its family: play, solve, serve, benchmark.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMANDS.values():
-        importlib.import_module(module).register(subparsers)
+    for name, module in COMMANDS.items():
+        if only is None or name == only:
+            importlib.import_module(module).register(subparsers)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    command = next((word for word in words if not word.startswith("-")), None)
+    parser = build_parser(command if command in COMMANDS else None)
+    args = parser.parse_args(words)
     try:
         code: int = args.func(args)
     except KeyboardInterrupt:
