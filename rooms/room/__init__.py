@@ -31,7 +31,13 @@ from rooms.room.commands import (
 from rooms.room.config import RoomSettings, TimeControl
 from rooms.room.events import Event, EventType
 from rooms.room.guest_names import guest_name
-from rooms.room.record import GameRecord, current_record, format_record, parse_record
+from rooms.room.record import (
+    GameRecord,
+    current_record,
+    format_record,
+    game_id,
+    parse_record,
+)
 from rooms.room.room import Handled, Room, Status
 from rooms.room.seats import Seat, hash_token
 
@@ -71,6 +77,7 @@ __all__ = [
     "TimeControl",
     "current_record",
     "format_record",
+    "game_id",
     "guest_name",
     "hash_token",
     "parse_record",

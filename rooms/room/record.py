@@ -4,10 +4,17 @@ The text form is PGN-like: ``[Name "value"]`` headers (the rules among them), a 
 line, one move per line (``3. X r0c2 4.100``: ply, mark, cell, seconds since the game
 started), then the result. ``parse_record`` reads it back, so ``tictactoe play --replay``
 can step through a game exported by ``GET /api/rooms/{id}/record.txt``.
+
+A finished game has a stable id, ``game_id``: a digest of its rules, its moves in order, its
+result and how it ended, and of nothing else (not the room, the names or the times), so the
+same game gets the same id wherever it is exported, and a record whose moves were edited no
+longer matches the ``GameId`` header it carries.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import re
 import time
 from collections.abc import Sequence
@@ -20,7 +27,14 @@ if TYPE_CHECKING:
     from rooms.room.seats import Seat
     from rooms.room.state import RoomState
 
-__all__ = ["GameRecord", "archive", "current_record", "format_record", "parse_record"]
+__all__ = [
+    "GameRecord",
+    "archive",
+    "current_record",
+    "format_record",
+    "game_id",
+    "parse_record",
+]
 
 _RULE_HEADERS = {
     "rows": "Rows",
@@ -32,6 +46,8 @@ _RULE_HEADERS = {
     "layers": "Layers",
     "early_draw": "EarlyDraw",
 }
+_GAME_ID_FORMAT = "tictactoe-game/1"
+"""Names the digest's input layout: a new layout gets a new name, never a changed meaning."""
 _HEADER = re.compile(r'^\[(\w+) "((?:[^"\\]|\\.)*)"\]$')
 _MOVE = re.compile(r"^(\d+)\.\s+([XOAB])\s+r(\d+)c(\d+)(?:l(\d+))?(?:\s+(-?[\d.]+))?$")
 
@@ -83,6 +99,26 @@ def _result(outcome: dict[str, Any] | None, players: int) -> str:
     return f"{winner} wins"
 
 
+def _cell(rules: Rules, row: int, col: int, layer: int) -> str:
+    return f"r{row}c{col}" + (f"l{layer}" if rules.is_3d else "")
+
+
+def _digest(rules: Rules, cells: Sequence[str], result: str, termination: str) -> str:
+    rule_text = ";".join(f"{name}={getattr(rules, name)!s}".lower() for name in _RULE_HEADERS)
+    text = "|".join((_GAME_ID_FORMAT, rule_text, ",".join(cells), result, termination))
+    digest = hashlib.sha256(text.encode()).digest()[:10]  # 80 bits: 16 base32 letters
+    return base64.b32encode(digest).decode().lower()
+
+
+def game_id(rules: Rules, record: dict[str, Any]) -> str | None:
+    """The finished game's stable id (16 letters and digits), None while it is unfinished."""
+    outcome = record.get("outcome")
+    if outcome is None:
+        return None
+    cells = [_cell(rules, m["row"], m["col"], m.get("layer", 0)) for m in record["moves"]]
+    return _digest(rules, cells, _result(outcome, rules.players), outcome["reason"])
+
+
 def _quote(value: object) -> str:
     return str(value).replace("\\", "\\\\").replace('"', '\\"')
 
@@ -116,10 +152,13 @@ def format_record(
         ("Result", result),
         ("Termination", outcome["reason"] if outcome else "unterminated"),
     ]
+    finished_id = game_id(rules, record)
+    if finished_id is not None:
+        headers.append(("GameId", finished_id))
     lines = [f'[{name} "{_quote(value)}"]' for name, value in headers]
     lines.append("")
     for ply, move in enumerate(record["moves"], start=1):
-        cell = f"r{move['row']}c{move['col']}" + (f"l{move['layer']}" if rules.is_3d else "")
+        cell = _cell(rules, move["row"], move["col"], move.get("layer", 0))
         offset = move["at"] - started if started is not None else 0.0
         lines.append(f"{ply}. {move['mark']} {cell} {offset:.3f}")
     lines.append(result)
@@ -169,6 +208,14 @@ def parse_record(text: str) -> GameRecord:
     rules = _rules(headers)
     record = GameRecord(headers, rules, tuple(moves), result)
     record.replay()  # every move must be legal in order
+    claimed = headers.get("GameId")
+    if claimed is not None:
+        cells = [_cell(rules, move.row, move.col, move.layer) for move, _ in moves]
+        termination = headers.get("Termination", "unterminated")
+        if claimed != _digest(rules, cells, result, termination):
+            raise GameError(
+                f"header GameId: {claimed!r:.24} is not the id of these rules, moves and result"
+            )
     return record
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from core import GameError, Move, Rules
 from rooms.room.commands import Resign
-from rooms.room.record import current_record, format_record, parse_record
+from rooms.room.record import current_record, format_record, game_id, parse_record
+from rooms.room.state import RoomState
 from tests.rooms.room.lifecycle_helpers import T0, at, play, room_with
 
 
@@ -70,3 +73,45 @@ def test_bad_records_are_refused_with_a_reason(text: str, where: str) -> None:
     with pytest.raises(GameError) as caught:
         parse_record(text)
     assert where in str(caught.value)
+
+
+def _finished_room(cells: list[tuple[int, int]], rules: Rules | None = None) -> RoomState:
+    room, _ = room_with(rules)
+    for i, (row, col) in enumerate(cells):
+        play(room, f"c{i % 2}", row, col, T0 + i)
+    if room.game.outcome is None:
+        at(room, Resign("c1"), T0 + 50)
+    return room
+
+
+def test_a_finished_game_has_an_id_of_its_rules_moves_and_result_only() -> None:
+    cells = [(1, 1), (0, 0), (0, 2), (2, 0), (1, 0)]
+    one, two = _finished_room(cells), _finished_room(cells)
+    two.room_id, two.seats[0].name = "elsewhere", "Somebody else"  # not part of the id
+    first = game_id(one.rules, current_record(one))
+    assert first is not None and re.fullmatch(r"[a-z2-7]{16}", first)
+    assert game_id(two.rules, current_record(two)) == first
+    other_move = _finished_room([(1, 1), (0, 0), (0, 2), (2, 0), (1, 2)])
+    assert game_id(other_move.rules, current_record(other_move)) != first
+    other_rules = _finished_room(cells, Rules(rows=4, cols=4, k=3))
+    assert game_id(other_rules.rules, current_record(other_rules)) != first
+    unfinished, _ = room_with()
+    play(unfinished, "c0", 1, 1, T0)
+    assert game_id(unfinished.rules, current_record(unfinished)) is None
+
+
+def test_the_id_travels_in_the_record_and_an_edited_record_is_refused() -> None:
+    room = _finished_room([(1, 1), (0, 0), (0, 2)])
+    text = format_record(room.room_id, room.rules, current_record(room))
+    ident = game_id(room.rules, current_record(room))
+    assert f'[GameId "{ident}"]' in text.splitlines()
+    assert parse_record(text).headers["GameId"] == ident  # the round trip keeps it
+    edited = text.replace("3. X r0c2", "3. X r2c2")
+    with pytest.raises(GameError) as caught:
+        parse_record(edited)
+    assert "GameId" in str(caught.value)
+    without = "\n".join(line for line in text.splitlines() if "GameId" not in line)
+    assert parse_record(without).moves == parse_record(text).moves  # an id is optional
+    unfinished, _ = room_with()
+    play(unfinished, "c0", 1, 1, T0)
+    assert "GameId" not in format_record("r", unfinished.rules, current_record(unfinished))
