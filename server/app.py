@@ -58,6 +58,7 @@ from .state import AppState, app_state
 from .telemetry import Telemetry, TracingMiddleware
 from .tournaments.feeds import TournamentFeeds
 from .tournaments.socket import tournament_socket
+from .web.embed_page import embed_routes
 from .web.files import ClientFiles
 from .web.room_page import room_page_routes
 from .ws.socket import room_socket, watch_socket
@@ -167,6 +168,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         WebSocketRoute("/ws/{room_id}", room_socket),
         WebSocketRoute("/ws/{room_id}/watch", watch_socket),  # spectators only
         *room_page_routes(client),  # the page with the room inside it
+        *embed_routes(client),  # the game viewer other sites may frame
         Mount("/", app=client),
     ]
     app = SecureStarlette(  # security headers on every HTTP response (server.guards.headers)

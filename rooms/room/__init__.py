@@ -37,6 +37,7 @@ from rooms.room.record import (
     format_record,
     game_id,
     parse_record,
+    record_of,
 )
 from rooms.room.room import Handled, Room, Status
 from rooms.room.seats import Seat, hash_token
@@ -81,4 +82,5 @@ __all__ = [
     "guest_name",
     "hash_token",
     "parse_record",
+    "record_of",
 ]

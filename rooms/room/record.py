@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from core import Game, GameError, Move, Rules
+from rooms.errors import ErrorCode, RoomError
 
 if TYPE_CHECKING:
     from rooms.room.seats import Seat
@@ -34,6 +35,7 @@ __all__ = [
     "format_record",
     "game_id",
     "parse_record",
+    "record_of",
 ]
 
 _RULE_HEADERS = {
@@ -81,6 +83,17 @@ def current_record(room: RoomState) -> dict[str, Any]:
         "ended_at": room.ended_at,
         "time_control": tc.describe() if tc is not None else None,
     }
+
+
+def record_of(room: RoomState, wanted: str | None) -> dict[str, Any]:
+    """The room's game numbered ``wanted`` (as given in a query string), the current game
+    for None; RoomError(not_found) for a number the room does not have."""
+    if wanted is None or wanted == str(room.game_number):
+        return current_record(room)
+    found = [g for g in room.games if str(g["game_number"]) == wanted]
+    if not found:
+        raise RoomError(ErrorCode.NOT_FOUND, f"room has no game {wanted!r:.20}")
+    return found[0]
 
 
 def archive(room: RoomState) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from starlette.routing import Route
 
 from .analysis import analysis_routes
 from .health import health_routes
+from .oembed import oembed_routes
 from .players import player_routes
 from .ratings import rating_routes
 from .responses import api_not_found, error_response, read_body
@@ -27,5 +28,6 @@ def api_routes() -> list[Route]:
         *tournament_routes(),
         *room_routes(),
         *health_routes(),
+        *oembed_routes(),
         Route("/api/{rest:path}", api_not_found, methods=_ANY),
     ]

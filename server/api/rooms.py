@@ -6,10 +6,10 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from rooms import ErrorCode, RoomError, queue_key, quick_play
+from rooms import RoomError, queue_key, quick_play
 from rooms.players import verified
 from rooms.protocol import dumps
-from rooms.room import current_record, format_record
+from rooms.room import format_record, record_of
 
 from ..crash_points import AFTER_SEAT, crash_point
 from ..guards.write_guard import check_write
@@ -108,13 +108,7 @@ async def game_record(request: Request) -> Response:
     state = app_state(request.app)
     try:
         room = await state.service.load(request.path_params["room_id"])
-        wanted = request.query_params.get("game")
-        record = current_record(room)
-        if wanted is not None and wanted != str(room.game_number):
-            found = [g for g in room.games if str(g["game_number"]) == wanted]
-            if not found:
-                raise RoomError(ErrorCode.NOT_FOUND, f"room has no game {wanted!r:.20}")
-            record = found[0]
+        record = record_of(room, request.query_params.get("game"))
     except RoomError as exc:
         return error_response(exc)
     text = format_record(room.room_id, room.rules, record)

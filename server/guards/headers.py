@@ -6,8 +6,9 @@ task is started. A header the endpoint already set is kept. ``SecureStarlette`` 
 middleware outside Starlette's ``ServerErrorMiddleware``, so that a 500 carries them too.
 
 The policy matches what the browser client (``static/``) needs: its own scripts, styles,
-images and WebSocket, nothing inline, never framed. Room URLs are invitations, so no
-``Referer`` leaves the page; API answers are never cached.
+images and WebSocket, nothing inline, never framed (but for the game viewer made to be
+embedded, whose own policy lets any site frame it: no ``X-Frame-Options`` is added then).
+Room URLs are invitations, so no ``Referer`` leaves the page; API answers are never cached.
 """
 
 from __future__ import annotations
@@ -48,11 +49,22 @@ class SecurityHeaders:
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", ()))
                 present = {bytes(name).lower() for name, _ in headers}
+                if _may_be_framed(headers):
+                    present.add(b"x-frame-options")  # DENY would undo the page's own policy
                 headers.extend(pair for pair in extra if pair[0] not in present)
                 message = {**message, "headers": headers}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
+
+
+def _may_be_framed(headers: list[tuple[bytes, bytes]]) -> bool:
+    """Whether the endpoint set a policy of its own that lets other sites frame the page
+    (the embeddable game viewer, server/web/embed_page.py)."""
+    for name, value in headers:
+        if bytes(name).lower() == b"content-security-policy":
+            return b"frame-ancestors 'none'" not in bytes(value)
+    return False
 
 
 class SecureStarlette(Starlette):

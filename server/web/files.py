@@ -110,9 +110,12 @@ class ClientFiles(StaticFiles):
     def _index_response(self, scope: Scope, status_code: int) -> Response:
         return self.page_response(scope, None, status_code)
 
-    def page_response(self, scope: Scope, block: bytes | None, status_code: int = 200) -> Response:
+    def page_response(
+        self, scope: Scope, block: bytes | None, status_code: int = 200, *, framed: bool = False
+    ) -> Response:
         """The page (a 304 when the browser has it), carrying ``block`` before ``</body>``
-        when one is given (server/web/room_page.py: the room the page shows)."""
+        when one is given (server/web/room_page.py: the room the page shows); ``framed``:
+        any site may put it in a frame (server/web/embed_page.py), no other page may."""
         version = self._version.current()
         if self._page is None or self._page[0] != version:
             page = inline_page(self.root)
@@ -122,7 +125,10 @@ class ClientFiles(StaticFiles):
         html, zipped, etag = (
             (served.html, served.zipped, served.etag) if block is None else served.with_data(block)
         )
-        csp = {"content-security-policy": served.content_security_policy}
+        policy = served.content_security_policy
+        if framed:
+            policy = policy.replace("frame-ancestors 'none'", "frame-ancestors *")
+        csp = {"content-security-policy": policy}
         if accepts_gzip(Headers(scope=scope).get("accept-encoding", "")):
             headers = {"etag": gzip_etag(etag), **csp}
             return self._bytes_response(

@@ -6,7 +6,7 @@ in a ``<script type="application/json" id="room-snapshot">`` block. The page dra
 from it at once and asks the invitee for a name with the room's details, instead of waiting
 for an API call or the WebSocket's ``welcome``: behind a long link that is one round trip
 for the page instead of three or four before the board shows. The session's ``welcome``
-then replaces it as usual.
+then replaces it as usual. A ``Link`` header names the room's oEmbed answer.
 
 A room that does not exist (or cannot be read now) gives the page with ``null`` in the
 block: the page then starts its session at once, which says what is wrong. (A page with no
@@ -15,6 +15,8 @@ block at all was served by some other file server, and asks the API.) The page g
 """
 
 from __future__ import annotations
+
+from urllib.parse import urlencode
 
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -33,6 +35,14 @@ __all__ = ["SNAPSHOT_ELEMENT", "room_page_routes"]
 SNAPSHOT_ELEMENT = "room-snapshot"
 
 
+def _oembed_link(request: Request) -> str:
+    """Names the room's oEmbed answer (server/api/oembed.py), as a ``<link>`` in the page's
+    head would: a site given the room's link finds the embeddable viewer from it."""
+    page = str(request.url.replace(query=""))
+    target = str(request.url.replace(path="/api/oembed", query=urlencode({"url": page})))
+    return f'<{target}>; rel="alternate"; type="application/json+oembed"'
+
+
 def room_page_routes(client: ClientFiles) -> list[Route]:
     """The two page routes, answered from ``client`` (the mount that serves everything else)."""
 
@@ -49,6 +59,7 @@ def room_page_routes(client: ClientFiles) -> list[Route]:
         block = json_block(SNAPSHOT_ELEMENT, text)
         response = client.page_response(request.scope, block)
         response.headers["cache-control"] = REVALIDATE
+        response.headers["link"] = _oembed_link(request)
         return response
 
     methods = ["GET", "HEAD"]
