@@ -1,8 +1,9 @@
 // Entry point: picks the page from the URL. /r/{id} plays, /r/{id}/watch watches,
-// / is the lobby, /leaderboards/{family}/{class} ranks a rating pool, /p/{id} shows a player,
+// /embed/{id} is the viewer other sites frame, / is the lobby, /leaderboards/{family}/{class} ranks a rating pool, /p/{id} shows a player,
 // /tournaments lists and creates tournaments, /t/{id} is one; anything else gets a short "not found" with a way back.
 
 import { fill, h } from "./browser/dom.js";
+import { startEmbed } from "./pages/embed.js";
 import { startGame } from "./pages/game.js";
 import { startLobby } from "./pages/lobby.js";
 import { startLeaderboard, startPlayer } from "./pages/ratings.js";
@@ -12,6 +13,8 @@ import { startTournaments } from "./pages/tournaments.js";
 export function route(pathname) {
   const m = pathname.match(/^\/r\/([^/]+)(\/watch)?\/?$/);
   if (m) return { page: "game", roomId: decodeURIComponent(m[1]), want: m[2] ? "spectator" : "player" };
+  const embed = pathname.match(/^\/embed\/([^/]+)\/?$/);
+  if (embed) return { page: "embed", roomId: decodeURIComponent(embed[1]) };
   if (pathname === "/" || pathname === "/index.html") return { page: "lobby" };
   const board = pathname.match(/^\/leaderboards(?:\/([^/.]+)\/([^/.]+))?\/?$/); // /leaderboards/classic/blitz
   if (board) return { page: "leaderboard", pool: board[1] ? `${board[1]}.${board[2]}` : null };
@@ -27,6 +30,7 @@ const app = document.getElementById("app");
 const where = route(location.pathname);
 document.body.dataset.page = where.page;
 if (where.page === "game") startGame(app, where.roomId, where.want);
+else if (where.page === "embed") startEmbed(app, where.roomId);
 else if (where.page === "lobby") startLobby(app);
 else if (where.page === "leaderboard") startLeaderboard(app, where.pool);
 else if (where.page === "player") startPlayer(app, where.playerId);

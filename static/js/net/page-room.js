@@ -16,3 +16,16 @@ export function pageSnapshot(roomId) {
     return undefined; // unreadable: behave as if the page had none
   }
 }
+
+/** The game record the viewer's page carries (server/web/embed_page.py): the record, or
+ *  {error} when the server found no such room or game; null when the page has no block. */
+export function pageEmbed() {
+  const block = document.getElementById("embed-game");
+  if (!block) return null;
+  try {
+    const game = JSON.parse(block.textContent);
+    return game && typeof game === "object" ? game : { error: "unreadable" };
+  } catch {
+    return { error: "unreadable" };
+  }
+}
