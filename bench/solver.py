@@ -2,13 +2,15 @@
 
     .venv/bin/python -m bench.solver [--quick] [--sections solve,mcts,moves,analysis,league]
                                      [--cap-s S] [--boards NAME,...] [--league-games N]
-                                     [--json]
+                                     [--pons-src GIT-OR-DIR] [--pons-dir DIR] [--json]
 
 The solve section proves each board's win/draw/loss value from the empty board (capped at
 ``--cap-s`` CPU seconds a board: "unproven after N s" past it), then measures the distance
 to the end of best play for wins and losses under the same cap, and reports nodes, nodes
 per CPU second, CPU seconds (``time.process_time``, the searches' clock, so other work on a
-shared machine does not inflate them) and wall seconds. Leagues use node budgets (hard:
+shared machine does not inflate them) and wall seconds. The versus section (asked for by
+name: it builds Pascal Pons' solver, ``bench.solver_versus``) proves Connect Four 5×4, 6×4
+and 6×5 with his solver and both of ours in one run. Leagues use node budgets (hard:
 ``--hard-playouts`` a move, perfect: unlimited), so they replay exactly.
 """
 
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import random
 import statistics
@@ -23,6 +26,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from functools import partial
+from pathlib import Path
 from time import process_time
 from typing import Any
 
@@ -36,6 +40,9 @@ from core.ai.mcts import MctsBot
 from core.ai.selfplay import play_game
 from core.ai.solve import root_distance
 from core.ai.table import LARGE_BUCKETS
+
+from .pons import PONS_SOURCE
+from .solver_versus import bench_versus
 
 __all__ = ["main"]
 
@@ -257,6 +264,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--cap-s", type=float, default=120.0, help="CPU seconds a board may take (solve)"
     )
     parser.add_argument("--boards", default=None, help="only these solve boards (by name)")
+    parser.add_argument(
+        "--pons-src", default=PONS_SOURCE, help="Pons' solver: a git source or a folder (versus)"
+    )
+    parser.add_argument(
+        "--pons-dir", default="artifacts/pons", help="where Pons' solver is built (versus)"
+    )
     parser.add_argument("--json", action="store_true", help="print everything as JSON")
     args = parser.parse_args(argv)
     sections = {s.strip() for s in args.sections.split(",")}
@@ -270,6 +283,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         report["moves"] = bench_moves(10 if args.quick else 30)
     if "analysis" in sections:
         report["analysis"] = bench_analysis()
+    if "versus" in sections:
+        only = None if args.boards is None else {b.strip() for b in args.boards.split(",")}
+        report["versus"] = bench_versus(args.cap_s, args.pons_src, Path(args.pons_dir), only)
+        report["load_average"] = [round(load, 2) for load in os.getloadavg()]
     if "league" in sections:
         report["league"] = bench_league(args.league_games, args.hard_playouts)
     print(json.dumps(report, ensure_ascii=False, indent=None if args.json else 2))

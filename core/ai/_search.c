@@ -42,7 +42,7 @@ typedef struct {
     int8_t perm[MAX_SYMS][MAX_BITS];    /* per symmetry: the image bit of each board bit */
     int8_t inverse[MAX_SYMS][MAX_BITS]; /* per symmetry: its inverse */
     u64 buckets, pow_bits; /* a prime; 2**bits mod buckets */
-    Slot *slots;
+    Slot *slots; /* calloc'ed: pages are taken (and zeroed) as the search first reaches them */
     Py_ssize_t filled;
     PyObject *host; /* the solver: countdown, check_clock() */
     long countdown;

@@ -80,7 +80,10 @@ class Solver:
         on_progress: Callable[[SearchProgress], None] | None = None,
         progress_every: float = 1.0,
         clock: Clock = time.perf_counter,
+        pure: bool = False,
     ) -> None:
+        """``pure``: run the pure-Python value search even where the compiled one could
+        (core.ai.speedups says when it can)."""
         check_two_players(rules)
         self.rules = rules
         self.layout: BitLayout = bit_layout(rules)
@@ -103,7 +106,7 @@ class Solver:
         # transpositions through a symmetry are not worth them
         self.sym_tables = self.layout.symmetry_tables() if self.layout.bits <= SYMMETRY_BITS else ()
         self._inverse = _inverse_symmetries(rules)
-        compiled = compiled_value_search(self, bucket_count(table_buckets))
+        compiled = None if pure else compiled_value_search(self, bucket_count(table_buckets))
         self.implementation = "pure" if compiled is None else "compiled"
         """Which value search runs: "compiled" (core/ai/_search.c) or "pure" (Python)."""
         if compiled is None:

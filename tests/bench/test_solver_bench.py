@@ -4,10 +4,13 @@ known values (its figures are read by people, so a broken row would go unnoticed
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 
+from bench.pons import PONS_SOURCE, PonsError, build_pons
 from bench.solver import bench_solve, main
+from bench.solver_versus import bench_versus
 
 
 def test_the_proof_rows_report_known_values_and_their_cost() -> None:
@@ -24,3 +27,26 @@ def test_a_board_past_its_cap_is_reported_unproven(capsys: pytest.CaptureFixture
     code = main(["--sections", "solve", "--boards", "4×4 k=4", "--cap-s", "0.01", "--json"])
     (row,) = json.loads(capsys.readouterr().out)["solve"]
     assert code == 0 and row["result"] == "unproven after 0.01 s" and row["known"] == "draw"
+
+
+@pytest.mark.slow
+def test_the_versus_rows_put_pons_and_both_of_ours_side_by_side(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    """Pons' solver built from TICTACTOE_PONS_SRC (a git source or folder; by default his
+    repository on GitHub) and run beside ours on Connect Four 5×4: the same value, the same
+    nodes for both of ours, the ratios computed."""
+    source = os.environ.get("TICTACTOE_PONS_SRC", PONS_SOURCE)
+    build = tmp_path_factory.mktemp("pons")
+    try:
+        build_pons(source, 5, 4, build)
+    except PonsError as error:
+        if "Could not resolve host" in str(error) or "unable to access" in str(error):
+            pytest.skip(f"no network to fetch Pons' solver (set TICTACTOE_PONS_SRC): {error}")
+        raise
+    (row,) = bench_versus(60.0, source, build, {"Connect Four 5 cols × 4 rows"})
+    pons, compiled, pure = row["solvers"]
+    assert [s["implementation"] for s in row["solvers"]] == ["pons", "compiled", "pure"]
+    assert pons["value"] == compiled["value"] == pure["value"] == "draw"
+    assert compiled["nodes"] == pure["nodes"] > 0 and pons["nodes"] > 0
+    assert compiled["x_pons_per_node"] > 0 and pure["x_pons_per_proof"] > 0
