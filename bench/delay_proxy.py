@@ -5,6 +5,11 @@ Each connection's two directions are pumped separately: what is read is delivere
 bandwidth limit). A new connection also costs one round trip before its first byte goes on,
 as a TCP handshake does on a real link. Runs its own asyncio loop in a daemon thread, so a
 synchronous caller (Playwright's sync API) can use it; bytes are counted each way.
+
+``blackhole()`` cuts the line silently, as a dropped network does: from then on nothing is
+forwarded either way on any connection, and nothing is closed either (no FIN, no reset), so
+each end learns of it only by its own timeouts. ``restore()`` lets new connections through
+again; the ones open during the cut stay dark, as TCP connections whose packets were lost.
 """
 
 from __future__ import annotations
@@ -28,6 +33,13 @@ class Traffic:
     connections: int = 0
 
 
+@dataclass(slots=True, eq=False)  # one per connection, kept in a set by identity
+class _Link:
+    """One proxied connection; ``dark``: cut (its bytes are dropped, its sockets held open)."""
+
+    dark: bool = False
+
+
 @dataclass(slots=True)
 class DelayProxy:
     """``with DelayProxy("127.0.0.1", 8000, delay=0.25) as proxy:`` then use ``proxy.url``."""
@@ -42,6 +54,8 @@ class DelayProxy:
     _thread: threading.Thread | None = None
     _server: asyncio.Server | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _links: set[_Link] = field(default_factory=set)
+    _cut: bool = False
 
     @property
     def url(self) -> str:
@@ -91,11 +105,32 @@ class DelayProxy:
             seen, self.traffic = self.traffic, Traffic()
         return seen
 
+    def blackhole(self) -> None:
+        """Stop forwarding on every connection, open now or opened later, closing none."""
+        with self._lock:
+            self._cut = True
+            for link in self._links:
+                link.dark = True
+
+    def restore(self) -> None:
+        """Forward new connections again (the ones cut stay dark)."""
+        with self._lock:
+            self._cut = False
+
     async def _accept(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
         loop = asyncio.get_running_loop()
         opened = loop.time()
         with self._lock:
             self.traffic.connections += 1
+            link = _Link(dark=self._cut)
+            self._links.add(link)
+        if link.dark:  # accepted (the kernel did), and then nothing: held until the end
+            try:
+                await _swallow(client_r)
+            finally:
+                self._links.discard(link)
+                client_w.close()
+            return
         try:
             server_r, server_w = await asyncio.open_connection(self.target_host, self.target_port)
         except OSError:
@@ -103,8 +138,10 @@ class DelayProxy:
             return
         handshake = opened + 2 * self.delay  # SYN, SYN-ACK: one round trip before any data
         pumps = [
-            asyncio.create_task(self._pump(client_r, server_w, up=True, not_before=handshake)),
-            asyncio.create_task(self._pump(server_r, client_w, up=False, not_before=0.0)),
+            asyncio.create_task(
+                self._pump(client_r, server_w, link, up=True, not_before=handshake)
+            ),
+            asyncio.create_task(self._pump(server_r, client_w, link, up=False, not_before=0.0)),
         ]
         try:
             await asyncio.gather(*pumps)
@@ -113,6 +150,7 @@ class DelayProxy:
         finally:
             for pump in pumps:
                 pump.cancel()
+            self._links.discard(link)
             for writer in (client_w, server_w):
                 writer.close()
 
@@ -120,11 +158,14 @@ class DelayProxy:
         self,
         reader: asyncio.StreamReader,
         writer: asyncio.StreamWriter,
+        link: _Link,
         *,
         up: bool,
         not_before: float,
     ) -> None:
-        """Read as fast as the sender writes; deliver each chunk ``delay`` after it came."""
+        """Read as fast as the sender writes; deliver each chunk ``delay`` after it came. Once
+        the link is dark, what is read is dropped, an end is not passed on, and the pump holds
+        on until the proxy stops."""
         loop = asyncio.get_running_loop()
         queue: asyncio.Queue[tuple[float, bytes]] = asyncio.Queue()
 
@@ -134,6 +175,8 @@ class DelayProxy:
                 wait = due - loop.time()
                 if wait > 0:
                     await asyncio.sleep(wait)
+                if link.dark:
+                    continue
                 if not data:
                     with contextlib.suppress(OSError):
                         if writer.can_write_eof():
@@ -146,6 +189,9 @@ class DelayProxy:
         try:
             while True:
                 data = await reader.read(_CHUNK)
+                if link.dark:
+                    await _swallow(reader, data)
+                    return
                 with self._lock:
                     if up:
                         self.traffic.up += len(data)
@@ -157,3 +203,10 @@ class DelayProxy:
             await delivering
         finally:
             delivering.cancel()
+
+
+async def _swallow(reader: asyncio.StreamReader, last: bytes = b"x") -> None:
+    """Read and drop until the proxy stops: after an end (``last`` empty), just wait."""
+    while last:
+        last = await reader.read(_CHUNK)
+    await asyncio.Event().wait()

@@ -85,6 +85,12 @@ def register(subparsers: Any) -> None:
         ("--send-queue", int, "queued messages per connection before closing with 4009"),
         ("--ping-interval", float, "seconds between WebSocket pings"),
         ("--ping-timeout", float, "seconds to answer a ping before the peer counts as dead"),
+        (
+            "--heartbeat-timeout",
+            float,
+            "seconds a client that sends ping may stay silent before it is pinged, and then "
+            "to answer before it is closed with 1011 (default 2.5)",
+        ),
         ("--log-size", int, "events kept per room for resuming clients"),
         ("--room-ttl", float, "seconds a room is kept after its last change"),
         ("--max-rooms", int, "most rooms held in memory"),
@@ -250,6 +256,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         send_queue=args.send_queue,
         ping_interval=args.ping_interval,
         ping_timeout=args.ping_timeout,
+        heartbeat_timeout=args.heartbeat_timeout,
         log_size=args.log_size,
         room_ttl=args.room_ttl,
         max_rooms=args.max_rooms,

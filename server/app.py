@@ -61,6 +61,7 @@ from .tournaments.socket import tournament_socket
 from .web.embed_page import embed_routes
 from .web.files import ClientFiles
 from .web.room_page import room_page_routes
+from .ws.heartbeat import Heartbeats
 from .ws.socket import room_socket, watch_socket
 
 __all__ = ["create_app"]
@@ -110,6 +111,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         tournaments,
         director,
         TournamentFeeds(tournaments),
+        Heartbeats(settings.heartbeat_timeout),
         Collector() if settings.tune_gc else None,
         connections=ConnectionLimit(settings.max_connections),
         lag=LoopLag(settings.admission_lag),
@@ -134,6 +136,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 sweeper.start()
                 director.start()
                 state.lag.start()
+                state.heartbeats.start()
                 announce_build(settings.store_url)
                 flusher.start()
                 if state.collector is not None:
@@ -143,6 +146,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 if state.collector is not None:
                     state.collector.close()
                 await state.lag.close()
+                await state.heartbeats.close()
                 await sweeper.close()
                 await state.feeds.close()
                 await director.close()

@@ -60,6 +60,10 @@ class Settings:
     send_queue: int = 256
     ping_interval: float = 20.0
     ping_timeout: float = 20.0
+    heartbeat_timeout: float = 2.5
+    """Seconds a client that sends ``ping`` may go without sending anything before the server
+    pings it at the WebSocket level, and then to answer before it is closed with 1011
+    (server.ws.heartbeat): a cut-off browser is noticed within ``2 * it + 1`` seconds."""
     close_timeout: float = 5.0
     admission_lag: float = 0.5
     """Seconds of event-loop lag, sustained for a second, from which a worker refuses new
@@ -151,6 +155,7 @@ class Settings:
             "join_timeout",
             "ping_interval",
             "ping_timeout",
+            "heartbeat_timeout",
             "close_timeout",
             "room_ttl",
             "abandon_grace",

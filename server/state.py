@@ -23,8 +23,10 @@ from .fastpath import Collector
 from .guards import ConnectionLimit, Drain, LoopLag
 from .settings import Settings
 
-if TYPE_CHECKING:  # importing server.tournaments here would import its socket, which needs us
+if TYPE_CHECKING:  # importing server.tournaments or server.ws here would import their sockets,
+    # which need us
     from .tournaments.feeds import TournamentFeeds
+    from .ws.heartbeat import Heartbeats
 
 __all__ = ["AppState", "app_state"]
 
@@ -44,6 +46,8 @@ class AppState:
     director: Director
     """Does each tournament's due work on this worker (rooms.tournaments.director)."""
     feeds: TournamentFeeds
+    heartbeats: Heartbeats
+    """This worker's connections that keep a heartbeat, and its sweep (server.ws.heartbeat)."""
     collector: Collector | None = None
     """The worker's garbage collector schedule when ``settings.tune_gc`` (started by the
     lifespan)."""

@@ -43,6 +43,8 @@ async def tournament_socket(websocket: WebSocket) -> None:
             await websocket.close(close)
             return
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            await state.feeds.follow(websocket, record, websocket.query_params.get("player"))
+            await state.feeds.follow(
+                websocket, record, websocket.query_params.get("player"), state.heartbeats
+            )
     finally:
         state.connections.release()

@@ -52,6 +52,7 @@ class FrameReader:
     _parked: bool  # the reader waits for the next message
     _direct: asyncio.Task[None] | None  # a message taken directly, under way
     _context: contextvars.Context | None  # the socket's (its log context)
+    heard: float  # when the client last sent a message
 
     def _has_joined(self) -> bool:
         raise NotImplementedError
@@ -107,6 +108,7 @@ class FrameReader:
 
     async def _message(self, text: str) -> None:
         """One text message: the rate limit (a flood closes), then its handling."""
+        self.heard = self._clock()  # the heartbeat sweep's (server.ws.heartbeat)
         if not self._bucket.take(self._clock()):
             self._strikes += 1
             if self._strikes >= self.settings.flood_strikes:

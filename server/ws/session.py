@@ -44,6 +44,7 @@ from rooms.room import Command, Join, JoinReply, MoveReply, PlayMove, Role
 
 from ..crash_points import AFTER_SEAT, crash_point
 from ..fastpath.direct_receive import receive_directly, stop_receiving_directly
+from ..fastpath.probe import probe
 from ..guards.admission import LoopLag
 from ..metrics import edge as metrics
 from ..settings import Settings
@@ -52,6 +53,7 @@ from .chat import chat_line
 from .close_codes import CloseCode
 from .connection import Connection
 from .frames import FrameReader
+from .heartbeat import Heartbeats
 from .limits import TokenBucket
 from .refusals import CLOSE_REFUSALS, JOIN_REFUSED_FOR_SURE
 
@@ -81,8 +83,10 @@ class Session(FrameReader):
         lag: LoopLag | None = None,
         conn_id: str | None = None,
         watch_only: bool = False,
+        heartbeats: Heartbeats | None = None,
     ) -> None:
         self.room_id = room_id
+        self.heartbeats = heartbeats  # watches this connection once it sends a ping
         self.watch_only = watch_only  # the spectators' path: a player's join is refused
         self.players = players
         self.lag = lag
@@ -111,6 +115,8 @@ class Session(FrameReader):
         self._parked = False  # the reader waits for the next message
         self._direct: asyncio.Task[None] | None = None  # a message taken directly, under way
         self._context: contextvars.Context | None = None  # this socket's (log context)
+        self.heard = self._clock()  # when the client last sent a message (heartbeat.py)
+        self.checked = 0.0  # when the heartbeat sweep last found it silent
 
     async def run(self) -> None:
         # The reader runs in this (the ASGI) task: one task per connection fewer, which
@@ -136,6 +142,8 @@ class Session(FrameReader):
             self.conn.end(CloseCode.INTERNAL_ERROR, "internal error")
         finally:
             self.conn.on_end = None
+            if self.heartbeats is not None:
+                self.heartbeats.forget(self)
             stop_receiving_directly(self.websocket)
             if self.conn.close_code in CLOSE_REFUSALS:  # ended by the reader or by a sender
                 self._refused(CLOSE_REFUSALS[self.conn.close_code], self.conn.close_code)
@@ -182,6 +190,14 @@ class Session(FrameReader):
         the client resumes (on any worker) instead of trusting it."""
         self.conn.end(CloseCode.SERVICE_RESTART, "presence lease lost; resume")
 
+    def silent(self, timeout: float) -> None:
+        """The client keeps a heartbeat and has sent nothing for ``timeout`` seconds: ping
+        it, closing with 1011 unless it answers in as long; where no ping can be sent, close
+        now (server.ws.heartbeat)."""
+        if self.conn.ended or probe(self.websocket, timeout):
+            return
+        self.conn.end(CloseCode.INTERNAL_ERROR, "no heartbeat: the client went silent")
+
     def _refused(self, refusal: str, code: int | None) -> None:
         """Log an edge refusal once, at WARNING (the room and connection come from the
         context that server.ws.socket set for this socket)."""
@@ -219,6 +235,8 @@ class Session(FrameReader):
             elif isinstance(message, SyncMessage):
                 await self._joined.feed.send_state(message.ref)
             elif isinstance(message, PingMessage):
+                if self.heartbeats is not None:  # from now on held to its heartbeat
+                    self.heartbeats.keep(self)
                 self.conn.send(dumps(pong_message(message.ref)))
             elif isinstance(message, ChatMessage):
                 await self._say(message)

@@ -74,6 +74,7 @@ async def _serve(websocket: WebSocket, state: AppState, conn_id: str, watch_only
             lag=state.lag,
             conn_id=conn_id,
             watch_only=watch_only,
+            heartbeats=state.heartbeats,
         )
         await session.run()
     finally:

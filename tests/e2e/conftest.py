@@ -141,7 +141,8 @@ def guard() -> Guard:
 @pytest.fixture
 def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Callable[..., Any]]:
     """``new_page(viewport=DESKTOP, name=None)``: a page in a fresh browser context (its own
-    storage, like another person's browser). ``name`` is stored as the player's name."""
+    storage, like another person's browser). ``name`` is stored as the player's name;
+    ``base_url``, when given, is where the page's relative URLs go (a proxy to the server)."""
     contexts: list[Any] = []
 
     def make(
@@ -151,10 +152,11 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
         phone: bool = False,
         permissions: list[str] | None = None,
         bypass_csp: bool = False,
+        base_url: str | None = None,
     ) -> Any:
         options: dict[str, Any] = {
             "viewport": viewport or (PHONE if phone else DESKTOP),
-            "base_url": live_server.url,
+            "base_url": base_url or live_server.url,  # another: a proxy in front of it
             "device_scale_factor": 2 if phone else 1,
             "reduced_motion": "reduce",
         }

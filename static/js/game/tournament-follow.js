@@ -7,6 +7,7 @@
 
 import { announce } from "../browser/announce.js";
 import { loadIdentity } from "../browser/storage.js";
+import { newId, pingMessage } from "../net/protocol.js";
 import { Connection } from "../net/socket.js";
 import { markMoved, movedTo } from "../model/tournament.js";
 
@@ -38,6 +39,7 @@ export function followToNextGame(id, playerId, roomId, {
 } = {}) {
   const leaveAt = Date.now() + showResultMs; // the game just ended: its result shows first
   const socket = new Connection(tournamentSocketUrl(id, playerId), {
+    ping: () => pingMessage(newId("p")), // the heartbeat: the socket answers pong
     onMessage(msg) {
       if (msg.type !== "tournament") return;
       socket.healthy();

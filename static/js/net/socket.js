@@ -1,10 +1,18 @@
 // One WebSocket to one room that comes back by itself: reconnects with exponential
-// backoff and jitter, notices a dead server with application pings, drops the line as
-// soon as the browser says it went offline (and, rather than knocking on a closed door,
-// waits for it to come back online), and reports its state plainly. It knows nothing of rooms or moves (see
-// session.js).
+// backoff and jitter, notices a dead line within seconds with application pings (the
+// heartbeat of docs/protocol.md: after a second without a word from the server it sends
+// `ping`, and a server that then says nothing for two seconds more counts as gone, so a
+// silent drop shows in about three seconds), gives up on an opening that hangs, drops the
+// line as soon as the browser says it went offline (and, rather than knocking on a closed
+// door, waits for it to come back online), and reports its state plainly. It knows nothing
+// of rooms or moves (see session.js).
 
 import { FATAL_CLOSE_CODES } from "./protocol.js";
+
+export const HEARTBEAT_MS = 1000; // a ping after this long without a word from the server
+export const DEAD_MS = 2000; // then gone if nothing at all comes back within this: about 3 s in all
+const OPEN_MS = 5000; // an opening (TCP, TLS, the upgrade) that takes longer is given up
+const TICK_MS = 250;
 
 /**
  * Delay before reconnect attempt `attempt` (0-based): exponential, capped, with "equal
@@ -33,7 +41,9 @@ export function roomSocketUrl(roomId, loc = window.location, { watch = false } =
  *   {state: "stopped", code, reason}                     – gave up (fatal close or stop())
  */
 export class Connection {
-  constructor(url, { onOpen, onMessage, onStatus, ping, heartbeatMs = 15000, deadMs = 10000 } = {}) {
+  constructor(url, {
+    onOpen, onMessage, onStatus, ping, heartbeatMs = HEARTBEAT_MS, deadMs = DEAD_MS, openMs = OPEN_MS,
+  } = {}) {
     this.url = url;
     this.onOpen = onOpen || (() => {});
     this.onMessage = onMessage || (() => {});
@@ -41,13 +51,16 @@ export class Connection {
     this.ping = ping || (() => null);
     this.heartbeatMs = heartbeatMs;
     this.deadMs = deadMs;
+    this.openMs = openMs;
+    this.opening = null; // the timer that gives up on an opening that hangs
     this.ws = null;
     this.attempt = 0;
     this.timer = null;
     this.heartbeat = null;
     this.stopped = false;
     this.lastRx = 0;
-    this.pingSentAt = 0;
+    this.pingSentAt = 0; // the first ping still unanswered (nothing received since)
+    this.lastPing = 0;
     this._online = () => this.reconnectNow();
     // Offline, a socket can look open for many seconds before a ping times out: say so now.
     this._offline = () => {
@@ -113,7 +126,13 @@ export class Connection {
       return;
     }
     this.ws = ws;
+    clearTimeout(this.opening);
+    // A blackholed network takes the handshake and never answers: try again, not wait forever
+    this.opening = setTimeout(() => {
+      if (this.ws === ws && ws.readyState === WebSocket.CONNECTING) this._dropped(1006, "the connection did not open in time");
+    }, this.openMs);
     ws.onopen = () => {
+      clearTimeout(this.opening);
       this.lastRx = Date.now();
       this.pingSentAt = 0;
       this._startHeartbeat();
@@ -159,6 +178,7 @@ export class Connection {
   }
 
   _detach(code) {
+    clearTimeout(this.opening);
     clearInterval(this.heartbeat);
     this.heartbeat = null;
     const ws = this.ws;
@@ -173,17 +193,20 @@ export class Connection {
 
   _startHeartbeat() {
     clearInterval(this.heartbeat);
-    const tick = Math.max(250, Math.min(this.heartbeatMs, this.deadMs) / 2);
     this.heartbeat = setInterval(() => {
       const now = Date.now();
       if (this.pingSentAt && now - this.pingSentAt > this.deadMs) {
         this._dropped(1006, "the server stopped answering");
         return;
       }
-      if (!this.pingSentAt && now - this.lastRx > this.heartbeatMs) {
+      // After heartbeatMs without a word, a ping each heartbeatMs until something comes back
+      if (now - this.lastRx >= this.heartbeatMs && now - this.lastPing >= this.heartbeatMs) {
         const message = this.ping();
-        if (message && this.send(message)) this.pingSentAt = now;
+        if (message && this.send(message)) {
+          this.lastPing = now;
+          if (!this.pingSentAt) this.pingSentAt = now;
+        }
       }
-    }, tick);
+    }, TICK_MS);
   }
 }

@@ -15,6 +15,7 @@ import { fill, h, memo, text } from "../browser/dom.js";
 import { ensureIdentity, renameIdentity } from "../net/identity.js";
 import { BOT_LEVELS } from "./lobby-options.js";
 import { cleanName, guestName } from "../model/names.js";
+import { newId, pingMessage } from "../net/protocol.js";
 import { Connection } from "../net/socket.js";
 import { renderConn } from "../render/conn.js";
 import { entrantList, podiumView, scheduleList, standingsTable } from "../render/tournament.js";
@@ -191,6 +192,7 @@ export function startTournament(app, id) {
   function follow() {
     if (socket) socket.stop("again");
     socket = new Connection(tournamentSocketUrl(id, mine()), {
+      ping: () => pingMessage(newId("p")), // the heartbeat: the socket answers pong
       onMessage(msg) {
         if (msg.type === "tournament") {
           socket.healthy();
