@@ -28,6 +28,9 @@ __all__ = [
     "Decision",
     "InvalidDrawRule",
     "Match",
+    "MatchState",
+    "PlayedGame",
+    "bracket",
     "bracket_size",
     "check_draw_rule",
     "decide",
@@ -35,6 +38,7 @@ __all__ = [
     "rounds_of",
     "seed_order",
     "seeded",
+    "stages",
 ]
 
 REPLAY = "replay"
@@ -126,3 +130,84 @@ def decide(
     if draw_rule == HIGHER_SEED or len(played) >= MATCH_GAMES:
         return Decision(winner=high)
     return Decision(next_game=(second, first))
+
+
+@dataclass(frozen=True, slots=True)
+class PlayedGame:
+    """A game of a knockout, as ``bracket`` reads it: ``done`` once it has a result,
+    ``winner`` None for a draw."""
+
+    round: int
+    match: int
+    first: str
+    second: str
+    done: bool
+    winner: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class MatchState:
+    """One match of the bracket: ``high`` the higher seed and ``low`` (None: not known yet,
+    or a bye in the first round), the indexes of its ``games`` in those given, its
+    ``winner`` once decided, else the ``next_game`` due (None while one is being played)."""
+
+    round: int
+    index: int
+    high: str | None
+    low: str | None
+    games: tuple[int, ...]
+    winner: str | None
+    next_game: tuple[str, str] | None
+    bye: bool
+
+
+def bracket(
+    seeds: Sequence[str], games: Sequence[PlayedGame], draw_rule: str
+) -> list[list[MatchState]]:
+    """Every round's matches as they stand after ``games``: round ``r + 1``'s match ``j``
+    is between the winners of round ``r``'s matches ``2j`` and ``2j + 1``."""
+    place = {name: i for i, name in enumerate(seeds)}
+    by_match: dict[tuple[int, int], list[int]] = {}
+    for i, game in enumerate(games):
+        by_match.setdefault((game.round, game.match), []).append(i)
+    rounds: list[list[MatchState]] = []
+    entrants: list[tuple[str | None, str | None, bool]] = [
+        (m.high, m.low, m.low is None) for m in first_round(seeds)
+    ]
+    for number in range(1, rounds_of(len(seeds)) + 1):
+        matches = []
+        for j, (a, b, bye) in enumerate(entrants):
+            present = sorted((p for p in (a, b) if p is not None), key=place.__getitem__)
+            high = present[0] if present else None
+            low = present[1] if len(present) > 1 else None
+            mine = tuple(by_match.get((number, j), ()))
+            winner: str | None = None
+            next_game: tuple[str, str] | None = None
+            if bye:
+                winner = high
+            elif high is not None and low is not None and all(games[i].done for i in mine):
+                played = [(games[i].first, games[i].second, games[i].winner) for i in mine]
+                decision = decide(high, low, played, draw_rule)
+                winner, next_game = decision.winner, decision.next_game
+            matches.append(MatchState(number, j, high, low, mine, winner, next_game, bye))
+        rounds.append(matches)
+        if len(matches) == 1:
+            break
+        entrants = [
+            (matches[j].winner, matches[j + 1].winner, False) for j in range(0, len(matches), 2)
+        ]
+    return rounds
+
+
+def stages(rounds: Sequence[Sequence[MatchState]]) -> dict[str, int]:
+    """How far each player has come: the round of their last match, one past the last round
+    for the champion."""
+    reached: dict[str, int] = {}
+    for matches in rounds:
+        for m in matches:
+            for player in (m.high, m.low):
+                if player is not None:
+                    reached[player] = m.round
+            if m.winner is not None and m.round == len(rounds):
+                reached[m.winner] = m.round + 1
+    return reached

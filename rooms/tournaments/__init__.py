@@ -1,4 +1,4 @@
-"""Online tournaments, round robin and arena (docs/tournaments.md).
+"""Online tournaments: round robin, arena, Swiss and knockout (docs/tournaments.md).
 
 ``TournamentRecord`` is the whole state of one tournament with a version, changed sans I/O;
 ``TournamentShelf`` stores it with compare-and-set (``MemoryShelf``;
@@ -13,8 +13,11 @@ from __future__ import annotations
 from rooms.tournaments.record import (
     ARENA,
     BOT_PREFIX,
+    KINDS,
+    KNOCKOUT,
     MISSES_TO_WITHDRAW,
     ROUND_ROBIN,
+    SWISS,
     Entrant,
     Game,
     Status,
@@ -27,8 +30,11 @@ from rooms.tournaments.shelf import TOURNAMENT_TTL, MemoryShelf, TournamentShelf
 __all__ = [
     "ARENA",
     "BOT_PREFIX",
+    "KINDS",
+    "KNOCKOUT",
     "MISSES_TO_WITHDRAW",
     "ROUND_ROBIN",
+    "SWISS",
     "TOURNAMENT_TTL",
     "Entrant",
     "Game",

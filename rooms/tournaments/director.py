@@ -5,8 +5,9 @@ Every worker runs one. It scans the tournaments not finished (``TournamentShelf.
 service observer), and for each one does what is due, each step a compare-and-set change of
 the record (``TournamentService.change``):
 
-- a tournament whose start time passed starts (a round robin with fewer than two entrants
-  finishes instead);
+- a tournament whose start time passed starts (one with fewer than two entrants, but an
+  arena, finishes instead; a Swiss with fewer entrants than rounds plays one round fewer
+  than its entrants; a knockout is seeded by the ratings read from ``ratings``);
 - a game paired (a round robin's: of the current round) without a room gets one, under the
   id derived from the tournament, round and game (``game_room_id``), with its two entrants
   seated: an identity's seat waits for that player's join, a bot's plays; then the room is
@@ -15,9 +16,12 @@ the record (``TournamentService.change``):
 - a game whose room's game ended is scored (the winner, a draw, or, for a game aborted by its
   first-move limit, a forfeit by the side that did not move; two in a row withdraw them); a
   game whose room is gone before it ended is a draw;
-- a round robin's round whose games all have results opens the next one, or finishes the
-  tournament; an arena pairs its free players (``rooms.tournaments.arena``), or, once its
-  time is up and every game has a result, finishes.
+- then each kind's next step (``rooms.tournaments.kinds``): a round robin's or a Swiss's
+  round whose games all have results opens the next one (a Swiss's paired from the standings
+  so far), or finishes the tournament; a knockout's match whose game was drawn gets a replay,
+  and a round whose matches are decided opens the next one, or its final's winner finishes
+  it; an arena pairs its free players (``rooms.tournaments.arena``), or, once its time is up
+  and every game has a result, finishes.
 
 A worker that dies between two steps leaves the record as of its last commit: whichever
 worker scans next finds the same work due and does it, and nothing is done twice, because
@@ -34,20 +38,23 @@ from functools import partial
 from core import EndReason, Rules
 from rooms.common.tasks import cancel_all
 from rooms.errors import ErrorCode, RoomError
+from rooms.ratings import RatingBook
 from rooms.room.config import RoomSettings, TimeControl
 from rooms.room.handled import Status as RoomStatus
 from rooms.room.room import Room
 from rooms.room.seats import Seat
 from rooms.service import RoomService
-from rooms.tournaments.arena import finish_if_over, pair_free
+from rooms.tournaments.kinds import advance, start
 from rooms.tournaments.record import (
     ARENA,
     DRAW,
+    SWISS,
     Game,
     Status,
     TournamentRecord,
     game_room_id,
 )
+from rooms.tournaments.seeding import seeding_ratings
 from rooms.tournaments.service import TournamentService
 
 __all__ = ["Director", "game_result"]
@@ -72,10 +79,16 @@ def game_result(room: Room, game: Game) -> tuple[str, str | None] | None:
 
 class Director:
     def __init__(
-        self, tournaments: TournamentService, rooms: RoomService, *, interval: float = 0.5
+        self,
+        tournaments: TournamentService,
+        rooms: RoomService,
+        *,
+        interval: float = 0.5,
+        ratings: RatingBook | None = None,
     ) -> None:
         self._tournaments = tournaments
         self._rooms = rooms
+        self._ratings = ratings
         self._interval = interval
         self._stepping: set[str] = set()
         self._again: set[str] = set()
@@ -140,7 +153,8 @@ class Director:
         record = await self._tournaments.get(tournament_id)
         starts_at = record.starts_at
         if record.status is Status.OPEN and starts_at is not None and clock() >= starts_at:
-            record, _ = await change(tournament_id, partial(_start_or_finish, clock()))
+            ratings = await seeding_ratings(record, self._ratings)
+            record, _ = await change(tournament_id, partial(_start_or_finish, clock(), ratings))
         while record.status is Status.RUNNING:
             for game in record.rooms_due():
                 room_id = await self._make_room(record, game)
@@ -159,7 +173,7 @@ class Director:
                 if result is not None:
                     scored = partial(_scored, game.round, game.index, *result, now=clock())
                     record, _ = await change(tournament_id, scored)
-            record, advanced = await change(tournament_id, partial(_advance, clock()))
+            record, advanced = await change(tournament_id, partial(advance, now=clock()))
             if not advanced:
                 break
         return record
@@ -198,13 +212,15 @@ class Director:
             self._rooms.observers.remove(self.observe)
 
 
-def _start_or_finish(now: float, record: TournamentRecord) -> bool:
+def _start_or_finish(now: float, ratings: dict[str, float], record: TournamentRecord) -> bool:
     if record.status is not Status.OPEN:
         return False
     if len(record.entrants) < 2 and record.kind != ARENA:  # an arena takes late entrants
         record.status = Status.FINISHED
-    else:
-        record.start(now)
+        return True
+    if record.kind == SWISS:  # fewer came than it has rounds: as many as they can play
+        record.rounds = min(record.rounds, len(record.entrants) - 1)
+    start(record, now, ratings)
     return True
 
 
@@ -222,11 +238,3 @@ def _scored(
     now: float,
 ) -> bool:
     return record.score(game_round, index, result, missed=missed, at=now)
-
-
-def _advance(now: float, record: TournamentRecord) -> bool:
-    """What comes after the results: a round robin's next round or finish; an arena's next
-    pairings or, its time up, its finish."""
-    if record.kind == ARENA:
-        return pair_free(record, now) or finish_if_over(record, now)
-    return record.advance()

@@ -16,10 +16,11 @@ same room finds it taken instead of making another. Standings are ``core.standin
 from __future__ import annotations
 
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
+from core.knockout import REPLAY, MatchState, PlayedGame, bracket, stages
 from core.round_robin import schedule
 from core.standings import Standing, rank
 from rooms.errors import ErrorCode, RoomError
@@ -28,8 +29,11 @@ __all__ = [
     "ARENA",
     "BOT_PREFIX",
     "DRAW",
+    "KINDS",
+    "KNOCKOUT",
     "MISSES_TO_WITHDRAW",
     "ROUND_ROBIN",
+    "SWISS",
     "Entrant",
     "Game",
     "Status",
@@ -43,6 +47,9 @@ MISSES_TO_WITHDRAW = 2
 DRAW = "draw"
 ROUND_ROBIN = "round_robin"
 ARENA = "arena"
+SWISS = "swiss"
+KNOCKOUT = "knockout"
+KINDS = (ROUND_ROBIN, ARENA, SWISS, KNOCKOUT)
 
 
 class Status(StrEnum):
@@ -82,6 +89,9 @@ class Game:
     """The entrant who forfeited it (missed the first move, or withdrawn), if any."""
     ended: float | None = None
     """When its result was recorded (an arena rests its players a moment after)."""
+    match: int | None = None
+    """A knockout's match (from 0, in bracket order) within its round; a drawn match plays
+    again as another game of the same match."""
 
     def involves(self, entrant: str) -> bool:
         return entrant in (self.first, self.second)
@@ -109,6 +119,10 @@ class TournamentRecord:
     """An arena's length in seconds from its start."""
     ends_at: float | None = None
     """When an arena stops pairing (set at its start)."""
+    draw_rule: str | None = None
+    """How a knockout settles a drawn game (``core.knockout.DRAW_RULES``)."""
+    seeds: list[str] = field(default_factory=list)
+    """A knockout's entrants best seeded first, drawn at its start."""
     status: Status = Status.OPEN
     entrants: list[Entrant] = field(default_factory=list)
     games: list[Game] = field(default_factory=list)
@@ -116,6 +130,8 @@ class TournamentRecord:
     round: int = 0
     """The round being played (from 1); 0 before the start. An arena's last pairing."""
     rounds: int = 0
+    """The rounds to play: a round robin's and a knockout's from the start, a Swiss's set at
+    creation, an arena's pairings so far."""
     version: int = 0
     updated: float = 0.0
 
@@ -147,7 +163,9 @@ class TournamentRecord:
 
     def standings(self) -> tuple[Standing, ...]:
         """``core.standings``' table from the results so far (entrant ids as names); a round
-        robin's bye counts once every game of its round has a result."""
+        robin's bye counts once every game of its round has a result. A knockout ranks by
+        how far each came (the champion, the finalist, the semi-finalists sharing third, ...),
+        then by seed."""
         ids = [e.id for e in self.entrants]
         if len(ids) < 2:
             return ()
@@ -160,7 +178,35 @@ class TournamentRecord:
         for number, bye in self.byes.items():
             if all(g.result is not None for g in self.round_games(number)):
                 byes[bye] = byes.get(bye, 0) + 1
-        return rank(ids, games, byes=byes)
+        table = rank(ids, games, byes=byes)
+        if self.kind != KNOCKOUT or not self.seeds:
+            return table
+        reached = stages(self.bracket())
+        seed = {name: i for i, name in enumerate(self.seeds)}
+        ordered = sorted(table, key=lambda s: (-reached.get(s.name, 0), seed.get(s.name, 0)))
+        return tuple(
+            replace(
+                s,
+                rank=1 + sum(1 for o in ordered if reached.get(o.name, 0) > reached.get(s.name, 0)),
+            )
+            for s in ordered
+        )
+
+    def bracket(self) -> list[list[MatchState]]:
+        """A knockout's bracket as its games stand (``core.knockout.bracket``); the indexes of
+        each match's games are in ``games``."""
+        played = [
+            PlayedGame(
+                g.round,
+                g.match if g.match is not None else -1,
+                g.first,
+                g.second,
+                g.result is not None,
+                None if g.result in (None, DRAW) else g.result,
+            )
+            for g in self.games
+        ]
+        return bracket(self.seeds, played, self.draw_rule or REPLAY)
 
     def open_games(self) -> list[Game]:
         """The games being played: their room exists and they have no result."""
@@ -171,6 +217,9 @@ class TournamentRecord:
         return next((g for g in self.open_games() if g.involves(entrant_id)), None)
 
     # -- changes before the start ----------------------------------------------------------
+
+    def require_open(self, doing: str) -> None:
+        self._require(Status.OPEN, doing)
 
     def _require(self, status: Status, doing: str) -> None:
         if self.status is not status:
@@ -223,6 +272,7 @@ class TournamentRecord:
         """A round robin: draw the schedule and open round 1 (its rooms are made by whoever
         sees it due). An arena: run until ``now + duration``, pairing as players come free."""
         self._require(Status.OPEN, "start")
+        assert self.kind in (ROUND_ROBIN, ARENA), "a Swiss or knockout starts in its module"
         if self.kind == ARENA:
             self.status, self.ends_at = Status.RUNNING, now + self.duration
             return
@@ -252,12 +302,12 @@ class TournamentRecord:
         entrant.withdrawn = True
         for game in self.games:
             if game.involves(entrant_id) and game.room is None and game.result is None:
-                self._forfeit(game, entrant_id)
+                self.forfeit(game, entrant_id)
         return True
 
     # -- running ---------------------------------------------------------------------------
 
-    def _forfeit(self, game: Game, loser: str) -> None:
+    def forfeit(self, game: Game, loser: str) -> None:
         """Score ``game`` against ``loser``; between two withdrawn entrants, a draw."""
         other = self.entrant(game.other(loser))
         both = other is not None and other.withdrawn and game.room is None
@@ -295,7 +345,7 @@ class TournamentRecord:
         if game.result is not None:
             return False
         if missed is not None:
-            self._forfeit(game, missed)
+            self.forfeit(game, missed)
         else:
             game.result = result
         game.ended = at

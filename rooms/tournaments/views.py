@@ -12,9 +12,9 @@ import csv
 import io
 from typing import Any
 
-from rooms.tournaments.record import ARENA, TournamentRecord
+from rooms.tournaments.record import ARENA, KNOCKOUT, TournamentRecord
 
-__all__ = ["results_csv", "summary", "view"]
+__all__ = ["bracket_view", "results_csv", "summary", "view"]
 
 
 def summary(record: TournamentRecord) -> dict[str, Any]:
@@ -24,6 +24,7 @@ def summary(record: TournamentRecord) -> dict[str, Any]:
         "name": record.name,
         "kind": record.kind,
         "double": record.double,
+        "draw_rule": record.draw_rule,
         "status": record.status.value,
         "duration": record.duration if record.kind == ARENA else None,
         "ends_at": record.ends_at,
@@ -52,6 +53,7 @@ def view(record: TournamentRecord, *, viewer: str | None = None) -> dict[str, An
                 "link": f"/r/{g.room}" if g.room is not None else None,
                 "result": g.result,
                 "forfeit": g.forfeit,
+                "match": g.match,
             }
             for g in record.round_games(number)
         ]
@@ -69,6 +71,7 @@ def view(record: TournamentRecord, *, viewer: str | None = None) -> dict[str, An
             for e in record.entrants
         ],
         "schedule": rounds,
+        "bracket": bracket_view(record) if record.kind == KNOCKOUT and record.seeds else None,
         "standings": standings,
         "your_game": (
             {"round": game.round, "room_id": game.room, "link": f"/r/{game.room}"}
@@ -76,6 +79,42 @@ def view(record: TournamentRecord, *, viewer: str | None = None) -> dict[str, An
             else None
         ),
     }
+
+
+def bracket_view(record: TournamentRecord) -> list[dict[str, Any]]:
+    """A knockout's bracket, round by round, each match with its two places (an entrant id,
+    or null while not known and for a first-round bye), their seeds, its games in the order
+    played, and its winner once decided."""
+    seed = {name: i + 1 for i, name in enumerate(record.seeds)}
+    rounds = []
+    for number, matches in enumerate(record.bracket(), start=1):
+        rounds.append(
+            {
+                "number": number,
+                "matches": [
+                    {
+                        "index": m.index,
+                        "players": [m.high, m.low],
+                        "seeds": [seed.get(m.high or ""), seed.get(m.low or "")],
+                        "bye": m.bye,
+                        "winner": m.winner,
+                        "games": [
+                            {
+                                "index": record.games[i].index,
+                                "first": record.games[i].first,
+                                "second": record.games[i].second,
+                                "room_id": record.games[i].room,
+                                "result": record.games[i].result,
+                                "forfeit": record.games[i].forfeit,
+                            }
+                            for i in m.games
+                        ],
+                    }
+                    for m in matches
+                ],
+            }
+        )
+    return rounds
 
 
 def results_csv(record: TournamentRecord) -> str:

@@ -19,12 +19,17 @@ from starlette.routing import Route
 
 from core import GameError, Rules
 from core.ai import LEVELS
+from core.knockout import DRAW_RULES, REPLAY, check_draw_rule
+from core.round_robin import TournamentError
+from core.swiss import check_rounds
 from rooms import ErrorCode, RoomError
 from rooms.common.names import clean_name
 from rooms.errors import from_game_error
 from rooms.players import Player, verified
 from rooms.room.config import TimeControl
-from rooms.tournaments import ARENA, ROUND_ROBIN, Status, TournamentRecord
+from rooms.tournaments import ARENA, KINDS, KNOCKOUT, ROUND_ROBIN, SWISS, Status, TournamentRecord
+from rooms.tournaments.kinds import start
+from rooms.tournaments.seeding import seeding_ratings
 from rooms.tournaments.views import results_csv, summary, view
 
 from ..guards.write_guard import check_write
@@ -40,6 +45,8 @@ _CREATE_FIELDS = (
     "kind",
     "duration",
     "double",
+    "rounds",
+    "draw_rule",
     "rules",
     "time_control",
     "max_players",
@@ -116,6 +123,7 @@ def _options(data: dict[str, Any], state: AppState, creator: Player) -> Callable
             "double: true for a round robin played twice (colours swapped), else false",
             field="double",
         )
+    rounds, draw_rule = _rounds_and_draw_rule(data, kind, max_players)
 
     def make(tournament_id: str, now: float) -> TournamentRecord:
         record = TournamentRecord(
@@ -131,6 +139,8 @@ def _options(data: dict[str, Any], state: AppState, creator: Player) -> Callable
             kind=kind,
             duration=duration,
             double=double,
+            rounds=rounds,
+            draw_rule=draw_rule,
         )
         record.join(creator.player_id, creator.name)
         return record
@@ -141,18 +151,18 @@ def _options(data: dict[str, Any], state: AppState, creator: Player) -> Callable
 def _kind_and_duration(data: dict[str, Any]) -> tuple[str, float]:
     """``kind`` (a round robin unless said) and an arena's ``duration`` in seconds."""
     kind = data.get("kind", ROUND_ROBIN)
-    if kind not in (ROUND_ROBIN, ARENA):
+    if kind not in KINDS:
         raise RoomError(
             ErrorCode.INVALID_OPTIONS,
-            f"kind: {ROUND_ROBIN!r} or {ARENA!r}, not {kind!r:.40}",
+            f"kind: one of {', '.join(map(repr, KINDS))}, not {kind!r:.40}",
             field="kind",
         )
     duration = data.get("duration")
-    if kind == ROUND_ROBIN:
+    if kind != ARENA:
         if duration is not None:
             raise RoomError(
                 ErrorCode.INVALID_OPTIONS,
-                "duration: only an arena has one (a round robin lasts its rounds)",
+                "duration: only an arena has one (the other kinds last their rounds)",
                 field="duration",
             )
         return kind, 0.0
@@ -168,6 +178,36 @@ def _kind_and_duration(data: dict[str, Any]) -> tuple[str, float]:
             field="duration",
         )
     return kind, float(duration)
+
+
+def _rounds_and_draw_rule(
+    data: dict[str, Any], kind: str, max_players: int
+) -> tuple[int, str | None]:
+    """A Swiss's ``rounds`` (required: 1 to ``max_players - 1``) and a knockout's
+    ``draw_rule`` (``replay`` unless said); each refused for the other kinds."""
+    rounds, draw_rule = data.get("rounds"), data.get("draw_rule")
+    if kind != SWISS and rounds is not None:
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS,
+            "rounds: only a Swiss has a number of rounds set at creation",
+            field="rounds",
+        )
+    if kind != KNOCKOUT and draw_rule is not None:
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS,
+            "draw_rule: only a knockout settles its drawn games by a rule",
+            field="draw_rule",
+        )
+    try:
+        if kind == SWISS:
+            return check_rounds(rounds, max_players), None
+        if kind == KNOCKOUT:
+            return 0, check_draw_rule(REPLAY if draw_rule is None else draw_rule)
+    except TournamentError as exc:
+        field = "rounds" if kind == SWISS else "draw_rule"
+        hint = " (at most max_players - 1)" if kind == SWISS else f" ({', '.join(DRAW_RULES)})"
+        raise RoomError(ErrorCode.INVALID_OPTIONS, f"{field}: {exc}{hint}", field=field) from None
+    return 0, None
 
 
 async def create_tournament(request: Request) -> Response:
@@ -250,10 +290,27 @@ def _withdraw(record: TournamentRecord, player: Player, data: dict[str, Any], no
     return record.withdraw(player.player_id)
 
 
-def _start(record: TournamentRecord, player: Player, data: dict[str, Any], now: float) -> bool:
-    record.require_creator(player.player_id, "start it")
-    record.start(now)
-    return True
+async def start_tournament(request: Request) -> Response:
+    """The creator's start: a knockout is seeded by the ratings read here, before the
+    change (which does no I/O)."""
+    state = app_state(request.app)
+    try:
+        _, player = await _body(request, state, ("player",))
+        tournament_id = request.path_params["tournament_id"]
+        before = await state.tournaments.get(tournament_id)
+        ratings = await seeding_ratings(before, state.backend.ratings)
+        clock = state.tournaments.clock
+
+        def edit(record: TournamentRecord) -> bool:
+            record.require_creator(player.player_id, "start it")
+            start(record, clock(), ratings)
+            return True
+
+        record, _ = await state.tournaments.change(tournament_id, edit)
+    except RoomError as exc:
+        return error_response(exc)
+    state.director.poke(record.id)  # its rooms now, not at the next scan
+    return JSONResponse(view(record, viewer=player.player_id))
 
 
 def _bot(record: TournamentRecord, player: Player, data: dict[str, Any], now: float) -> bool:
@@ -280,6 +337,6 @@ def tournament_routes() -> list[Route]:
         Route(f"{base}/games.txt", game_records, methods=["GET"]),
         Route(f"{base}/join", _action((), _join), methods=["POST"]),
         Route(f"{base}/withdraw", _action((), _withdraw), methods=["POST"]),
-        Route(f"{base}/start", _action((), _start), methods=["POST"]),
+        Route(f"{base}/start", start_tournament, methods=["POST"]),
         Route(f"{base}/bots", _action(("level",), _bot), methods=["POST"]),
     ]
