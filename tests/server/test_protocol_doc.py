@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import yaml
 from starlette.routing import Route
 
 from rooms import ErrorCode
@@ -21,7 +22,8 @@ from rooms.room.events import optional_keys, type_of, wire_keys
 from server import CloseCode, Settings, create_app
 from server.api.responses import api_not_found
 
-DOC = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+DOC_DIR = Path(__file__).resolve().parents[2] / "docs"
+DOC = (DOC_DIR / "protocol.md").read_text()
 
 
 def section(title: str) -> str:
@@ -99,6 +101,24 @@ def test_every_close_code_is_in_the_table(code: int) -> None:
         assert "HTTP 403" in table
     else:
         assert f"| {code} |" in table
+
+
+def test_it_agrees_with_asyncapi_yaml() -> None:
+    """docs/asyncapi.yaml (tests/server/test_asyncapi.py) names the same client messages,
+    error codes and close codes as this document's tables."""
+    spec = yaml.safe_load((DOC_DIR / "asyncapi.yaml").read_text())
+    schemas = spec["components"]["schemas"]
+    overview = section("Client → server messages").split("\n### ", 1)[0]  # its first table
+    client_table = set(re.findall(r"^\| `([a-z_]+)` \|", overview, re.M))
+    sent: set[str] = set()
+    for option in schemas["ClientMessage"]["oneOf"]:
+        kind = schemas[option["$ref"].rsplit("/", 1)[1]]["properties"]["type"]
+        sent |= {kind["const"]} if "const" in kind else set(kind["enum"])
+    assert sent == client_table
+    errors = set(re.findall(r"^\| `([a-z_]+)` \|", section("Error codes"), re.M))
+    assert set(schemas["ErrorCode"]["enum"]) == errors
+    closes = {int(n) for n in re.findall(r"^\| (\d{4}) \|", section("Close codes"), re.M)}
+    assert set(spec["components"]["x-close-codes"]) == closes
 
 
 def test_reserved_names_and_the_version_are_documented() -> None:
