@@ -6,7 +6,9 @@ one tiny search run), in the background: a room's first bot move then costs what
 do, instead of waiting for a process to start and import (about a second). The pool is shut
 at exit, and the stop waits for its processes; a pool process also ends by itself within a
 second or two of its server's death (``kill -9`` shuts nothing), so a crashed worker leaves
-no process behind.
+no process behind. The pool's queues hold named semaphores, tracked by a resource tracker
+of the server process's own (``own_resource_tracker``): those of a worker that is killed
+are unlinked when it dies, not reported leaked at its supervisor's clean stop.
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ import os
 import threading
 import time
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from multiprocessing import resource_tracker
+from typing import Any
 
 from core import Game
 from core.ai import BotAnswer, BotJob, answer_bot_job, run_bot_job
 
-__all__ = ["BotPool", "warm_up"]
+__all__ = ["BotPool", "own_resource_tracker", "warm_up"]
 
 log = logging.getLogger("tictactoe.server")
 
@@ -52,6 +56,25 @@ def _exit_with(server_pid: int) -> None:
             os._exit(0)
 
 
+def own_resource_tracker() -> None:
+    """Track this process's semaphores in a resource tracker of its own, not its parent's.
+
+    A worker spawned by the supervisor (server.launch.workers) inherits the supervisor's
+    tracker. A worker killed outright (``kill -9``, a stuck event loop) never unregisters
+    its pool's semaphores there, so the supervisor's tracker, at the supervisor's clean
+    stop, unlinks them and prints "resource_tracker: There appear to be 5 leaked semaphore
+    objects". With a tracker of its own (a child of this process, started at the first
+    semaphore), the tracker sees the worker die and cleans up then, and a clean stop finds
+    nothing. A process that started its tracker itself (no parent's: ``_pid`` is set) or
+    none keeps it. The tracker's fields are private; typeshed declares none of them.
+    """
+    tracker: Any = resource_tracker._resource_tracker
+    with tracker._lock:
+        if tracker._fd is not None and tracker._pid is None:  # inherited from the parent
+            os.close(tracker._fd)
+            tracker._fd = None  # ensure_running starts this process's own at first use
+
+
 class BotPool:
     def __init__(self, kind: str, workers: int) -> None:
         self.kind = kind
@@ -63,6 +86,7 @@ class BotPool:
     def _open(self) -> Executor:
         if self.kind == "process":
             # forkserver: a clean process to fork from, never a copy of a threaded server
+            own_resource_tracker()
             context = multiprocessing.get_context("forkserver")
             # imported once, by the fork server, before it forks the pool's processes
             context.set_forkserver_preload(["core.ai"])

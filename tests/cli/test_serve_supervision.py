@@ -1,7 +1,9 @@
 """``tictactoe serve``'s own supervision of its workers (server.launch.workers), on real
 processes: the exit status of every stop, the boot timeout, a worker killed or hung, the
 workers of a supervisor killed with SIGKILL, SIGHUP's rolling restart, a taken port, and
-logs that stay JSON to the last line with nothing leaked at the stop."""
+logs that stay JSON to the last line. Every stop path (SIGINT, SIGTERM, a drain, after a
+rolling restart, after a killed worker's replacement) leaves nothing leaked: no
+semaphore reported by the resource tracker, no ``ResourceWarning`` (shown: ``WARNINGS``)."""
 
 from __future__ import annotations
 
@@ -21,6 +23,14 @@ from tests.support.server_process import ROOT, Fleet, ServerProcess
 from tests.support.waiting import eventually_sync
 
 pytestmark = pytest.mark.redis
+
+WARNINGS = {"PYTHONWARNINGS": "default::ResourceWarning"}
+"""Shown, for the tests to see any: Python hides ResourceWarnings by default."""
+
+
+def assert_nothing_leaked(log: str) -> None:
+    assert "leaked" not in log and "ResourceWarning" not in log, log[-3000:]
+    assert "Traceback" not in log, log[-3000:]
 
 
 def workers_of(server: ServerProcess) -> list[psutil.Process]:
@@ -54,14 +64,20 @@ def stop_with(server: ServerProcess, sig: signal.Signals) -> int:
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
-@pytest.mark.parametrize(("sig", "status"), [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_clean_stop_exits_with_the_signal_s_status(
-    fleet: Fleet, redis_url: str, workers: str, sig: signal.Signals, status: int
+@pytest.mark.parametrize(
+    ("sig", "drain", "status"),
+    [(signal.SIGINT, "0", 130), (signal.SIGTERM, "0", 143), (signal.SIGTERM, "1", 143)],
+    ids=["sigint", "sigterm", "drain"],
+)
+def test_a_clean_stop_exits_with_the_signal_s_status_and_leaks_nothing(
+    fleet: Fleet, redis_url: str, workers: str, sig: signal.Signals, drain: str, status: int
 ) -> None:
-    server = fleet.launch("--workers", workers, store_url=redis_url)
+    server = fleet.launch(
+        "--workers", workers, "--drain-period", drain, store_url=redis_url, env=WARNINGS
+    )
     ready(server)
     assert stop_with(server, sig) == status, server.log_tail()
-    assert "Traceback" not in server.log
+    assert_nothing_leaked(server.log)
 
 
 def test_json_logs_stay_json_to_the_last_line_and_nothing_leaks(
@@ -117,7 +133,11 @@ def test_a_patient_boot_timeout_lets_a_slow_host_start(fleet: Fleet, redis_url: 
 
 
 def test_a_dead_worker_is_replaced_with_a_warning(fleet: Fleet, redis_url: str) -> None:
-    server = fleet.launch("--workers", "2", "--log-level", "info", store_url=redis_url)
+    """... and its bot pool's semaphores are cleaned up as it dies, by its own resource
+    tracker (server.bots.own_resource_tracker), so the supervisor's stop reports none."""
+    server = fleet.launch(
+        "--workers", "2", "--log-level", "info", store_url=redis_url, env=WARNINGS
+    )
     ready(server)
     eventually_sync(lambda: len(workers_of(server)) == 2 or None, "two workers")
     victim = workers_of(server)[0]
@@ -134,7 +154,10 @@ def test_a_dead_worker_is_replaced_with_a_warning(fleet: Fleet, redis_url: str) 
         "a new worker serving",
         timeout=60,
     )
+    eventually_sync(lambda: "leaked semaphore" in server.log, "the dead worker's cleanup")
+    before_stop = len(server.log)
     assert stop_with(server, signal.SIGTERM) == 143
+    assert_nothing_leaked(server.log[before_stop:])
 
 
 def test_a_hung_worker_is_killed_and_replaced(fleet: Fleet, redis_url: str) -> None:
@@ -175,7 +198,9 @@ def test_workers_stop_when_their_supervisor_is_killed(fleet: Fleet, redis_url: s
 
 
 def test_sighup_restarts_the_workers_one_at_a_time(fleet: Fleet, redis_url: str) -> None:
-    server = fleet.launch("--workers", "2", "--log-level", "info", store_url=redis_url)
+    server = fleet.launch(
+        "--workers", "2", "--log-level", "info", store_url=redis_url, env=WARNINGS
+    )
     ready(server)
     eventually_sync(lambda: len(workers_of(server)) == 2 or None, "two workers")
     before = {p.pid for p in workers_of(server)}
@@ -196,6 +221,7 @@ def test_sighup_restarts_the_workers_one_at_a_time(fleet: Fleet, redis_url: str)
     assert refused == 0  # served all along: one old worker at least, or its replacement
     ready(server)
     assert stop_with(server, signal.SIGINT) == 130
+    assert_nothing_leaked(server.log)  # the old workers' stops, and the last one
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
