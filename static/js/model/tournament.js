@@ -15,6 +15,18 @@ const when = (seconds) => new Date(seconds * 1000).toLocaleString([], { dateStyl
 /** An arena (pairings as players come free, for a fixed time), rather than a round robin. */
 export const isArena = (t) => t.kind === "arena";
 
+/** A knockout (a seeded single-elimination bracket). */
+export const isKnockout = (t) => t.kind === "knockout";
+
+/** "Final", "Semi-finals", "Quarter-finals", else "Round 2 of 5": a knockout round's name. */
+export function knockoutRoundName(number, rounds) {
+  const left = rounds - number; // rounds after this one
+  if (left === 0) return "Final";
+  if (left === 1) return "Semi-finals";
+  if (left === 2) return "Quarter-finals";
+  return `Round ${number} of ${rounds}`;
+}
+
 /** An arena's length: "5 min", "20 s", "1 min 30 s". */
 export function durationText(seconds) {
   const whole = Math.round(seconds);
@@ -24,9 +36,13 @@ export function durationText(seconds) {
   return s ? `${m} min ${s} s` : `${m} min`;
 }
 
-/** "Arena · 5 min" or "Round robin". */
-export const kindText = (t) =>
-  isArena(t) ? `Arena · ${durationText(t.duration)}` : t.double ? "Double round robin" : "Round robin";
+/** "Arena · 5 min", "Swiss · 3 rounds", "Knockout · draws replayed", "Round robin". */
+export function kindText(t) {
+  if (isArena(t)) return `Arena · ${durationText(t.duration)}`;
+  if (t.kind === "swiss") return `Swiss · ${t.rounds} ${t.rounds === 1 ? "round" : "rounds"}`;
+  if (isKnockout(t)) return `Knockout · ${t.draw_rule === "higher_seed" ? "a draw sends the higher seed on" : "draws replayed"}`;
+  return t.double ? "Double round robin" : "Round robin";
+}
 
 /** Seconds until an arena stops pairing (`now`: the server's time in seconds), or null when
  *  it is not running or has no end set. */
@@ -55,20 +71,24 @@ export function statusText(t, now) {
       ? "Running: players are paired as they come free"
       : "Time is up: the last games are being played out";
   }
+  if (t.status === "running" && isKnockout(t)) return `Playing: ${knockoutRoundName(t.round, t.rounds).toLowerCase()}`;
   if (t.status === "running") return `Playing round ${t.round} of ${t.rounds}`;
   return "Finished";
 }
 
-/** "Classic · 3×3 · 3 in a row · 3 + 2 · round robin"; an arena's kind is in its page's head. */
+/** "Classic · 3×3 · 3 in a row · 3 + 2 · round robin"; the other kinds' are in the page's head. */
 export function rulesText(t) {
   const name = variantName(t.rules);
   const rules = describe(t.rules, { size: !/\d×\d/.test(name) });
-  return [name, rules, timeControlText(t.time_control), ...(isArena(t) ? [] : ["round robin"])].join(" · ");
+  return [name, rules, timeControlText(t.time_control), ...(t.kind === "round_robin" ? ["round robin"] : [])].join(" · ");
 }
 
 /** Whether `t` takes entrants at `now` (server seconds): while open, and an arena while it
  *  runs, until its end. A lobby line or a whole view. */
 export const takesEntrants = (t, now) => t.status === "open" || secondsLeft(t, now) > 0;
+
+/** The entrants `t` starts with: an arena any, a Swiss one more than its rounds, else two. */
+const fewestToStart = (t) => (isArena(t) ? 1 : t.kind === "swiss" ? t.rounds + 1 : 2);
 
 /** What `playerId` (this browser's identity, or null) may do in `t` now (`now` in server
  *  seconds: an arena takes players and bots while it runs, until its end). */
@@ -83,7 +103,7 @@ export function myPart(t, playerId, now) {
     creator,
     canJoin: entering && !me && !full,
     canWithdraw: Boolean(me) && !me.withdrawn && t.status !== "finished",
-    canStart: creator && open && t.entrants.length >= (isArena(t) ? 1 : 2),
+    canStart: creator && open && t.entrants.length >= fewestToStart(t),
     canAddBot: creator && entering && !full,
     entering,
     full,
@@ -167,6 +187,7 @@ const clockTime = (seconds) => new Date(seconds * 1000).toLocaleTimeString([], {
 export function summaryText(t) {
   let state = "open";
   if (t.status !== "open" && isArena(t)) state = t.ends_at ? `running until ${clockTime(t.ends_at)}` : "running";
+  else if (t.status !== "open" && isKnockout(t)) state = knockoutRoundName(t.round, t.rounds).toLowerCase();
   else if (t.status !== "open") state = `round ${t.round} of ${t.rounds}`;
   return `${t.entrants} of ${t.max_players} players · ${state}`;
 }

@@ -6,7 +6,7 @@
 // use this browser's identity; the creator also starts it and adds bots. An arena's page
 // counts down to its end (`ends_at`, against the server's clock: api.js's serverNow), takes
 // players and bots until then, tells a player between games that a pairing is coming, and
-// lists its pairings newest first.
+// lists its pairings newest first. A knockout's page draws its bracket above the standings.
 
 import { gameRecordsPath, getTournament, resultsCsvPath, serverNow, tournamentAction } from "../net/api.js";
 import { announce } from "../browser/announce.js";
@@ -18,10 +18,10 @@ import { cleanName, guestName } from "../model/names.js";
 import { newId, pingMessage } from "../net/protocol.js";
 import { Connection } from "../net/socket.js";
 import { renderConn } from "../render/conn.js";
-import { entrantList, podiumView, scheduleList, standingsTable } from "../render/tournament.js";
+import { bracketView, entrantList, podiumView, scheduleList, standingsTable } from "../render/tournament.js";
 import { loadIdentity, loadName, saveName } from "../browser/storage.js";
 import {
-  countdownText, isArena, kindText, markMoved, movedTo, myPart, rulesText, secondsLeft,
+  countdownText, isArena, isKnockout, kindText, markMoved, movedTo, myPart, rulesText, secondsLeft,
   statusText, waitsForPairing,
 } from "../model/tournament.js";
 import { tournamentSocketUrl } from "../game/tournament-follow.js";
@@ -47,15 +47,20 @@ export function startTournament(app, id) {
     actions: h("div", { class: "t-actions" }),
     error: h("div", { class: "form-error", role: "alert", hidden: true }),
     podium: h("div", { class: "podium-slot" }),
+    bracketCard: h("section", { class: "card bracket-card", "aria-labelledby": "bracket-title", hidden: true },
+      h("h2", { id: "bracket-title" }, "Bracket")),
+    bracket: h("div", { class: "bracket-body" }),
     standings: h("div", { class: "standings-body" }),
     schedule: h("div", {}),
     entrants: h("div", {}),
   };
+  el.bracketCard.append(el.bracket);
   fill(app, h("div", { class: "tournament-page" },
     h("section", { class: "card t-head", "aria-labelledby": "tournament-title" },
       h("div", { class: "card-head" }, el.title, el.kind, el.conn),
       el.status, el.countdown, el.rules, el.yourGame, el.actions, el.error),
     el.podium,
+    el.bracketCard,
     h("section", { class: "card", "aria-labelledby": "standings-title" },
       h("div", { class: "card-head" }, h("h2", { id: "standings-title" }, "Standings"),
         h("span", { class: "live-tag" }, h("span", { class: "dot", "aria-hidden": "true" }), "live")),
@@ -82,7 +87,7 @@ export function startTournament(app, id) {
     const now = serverNow();
     document.title = `${t.name} · Tic-Tac-Toe`;
     text(el.title, t.name);
-    el.kind.hidden = !isArena(t) && !t.double; // a plain round robin needs no tag
+    el.kind.hidden = t.kind === "round_robin" && !t.double; // a plain round robin needs no tag
     text(el.kind, kindText(t));
     text(el.status, statusText(t, now));
     const left = secondsLeft(t, now);
@@ -109,10 +114,14 @@ export function startTournament(app, id) {
           h("a", { class: "button primary", href: resultsCsvPath(id), download: `tournament-${id}.csv` }, "Download results (CSV)"),
           h("a", { class: "button", href: gameRecordsPath(id), download: `tournament-${id}-games.txt` }, "Download game records"))),
     ] : []));
+    el.bracketCard.hidden = !isKnockout(t);
+    if (isKnockout(t)) memo(el.bracket, `${t.version}|${me}`, () => fill(el.bracket, bracketView(t, me)));
     memo(el.standings, `${t.version}|${me}`, () => fill(el.standings, standingsTable(t, me),
       h("p", { class: "hint" }, "W won, D drew, L lost (* by forfeit), … playing now",
         isArena(t) ? " (every game against a player, oldest first)" : "",
-        "; ties are split by Sonneborn–Berger, then head-to-head, then wins.")));
+        isKnockout(t)
+          ? "; ranked by how far each came, then by seed."
+          : "; ties are split by Sonneborn–Berger, then head-to-head, then wins.")));
     memo(el.schedule, `${t.version}|${me}|${allPairings}`, () => fill(el.schedule, scheduleList(t, me, {
       all: allPairings,
       onShowAll: () => {
@@ -146,8 +155,9 @@ export function startTournament(app, id) {
     if (part.canWithdraw) out.push(button("Withdraw", "withdraw", { tone: "danger" }));
     if (part.creator && t.status === "open" && isArena(t)) {
       out.push(h("p", { class: "hint" }, "Players may join while it runs, until its end: share the link."));
-    } else if (part.creator && t.status === "open" && t.entrants.length < 2) {
-      out.push(h("p", { class: "hint" }, "Two players at least: invite someone with the link, or add a bot."));
+    } else if (part.creator && t.status === "open" && !part.canStart) {
+      const least = t.kind === "swiss" ? `${t.rounds + 1} players at least for ${t.rounds} rounds` : "Two players at least";
+      out.push(h("p", { class: "hint" }, `${least}: invite someone with the link, or add a bot.`));
     }
     if (t.status !== "finished") {
       out.push(h("button", {

@@ -1,6 +1,7 @@
 // The tournaments' page (/tournaments): the public tournaments still open or running (kept up
-// to date, each with its kind), and the form that creates one: a round robin or an arena (and
-// its length) of one rated family's game, with a clock, a maximum of players, a start by its
+// to date, each with its kind), and the form that creates one: a round robin, an arena (and
+// its length), a Swiss (and its rounds) or a knockout (and how it settles a drawn game) of one
+// rated family's game, with a clock, a maximum of players, a start by its
 // creator or at a time, public or private. The creator enters with this browser's guest
 // identity (made now when there is none) and goes to the tournament's page.
 
@@ -22,10 +23,15 @@ const DEFAULT_CLOCK = "3+2";
 const MAX_PLAYERS = 32;
 const ARENA_MINUTES = [3, 5, 10, 15, 30, 60];
 const DEFAULT_MINUTES = 5;
+const DEFAULT_SWISS_ROUNDS = 3;
 const INTRO = {
   round_robin: "A round robin: everyone plays everyone once, 3 points a win, 1 a draw.",
   arena: "An arena: for a fixed time, whoever finishes a game meets the next free player; 3 points a win, 1 a draw.",
+  swiss: "A Swiss: a set number of rounds, each pairing players of equal score who have not met; 3 points a win, 1 a draw, 3 a bye.",
+  knockout: "A knockout: a bracket seeded by rating, the loser of each match is out, the last one standing wins.",
 };
+// which of the kind-specific fieldsets each kind shows
+const KIND_FIELDS = { round_robin: "cycle-fields", arena: "duration-fields", swiss: "swiss-fields", knockout: "draw-fields" };
 
 export function startTournaments(app) {
   const list = h("div", { class: "tournament-list", "aria-live": "off" }, h("p", { class: "empty-note" }, "Loading…"));
@@ -106,7 +112,9 @@ function createForm() {
     h("fieldset", { class: "kinds", dataset: { field: "kind" } }, h("legend", {}, "Kind"),
       h("div", { class: "chips" },
         chip("kind", "round_robin", "Round robin", "everyone meets everyone once", true),
-        chip("kind", "arena", "Arena", "for a set time, the next free player", false))),
+        chip("kind", "arena", "Arena", "for a set time, the next free player", false),
+        chip("kind", "swiss", "Swiss", "set rounds, equal scores meet", false),
+        chip("kind", "knockout", "Knockout", "a bracket: lose once and you are out", false))),
     h("fieldset", { class: "cycle-fields", dataset: { field: "double" } }, h("legend", {}, "Rounds"),
       h("div", { class: "chips tc-chips", role: "radiogroup", "aria-label": "Rounds" },
         [["single", "Once each", false], ["double", "Twice each (colours swapped)", true]].map(([value, label]) =>
@@ -118,6 +126,13 @@ function createForm() {
         ARENA_MINUTES.map((m) => h("label", { class: "chip small-chip" },
           h("input", { type: "radio", name: "duration", value: m, checked: m === DEFAULT_MINUTES }),
           h("span", { class: "chip-body" }, h("strong", {}, `${m} min`)))))),
+    h("fieldset", { class: "swiss-fields", dataset: { field: "rounds" }, hidden: true }, h("legend", {}, "Swiss rounds"),
+      h("label", { class: "field" },
+        h("span", { class: "field-label" }, "Rounds (fewer than the players)"),
+        h("input", { type: "number", name: "rounds", value: DEFAULT_SWISS_ROUNDS, min: 1, max: MAX_PLAYERS - 1, step: 1, inputmode: "numeric" }))),
+    h("fieldset", { class: "draw-fields", dataset: { field: "draw_rule" }, hidden: true }, h("legend", {}, "A drawn game"),
+      radio("draw_rule", "replay", "Replay", "again with colours swapped, up to 4 games, then the higher seed", true),
+      radio("draw_rule", "higher_seed", "Higher seed", "the higher seed goes through at once", false)),
     h("fieldset", { class: "presets" }, h("legend", {}, "Game"),
       h("div", { class: "chips" }, presets.map((p, i) => chip("preset", p.id, p.label, p.hint, i === 0)))),
     h("fieldset", { class: "clock-fields", dataset: { field: "time_control" } }, h("legend", {}, "Time control"),
@@ -141,9 +156,10 @@ function createForm() {
   const el = form.elements;
   form.addEventListener("change", (event) => {
     if (event.target.name === "kind") {
-      const arena = el.kind.value === "arena";
-      form.querySelector(".duration-fields").hidden = !arena; // an arena's length, in minutes
-      form.querySelector(".cycle-fields").hidden = arena; // a round robin's: once or twice
+      // an arena's length, a round robin's once or twice, a Swiss's rounds, a knockout's draw rule
+      for (const [kind, fields] of Object.entries(KIND_FIELDS)) {
+        form.querySelector(`.${fields}`).hidden = kind !== el.kind.value;
+      }
       form.closest(".create-card").querySelector(".intro").textContent = INTRO[el.kind.value];
       return;
     }
@@ -186,11 +202,17 @@ function readOptions(el) {
   const clock = CLOCKS.find((t) => t.id === el.clock.value) || CLOCKS[0];
   const startsAt = el.starts_at.value ? Date.parse(el.starts_at.value) / 1000 : null;
   const title = cleanName(el.tournament_name.value);
-  const arena = el.kind.value === "arena";
+  const kind = el.kind.value;
+  const extra = {
+    round_robin: () => ({ double: el.cycles.value === "double" }),
+    arena: () => ({ duration: Number(el.duration.value) * 60 }),
+    swiss: () => ({ rounds: Number(el.rounds.value) }),
+    knockout: () => ({ draw_rule: el.draw_rule.value }),
+  }[kind];
   return {
     ...(title ? { name: title } : {}),
-    kind: arena ? "arena" : "round_robin",
-    ...(arena ? { duration: Number(el.duration.value) * 60 } : { double: el.cycles.value === "double" }),
+    kind,
+    ...extra(),
     rules: { ...preset.rules },
     time_control: { ...clock.tc },
     max_players: Number(el.max_players.value),

@@ -1,10 +1,10 @@
 // A tournament's page parts, drawn from the server's view (pure: view → DOM): the entrants,
 // the standings with the crosstable, the schedule round by round (an arena's pairings newest
-// first, the latest few unless all are asked for) with each game's room, and the podium once
-// it is finished.
+// first, the latest few unless all are asked for) with each game's room, a knockout's bracket,
+// and the podium once it is finished.
 
 import { h } from "../browser/dom.js";
-import { crosstable, isArena, namer, podium } from "../model/tournament.js";
+import { crosstable, isArena, isKnockout, knockoutRoundName, namer, podium } from "../model/tournament.js";
 import { piece } from "./pieces.js";
 
 const watchPath = (roomId) => `/r/${encodeURIComponent(roomId)}/watch`;
@@ -85,7 +85,11 @@ export function scheduleList(t, mine, { all = false, onShowAll } = {}) {
   if (!t.schedule.length) {
     return h("p", { class: "empty-note" }, arena
       ? "Players are paired once the arena starts, and again each time they come free."
-      : "The schedule is drawn when the tournament starts: everyone plays everyone once.");
+      : t.kind === "swiss"
+        ? "Round 1 is paired when the tournament starts, each next round from the standings."
+        : isKnockout(t)
+          ? "The first round's games are made when the knockout starts."
+          : "The schedule is drawn when the tournament starts: everyone plays everyone once.");
   }
   const names = namer(t);
   const rounds = arena ? [...t.schedule].reverse() : t.schedule;
@@ -97,12 +101,69 @@ export function scheduleList(t, mine, { all = false, onShowAll } = {}) {
     "aria-labelledby": `round-${round.number}`,
     dataset: { round: round.number },
   },
-  h("h3", { id: `round-${round.number}` }, `${arena ? "Pairing" : "Round"} ${round.number}`,
+  h("h3", { id: `round-${round.number}` },
+    isKnockout(t) ? knockoutRoundName(round.number, t.rounds) : `${arena ? "Pairing" : "Round"} ${round.number}`,
     current(round) ? h("span", { class: "tag" }, "now") : null),
   h("ul", { class: "game-lines" }, round.games.map((g) => gameLine(g, t, mine))),
   round.bye ? h("p", { class: "hint bye" }, `${names(round.bye)} sits this round out (a bye: 3 points).`) : null)),
   hidden > 0 ? h("button", { type: "button", class: "button small show-all", onclick: onShowAll },
     `Show all ${rounds.length} pairings (${hidden} older)`) : null);
+}
+
+/** One place of a bracket's match: the seed and name, a letter per game (W, D, L), and whether
+ *  they went through; a bye's empty place, or one not decided yet (the feeding match's winner). */
+function bracketPlace(t, match, slot, mine, names) {
+  const id = match.players[slot];
+  if (!id) {
+    const text = match.bye ? "bye" : "to be decided";
+    return h("div", { class: "b-place empty" }, h("span", { class: "b-seed" }, ""), h("span", { class: "b-name" }, text));
+  }
+  const letters = match.games.filter((g) => g.result).map((g) => (g.result === "draw" ? "D" : g.result === id ? "W" : "L"));
+  const through = match.winner === id;
+  const out = match.winner && !through;
+  return h("div", {
+    class: `b-place${through ? " through" : ""}${out ? " out" : ""}${id === mine ? " mine" : ""}`,
+    dataset: { entrant: id },
+  },
+  h("span", { class: "b-seed", title: "Seed" }, String(match.seeds[slot])),
+  h("span", { class: "b-name" }, names(id)),
+  h("span", { class: "b-score", "aria-label": letters.length ? `results: ${letters.join(" ")}` : null }, letters.join(" ")),
+  through ? h("span", { class: "b-through" }, match.bye ? "through (bye)" : "through") : null);
+}
+
+/** The game under way in a match (or its last one) as a link: play one's own, watch others. */
+function bracketGame(match, mine) {
+  const live = match.games.find((g) => g.room_id && !g.result);
+  const game = live || [...match.games].reverse().find((g) => g.room_id);
+  if (!game) return null;
+  const own = live && (live.first === mine || live.second === mine);
+  const label = own ? "Play" : live ? "Watch" : "Replay";
+  const replays = match.games.length > 1 ? ` (game ${match.games.indexOf(game) + 1})` : "";
+  return h("a", {
+    class: `button small b-link${own ? " primary" : ""}`,
+    href: own ? playPath(game.room_id) : watchPath(game.room_id),
+  }, label + replays);
+}
+
+/** A knockout's bracket: its rounds side by side, each match with its two places, the
+ *  letters of its games (a drawn game replayed shows D then the decider) and who went
+ *  through. On a narrow screen the rounds scroll sideways, one beside the next. */
+export function bracketView(t, mine) {
+  if (!t.bracket) return h("p", { class: "empty-note" }, "The bracket is drawn when the knockout starts: seeded by rating, 1 v " + Math.max(2, t.entrants.length) + ", byes to the top seeds.");
+  const names = namer(t);
+  return h("div", { class: "bracket", role: "group", "aria-label": "Bracket" }, t.bracket.map((round) => h("section", {
+    class: `b-round${round.number === t.round && t.status === "running" ? " current" : ""}`,
+    "aria-labelledby": `b-round-${round.number}`,
+    dataset: { round: round.number },
+  },
+  h("h3", { id: `b-round-${round.number}` }, knockoutRoundName(round.number, t.bracket.length)),
+  h("ol", { class: "b-matches" }, round.matches.map((match) => h("li", {
+    class: `b-match${match.players.includes(mine) && mine ? " mine" : ""}`,
+    dataset: { match: match.index, state: match.winner ? "decided" : match.games.some((g) => g.room_id && !g.result) ? "playing" : "waiting" },
+  },
+  bracketPlace(t, match, 0, mine, names),
+  bracketPlace(t, match, 1, mine, names),
+  bracketGame(match, mine)))))));
 }
 
 const PLACES = ["1st", "2nd", "3rd"];
