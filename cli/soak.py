@@ -14,7 +14,8 @@ and what was compared (``--json FILE`` writes the report); the exit status names
 check that failed (below). ``--affinity`` puts the servers
 behind a real HAProxy with the deployment's room affinity, and every client goes through
 it. ``--storm N`` instead puts N clients on one of two servers, kills it, and times every
-client's resume on the other.
+client's resume on the other; it exits 1 unless all resumed with a p99 within
+``--storm-p99``.
 The code is in ``bench/soak``; docs/operations.md, "Soak", shows how to read the table.
 """
 
@@ -172,6 +173,14 @@ def register(subparsers: Any) -> None:
         "the other",
     )
     storm.add_argument(
+        "--storm-p99",
+        type=_seconds,
+        default=5.0,
+        metavar="S",
+        help="the storm fails (exit 1) unless its resume time's p99 is at most S seconds "
+        "(default 5); it fails too unless every client resumed within 60 s",
+    )
+    storm.add_argument(
         "--procs",
         type=int,
         default=None,
@@ -269,7 +278,11 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
     )
 
     if args.storm:
-        report = run_storm(StormOptions(clients=args.storm, procs=args.procs, quiet=args.quiet))
+        report = run_storm(
+            StormOptions(
+                clients=args.storm, procs=args.procs, p99_target=args.storm_p99, quiet=args.quiet
+            )
+        )
         print(render_storm(report))
     else:
         report = run_soak(

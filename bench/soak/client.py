@@ -50,6 +50,17 @@ TRAIL = 16
 Message = dict[str, Any]
 
 
+def retry_pause(answer: Message, rng: random.Random) -> float:
+    """Seconds to wait before sending a refused message again: the ``retry_after`` the
+    server named (an overloaded worker's), spread over up to as much again so that the
+    clients it refused together do not all come back together; else a short pause. A
+    client that retried sooner would keep the worker as late as it was (a livelock)."""
+    after = answer.get("retry_after")
+    if isinstance(after, int | float) and not isinstance(after, bool) and after > 0:
+        return float(after) * (1.0 + rng.random())
+    return 0.1 + 0.2 * rng.random()
+
+
 class Orphaned(Exception):
     """A player's seat-taking ``join`` got no ``welcome`` for its seat: the seat is lost."""
 
@@ -73,6 +84,8 @@ class _Line:
         self.ws, self.url, self.client = ws, url, client
         served_by = ws.response.headers.get(SERVED_BY) if ws.response is not None else None
         self.server: str = served_by or url
+        self.opened = time.monotonic()
+        """When its handshake completed."""
         self.replies: list[Message] = []
         self.closed = asyncio.Event()
         self.arrived = asyncio.Event()
@@ -166,6 +179,10 @@ class Client:
         """``time.monotonic()`` of each ``welcome`` after a drop."""
         self.seated: list[tuple[str, float]] = []
         """The server of each ``welcome`` and its ``time.monotonic()``, in order."""
+        self.handshakes: list[float] = []
+        """``time.monotonic()`` of each completed WebSocket handshake, in order."""
+        self.welcomed_on: list[float] = []
+        """For each ``welcome``, when the handshake of its connection completed."""
         self.failure: str | None = None
         """Why this client gave up rejoining (an error no retry cures), if it did."""
         self.trail: deque[str] = deque(maxlen=TRAIL)
@@ -210,7 +227,9 @@ class Client:
                 except (OSError, InvalidHandshake, InvalidURI, TimeoutError):
                     avoid = url
                 else:
-                    return _Line(ws, url, self)
+                    line = _Line(ws, url, self)
+                    self.handshakes.append(line.opened)
+                    return line
             await asyncio.sleep(pause * (0.5 + self._rng.random()))
             pause = min(pause * 2, 1.0)
 
@@ -241,6 +260,7 @@ class Client:
                         raise Orphaned(f"{self.name} got seat {answer.get('mark')}")
                     self.line = line
                     self.seated.append((line.server, time.monotonic()))
+                    self.welcomed_on.append(line.opened)
                     self.token = answer.get("token") or self.token
                     self.mark = answer.get("mark")
                     self.joined.set()
@@ -254,7 +274,7 @@ class Client:
                 if code not in JOIN_RETRYABLE:
                     await line.close()
                     raise Refused(code, answer, list(self.trail))
-                await asyncio.sleep(0.1 + 0.2 * self._rng.random())
+                await asyncio.sleep(retry_pause(answer, self._rng))
             avoid = line.url
             await line.close()
 
@@ -331,7 +351,7 @@ class Client:
             if code not in RETRYABLE:
                 self.refused[move_id] = cell
                 raise Refused(code, reply, list(self.trail))
-            await asyncio.sleep(0.1 + 0.2 * self._rng.random())
+            await asyncio.sleep(retry_pause(reply, self._rng))
 
     async def close(self) -> None:
         if self._keeper is not None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import multiprocessing
+import os
 import random
 import resource
 import shutil
@@ -47,6 +48,8 @@ class StormOptions:
     procs: int | None = None
     resume_timeout: float = 60.0
     """Seconds after the kill by which every client must have resumed."""
+    p99_target: float = 5.0
+    """The resume time's p99 must be at most this (seconds), or the storm failed."""
     quiet: bool = False
 
 
@@ -57,6 +60,22 @@ class _Share:
     rooms: list[tuple[str, int]]
     """Each room of this process and how many spectators it joins there."""
     resume_timeout: float
+
+
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def process_cpu(pid: int | None) -> float:
+    """CPU seconds (user and system) process ``pid`` has used so far; 0 when unknown."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _raise_fd_limit() -> None:
@@ -98,17 +117,30 @@ async def _storm_child(share: _Share, pipe: Connection) -> dict[str, Any]:
     if not await loop.run_in_executor(None, pipe.poll, SETUP_TIMEOUT):
         raise SoakError("no kill instant from the parent")
     kill_at = float(pipe.recv())
+    cpu_at_kill = _own_cpu()
+    handshakes_before = sum(len(c.handshakes) for c in clients)
+    unavailable_before = sum(tally.unavailable.values())
     deadline = kill_at + share.resume_timeout
     while time.monotonic() < deadline and not all(c.rejoined_at for c in clients):
         await asyncio.sleep(0.05)
-    resumed = [c.rejoined_at[0] - kill_at for c in clients if c.rejoined_at]
-    noticed = [c.dropped_at[0] - kill_at for c in clients if c.dropped_at]
+    back = [c for c in clients if c.rejoined_at]
     result = {
-        "noticed": noticed,
+        "noticed": [c.dropped_at[0] - kill_at for c in clients if c.dropped_at],
         "clients": len(clients),
-        "resumed": resumed,
-        "unavailable": sum(tally.unavailable.values()),
+        "resumed": [c.rejoined_at[0] - kill_at for c in back],
+        # The welcome of the resume is the client's second (the first was before the kill).
+        "connected": [c.welcomed_on[1] - kill_at for c in back],
+        "answered": [c.rejoined_at[0] - c.welcomed_on[1] for c in back],
+        "handshakes": sum(len(c.handshakes) for c in clients) - handshakes_before,
+        "unavailable": sum(tally.unavailable.values()) - unavailable_before,
+        "cpu": _own_cpu() - cpu_at_kill,
         "failures": [c.failure for c in clients if c.failure][:5],
+        # What a few clients that did not come back sent and received last (a stall's why).
+        "stalled": [
+            f"{c.role} {c.name} of {c.room_id}: " + " | ".join(c.trail)
+            for c in clients
+            if not c.rejoined_at
+        ][:3],
     }
     await asyncio.gather(*(c.close() for c in clients), return_exceptions=True)
     return result
@@ -202,13 +234,19 @@ def run_storm(options: StormOptions) -> dict[str, Any]:
                 file=sys.stderr,
                 flush=True,
             )
+        survivor = second.process.pid if second.process is not None else None
+        redis_pid = redis_node.process.pid if redis_node.process is not None else None
+        cpu_before = (process_cpu(survivor), process_cpu(redis_pid))
         kill_at = time.monotonic()
         first.kill()
         for _, pipe in children:
             pipe.send(kill_at)
         results = [_receive(pipe, "done", options.resume_timeout + 60) for _, pipe in children]
+        cpu_after = (process_cpu(survivor), process_cpu(redis_pid))
         resumed = [s for r in results for s in r["resumed"]]
         noticed = [s for r in results for s in r["noticed"]]
+        to_handshake = [s for r in results for s in r["connected"]]
+        to_welcome = [s for r in results for s in r["answered"]]
         clients = sum(int(r["clients"]) for r in results)
         report: dict[str, Any] = {
             "options": asdict(options),
@@ -222,10 +260,21 @@ def run_storm(options: StormOptions) -> dict[str, Any]:
             "resume_max": percentile(resumed, 1.0),
             "noticed_p50": percentile(noticed, 0.5),
             "noticed_max": percentile(noticed, 1.0),
+            "connected_p50": percentile(to_handshake, 0.5),
+            "connected_p99": percentile(to_handshake, 0.99),
+            "answered_p50": percentile(to_welcome, 0.5),
+            "answered_p99": percentile(to_welcome, 0.99),
+            "handshakes": sum(int(r["handshakes"]) for r in results),
             "unavailable": sum(int(r["unavailable"]) for r in results),
+            "cpu_server": cpu_after[0] - cpu_before[0],
+            "cpu_redis": cpu_after[1] - cpu_before[1],
+            "cpu_clients": sum(float(r["cpu"]) for r in results),
+            "load": os.getloadavg()[0],
             "failures": [f for r in results for f in r["failures"]][:10],
+            "stalled": [f for r in results for f in r["stalled"]][:5],
         }
-        ok = clients == options.clients and report["not_resumed"] == 0
+        report["why"] = _verdict(report, options)
+        ok = not report["why"]
         report["ok"] = ok
         report["logs"] = None if ok else str(directory)
         return report
@@ -243,6 +292,22 @@ def run_storm(options: StormOptions) -> dict[str, Any]:
             shutil.rmtree(directory, ignore_errors=True)
 
 
+def _verdict(report: dict[str, Any], options: StormOptions) -> list[str]:
+    """Why the storm failed (empty: it passed)."""
+    why = []
+    if report["clients"] != options.clients:
+        why.append(f"{report['clients']} of {options.clients} clients connected before the kill")
+    if report["not_resumed"]:
+        why.append(
+            f"{report['not_resumed']} of {report['clients']} clients not resumed within "
+            f"{options.resume_timeout:g} s"
+        )
+    p99 = report["resume_p99"]
+    if p99 is not None and p99 > options.p99_target:
+        why.append(f"resume p99 {p99:.3f} s is above the target of {options.p99_target:g} s")
+    return why
+
+
 def render_storm(report: dict[str, Any]) -> str:
     def seconds(value: float | None) -> str:
         return "-" if value is None else f"{value:.3f}"
@@ -256,8 +321,18 @@ def render_storm(report: dict[str, Any]) -> str:
         f"{seconds(report['resume_p99'])} | {seconds(report['resume_max'])} | "
         f"{report['unavailable']} |",
         "",
-        "resume time: from the kill -9 to the welcome on the other server",
+        "resume time: from the kill -9 to the welcome on the other server; of it, to the "
+        f"handshake: p50 {seconds(report['connected_p50'])} s, p99 "
+        f"{seconds(report['connected_p99'])} s; from the handshake to the welcome: p50 "
+        f"{seconds(report['answered_p50'])} s, p99 {seconds(report['answered_p99'])} s",
+        f"{report['handshakes']} handshakes after the kill; CPU seconds from the kill to the "
+        f"last resume: surviving server {report['cpu_server']:.1f}, Redis "
+        f"{report['cpu_redis']:.1f}, client processes {report['cpu_clients']:.1f}; load "
+        f"average {report['load']:.2f}",
     ]
-    lines.extend(f"FAILED: {failure}" for failure in report["failures"])
-    lines.append("OK" if report["ok"] else "FAILED: not every client resumed in time")
+    lines.extend(f"client failure: {failure}" for failure in report["failures"])
+    lines.extend(f"not resumed: {stalled}" for stalled in report["stalled"])
+    lines.extend(f"FAILED: {why}" for why in report["why"])
+    if report["ok"]:
+        lines.append(f"OK: every client resumed, p99 within {report['options']['p99_target']:g} s")
     return "\n".join(lines)
