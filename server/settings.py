@@ -67,7 +67,8 @@ class Settings:
     close_timeout: float = 5.0
     admission_lag: float = 0.5
     """Seconds of event-loop lag, sustained for a second, from which a worker refuses new
-    rooms, quick plays and joins without a token (server.guards.admission); 0: never."""
+    rooms, quick plays and joins without a token nor last_version (server.guards.admission);
+    0: never."""
     log_size: int = 256
     room_ttl: float = 24 * 3600.0
     max_rooms: int = 100_000

@@ -7,7 +7,8 @@ measures how late it woke (the lag every callback of the loop is seeing), export
 at least ``threshold`` late (a sustained overload, not one slow callback), ``check`` refuses
 what adds load: a new room, a quick play, a new guest identity, a ``join`` without a token (a
 new seat or a spectator), each with ``unavailable`` and a ``retry_after``. A player resuming a
-seat with its token and every command of a joined connection always pass: the games in
+seat with its token, a spectator resuming with ``last_version`` and every command of a
+joined connection always pass: the games in
 progress are what the refusal protects. A threshold of 0 turns admission off (the lag is
 still measured).
 """

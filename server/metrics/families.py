@@ -101,9 +101,9 @@ LOOP_LAG = Gauge(
 )
 ADMISSION_REFUSALS = Counter(
     "tictactoe_admission_refusals",
-    "New rooms, quick plays, guest identities and joins without a token refused as "
-    "unavailable because the worker's event loop ran late (server.guards.admission), by what was "
-    "refused.",
+    "New rooms, quick plays, guest identities and joins without a token nor last_version "
+    "refused as unavailable because the worker's event loop ran late (server.guards.admission), "
+    "by what was refused.",
     ["what"],
 )
 UNAVAILABLE = Counter(

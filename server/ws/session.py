@@ -276,7 +276,11 @@ class Session(FrameReader):
                 ErrorCode.NOT_A_PLAYER,
                 f"/ws/{self.room_id}/watch is for spectators; players join on /ws/{self.room_id}",
             )
-        if message.token is None and self.lag is not None:  # a newcomer: not when overloaded
+        if message.token is None and message.last_version is None and self.lag is not None:
+            # A newcomer: not when overloaded. A spectator coming back with the version it
+            # saw is resuming a watch, like a player with its token: its handshake is paid,
+            # and refusing it only makes it come back (the reconnect storm after a worker
+            # dies is mostly spectators).
             self.lag.check("join")
         # A read before the room's commit (an identity is not room state); bad_identity
         # refuses the join before anything is written.

@@ -1,6 +1,7 @@
 """Admission (server.guards.admission): a worker whose event loop runs late, for a whole second,
 refuses new rooms, quick plays and joins without a token with ``unavailable`` and a
-``retry_after``; players resuming with their token and the games in progress go on."""
+``retry_after``; players resuming with their token, spectators resuming with their
+``last_version`` and the games in progress go on."""
 
 from __future__ import annotations
 
@@ -102,6 +103,8 @@ async def test_newcomers_are_refused_and_the_game_goes_on(
             assert refusal["retry_after"] == WINDOW
         back = await connect(server, room_id)  # X again, with its token
         assert (await back.join(token=token))["type"] == "welcome"
+        watcher = await connect(server, room_id)  # a spectator resuming its watch
+        assert (await watcher.join("spectator", last_version=1))["type"] == "welcome"
         assert (await back.move(1, 1))["type"] == "move_ok"  # the game goes on
         late = await scrape(server.url)
     # The gauge is the process's: another live server of this test process may have set it
