@@ -4,7 +4,10 @@ Starts a Redis with an AOF and two or more ``tictactoe serve`` processes on it (
 ``--target``, uses running servers), keeps G games in play (two players and spectators
 each, every client on its own WebSocket to a random server) and injects faults one at a
 time: ``kill -9`` of a server and its restart, SIGTERM and restart, ``kill -9`` of Redis and
-its restart from the AOF, Redis frozen with SIGSTOP for S seconds. Clients reconnect,
+its restart from the AOF, Redis frozen with SIGSTOP for S seconds; and, through TCP proxies
+it starts on loopback, network latency, loss, a server's partition from Redis for longer
+than its lease and half-open client connections; or, on a Redis Cluster of three shards
+with a replica each, a shard's failover and the kill of its primary. Clients reconnect,
 resume with their token and last_version and retry unanswered moves with the same move_id.
 Then every acknowledged move must be in the room's stored record exactly once, in the order
 it was acknowledged, at the version its move_ok said; every game must have finished, and
@@ -125,6 +128,83 @@ def register(subparsers: Any) -> None:
         default=2.0,
         help="seconds of play between one fault's recovery and the next (default 2)",
     )
+    network = parser.add_argument_group(
+        "network faults (through TCP proxies the soak starts on loopback: each server's to "
+        "Redis, and the clients' to each server)"
+    )
+    network.add_argument(
+        "--net-latency",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="N times, every proxy delays each chunk by --latency seconds each way, for "
+        "--net-seconds (default 0)",
+    )
+    network.add_argument(
+        "--net-loss",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="N times, every proxy stalls a chunk with probability --loss for 0.2 to 1 s, "
+        "holding the stream behind it (a lost segment's retransmission), for --net-seconds "
+        "(default 0)",
+    )
+    network.add_argument(
+        "--redis-partitions",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="N times, a server (in turn) cut off from Redis for --lease-ttl + 5 s, no "
+        "connection closed (default 0)",
+    )
+    network.add_argument(
+        "--half-opens",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="N times, a quarter of the clients' connections go silent both ways without a "
+        "close until the servers find them dead (servers ping every 2 s then), then flow "
+        "again (default 0)",
+    )
+    network.add_argument(
+        "--latency", type=_seconds, default=0.2, help="seconds of --net-latency (default 0.2)"
+    )
+    network.add_argument(
+        "--loss", type=float, default=0.05, help="a chunk's chance to stall (default 0.05)"
+    )
+    network.add_argument(
+        "--net-seconds",
+        type=_seconds,
+        default=5.0,
+        metavar="S",
+        help="how long each latency or loss episode lasts (default 5)",
+    )
+    network.add_argument(
+        "--lease-ttl",
+        type=_seconds,
+        default=15.0,
+        metavar="S",
+        help="the servers' --lease-ttl with network faults (default 15, the server's)",
+    )
+    cluster = parser.add_argument_group(
+        "Redis Cluster faults (the servers then run on a Redis Cluster of three shards, a "
+        "primary and a replica each, instead of one Redis)"
+    )
+    cluster.add_argument(
+        "--cluster-failovers",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="N times, CLUSTER FAILOVER on a shard's replica (in turn) (default 0)",
+    )
+    cluster.add_argument(
+        "--cluster-kills",
+        type=_count,
+        default=0,
+        metavar="N",
+        help="N times, kill -9 of a shard's primary (in turn): its replica is promoted by "
+        "the cluster, the killed node restarts as a replica (default 0)",
+    )
     bounds = parser.add_argument_group("bounds")
     bounds.add_argument(
         "--duration",
@@ -207,6 +287,22 @@ def _problems(args: argparse.Namespace) -> list[str]:
         problems.append(f"--think must be from 0 to 10 seconds, got {args.think}")
     if not 0 <= args.interval <= 3600:
         problems.append(f"--interval must be from 0 to 3600 seconds, got {args.interval}")
+    if not 0 < args.loss <= 1:
+        problems.append(f"--loss must be above 0 and at most 1, got {args.loss}")
+    if args.cluster_failovers or args.cluster_kills:
+        for flag, value in (
+            ("--redis-restarts", args.redis_restarts),
+            ("--redis-stops", args.redis_stops),
+            ("--net-latency", args.net_latency),
+            ("--net-loss", args.net_loss),
+            ("--redis-partitions", args.redis_partitions),
+            ("--half-opens", args.half_opens),
+        ):
+            if value:
+                problems.append(
+                    f"{flag} is for one Redis; with --cluster-failovers or --cluster-kills "
+                    f"pass {flag} 0"
+                )
     if args.storm < 0:
         problems.append(f"--storm must be 0 or more, got {args.storm}")
     if args.procs is not None and args.procs < 1:
@@ -228,6 +324,12 @@ def _problems(args: argparse.Namespace) -> list[str]:
             ("--kills", args.kills),
             ("--terms", args.terms),
             ("--redis-restarts", args.redis_restarts),
+            ("--net-latency", args.net_latency),
+            ("--net-loss", args.net_loss),
+            ("--redis-partitions", args.redis_partitions),
+            ("--half-opens", args.half_opens),
+            ("--cluster-failovers", args.cluster_failovers),
+            ("--cluster-kills", args.cluster_kills),
         ):
             if value:
                 problems.append(
@@ -304,6 +406,16 @@ def _run(args: argparse.Namespace) -> dict[str, Any]:
                 targets=tuple(args.target),
                 redis_url=args.redis_url,
                 affinity=args.affinity,
+                latencies=args.net_latency,
+                losses=args.net_loss,
+                partitions=args.redis_partitions,
+                half_opens=args.half_opens,
+                latency=args.latency,
+                loss=args.loss,
+                net_seconds=args.net_seconds,
+                lease_ttl=args.lease_ttl,
+                cluster_failovers=args.cluster_failovers,
+                cluster_kills=args.cluster_kills,
                 keep=args.keep,
                 quiet=args.quiet,
             )

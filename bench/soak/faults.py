@@ -5,8 +5,11 @@
 (``kill -9`` of Redis, restarted from its AOF) and ``REDIS_STOP`` (SIGSTOP for S seconds,
 then SIGCONT) need the processes the soak started. Against servers it did not start
 (``--target``) the only fault is ``REDIS_PAUSE``: ``CLIENT PAUSE`` for S seconds over the
-given ``--redis-url``, Redis's own freeze of every client. The victim server is the next
-live one in turn. After each fault every server must answer ``/readyz`` 200 (within
+given ``--redis-url``, Redis's own freeze of every client. The network faults
+(``NETWORK_KINDS``: latency, loss, a server's partition from Redis, half-open client
+connections) go through the soak's proxies (bench.soak.network); on a Redis Cluster
+(bench.soak.cluster) a shard's failover and the kill of its primary. The victim server is
+the next one in turn. After each fault every server must answer ``/readyz`` 200 (within
 ``limit``, the soak's ``--restart-limit``) before the next one, and, behind a balancer, the
 balancer must see them all up.
 """
@@ -20,6 +23,8 @@ from collections.abc import Callable, Sequence
 
 import redis
 
+from .cluster import CLUSTER_FAILOVER, CLUSTER_KILL, SoakCluster
+from .network import NETWORK_KINDS, Network
 from .processes import RESTART_LIMIT, RedisNode, ServerNode, StartFailed
 
 __all__ = [
@@ -38,7 +43,16 @@ SERVER_TERM = "server_term"
 REDIS_KILL = "redis_kill"
 REDIS_STOP = "redis_stop"
 REDIS_PAUSE = "redis_pause"
-KINDS = (SERVER_KILL, SERVER_TERM, REDIS_KILL, REDIS_STOP, REDIS_PAUSE)
+KINDS = (
+    SERVER_KILL,
+    SERVER_TERM,
+    REDIS_KILL,
+    REDIS_STOP,
+    REDIS_PAUSE,
+    *NETWORK_KINDS,
+    CLUSTER_FAILOVER,
+    CLUSTER_KILL,
+)
 
 
 def _ready(url: str) -> bool:
@@ -74,8 +88,12 @@ class Injector:
         redis_url: str | None = None,
         whole: Callable[[], None] | None = None,
         limit: float = RESTART_LIMIT,
+        network: Network | None = None,
+        cluster: SoakCluster | None = None,
     ) -> None:
         self.servers = list(servers)
+        self.network = network
+        self.cluster = cluster
         self.whole = whole
         """Also waited for after every fault, once every server is ready (a balancer's
         checks seeing them all up)."""
@@ -119,6 +137,15 @@ class Injector:
             finally:
                 admin.close()
             time.sleep(self.stop_seconds)
+        elif kind == CLUSTER_FAILOVER:
+            assert self.cluster is not None
+            self.cluster.failover()
+        elif kind == CLUSTER_KILL:
+            assert self.cluster is not None
+            self.cluster.kill_primary()
+        elif kind in NETWORK_KINDS:
+            assert self.network is not None
+            self.network.inject(kind, self.servers.index(self._victim()))
         else:
             raise ValueError(f"unknown fault kind {kind!r}")
         wait_all_ready(self.urls, self.limit)

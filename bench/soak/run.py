@@ -36,6 +36,7 @@ from typing import Any
 from bench.load.haproxy import server_name
 
 from .balancer import BalancerNode
+from .cluster import CLUSTER_FAILOVER, CLUSTER_KILL, NODE_TIMEOUT, SoakCluster
 from .faults import (
     REDIS_KILL,
     REDIS_PAUSE,
@@ -47,6 +48,16 @@ from .faults import (
 )
 from .game import GameLog, play_game
 from .logs import LogScan, scan_logs
+from .network import (
+    FROZEN_SECONDS,
+    HALF_OPEN,
+    NET_LATENCY,
+    NET_LOSS,
+    PARTITION_MARGIN,
+    REDIS_PARTITION,
+    Network,
+    NetworkPlan,
+)
 from .placement import placement
 from .processes import RESTART_LIMIT, RedisNode, ServerNode, SoakError, StartFailed
 from .records import RecordReader
@@ -86,6 +97,26 @@ class SoakOptions:
     affinity: bool = False
     """Clients go through a real HAProxy with the deployment's room affinity
     (bench.soak.balancer) instead of straight to a random server."""
+    latencies: int = 0
+    losses: int = 0
+    partitions: int = 0
+    half_opens: int = 0
+    """Network faults (bench.soak.network); with any of them, every connection to Redis and
+    every client's connection goes through a proxy the soak starts."""
+    latency: float = 0.2
+    loss: float = 0.05
+    net_seconds: float = 5.0
+    lease_ttl: float = 15.0
+    """The servers' ``--lease-ttl``; a partition from Redis lasts 5 s longer."""
+    cluster_failovers: int = 0
+    cluster_kills: int = 0
+    """With either, the servers run on a Redis Cluster of three shards with a replica each
+    (bench.soak.cluster) instead of one Redis."""
+
+    @property
+    def on_cluster(self) -> bool:
+        return bool(self.cluster_failovers or self.cluster_kills)
+
     keep: bool = False
     quiet: bool = False
 
@@ -97,7 +128,25 @@ class SoakOptions:
             SERVER_TERM: self.terms,
             REDIS_KILL: self.redis_restarts,
             REDIS_STOP: self.redis_stops,
+            NET_LATENCY: self.latencies,
+            NET_LOSS: self.losses,
+            REDIS_PARTITION: self.partitions,
+            HALF_OPEN: self.half_opens,
+            CLUSTER_FAILOVER: self.cluster_failovers,
+            CLUSTER_KILL: self.cluster_kills,
         }
+
+    def network(self) -> NetworkPlan | None:
+        """The proxies' plan, when a network fault is asked."""
+        if not (self.latencies or self.losses or self.partitions or self.half_opens):
+            return None
+        return NetworkPlan(
+            latency=self.latency,
+            loss=self.loss,
+            seconds=self.net_seconds,
+            lease_ttl=self.lease_ttl,
+            half_open=self.half_opens > 0,
+        )
 
 
 def estimate(options: SoakOptions, server_start: float) -> float:
@@ -109,6 +158,12 @@ def estimate(options: SoakOptions, server_start: float) -> float:
         REDIS_KILL: 2.0,  # Redis reads its AOF; the servers' connections come back
         REDIS_STOP: options.stop_seconds,
         REDIS_PAUSE: options.stop_seconds,
+        NET_LATENCY: options.net_seconds,
+        NET_LOSS: options.net_seconds,
+        REDIS_PARTITION: options.lease_ttl + PARTITION_MARGIN + 2.0,  # and registering again
+        HALF_OPEN: FROZEN_SECONDS,
+        CLUSTER_FAILOVER: 1.0,
+        CLUSTER_KILL: 3 * NODE_TIMEOUT / 1000 + 2.0,  # the election, the node back in sync
     }
     return WARMUP + sum(
         count * (costs[kind] + options.interval) for kind, count in options.asked().items()
@@ -294,6 +349,8 @@ def run_soak(options: SoakOptions) -> dict[str, Any]:
     redis_node: RedisNode | None = None
     servers: list[ServerNode] = []
     balancer: BalancerNode | None = None
+    network: Network | None = None
+    cluster: SoakCluster | None = None
     names: dict[str, str] = {}  # a server's URL -> its name in the report
     ok = False
     try:
@@ -311,13 +368,30 @@ def run_soak(options: SoakOptions) -> dict[str, Any]:
             targets = Targets(lambda: urls, random.Random(options.seed))
             store_url = options.redis_url
         else:
-            redis_node = RedisNode(directory / "redis", limit=options.restart_limit)
-            first_start = max(options.restart_limit, RESTART_LIMIT)  # the limit is on restarts
-            redis_node.start(first_start)
-            store_url = redis_node.url
+            plan = options.network()
+            if options.on_cluster:
+                if plan is not None or options.redis_restarts or options.redis_stops:
+                    raise SoakError(
+                        "on a Redis Cluster the soak injects no single-Redis or network fault"
+                    )
+                cluster = SoakCluster(directory / "cluster")
+                cluster.start()
+                store_url = cluster.url
+            else:
+                redis_node = RedisNode(directory / "redis", limit=options.restart_limit)
+                first_start = max(options.restart_limit, RESTART_LIMIT)  # the limit: restarts
+                redis_node.start(first_start)
+                store_url = redis_node.url
+                if plan is not None:
+                    network = Network(plan, redis_node.port, options.servers, options.seed)
             servers = [
-                ServerNode(directory / "servers", redis_node.url, limit=options.restart_limit)
-                for _ in range(options.servers)
+                ServerNode(
+                    directory / "servers",
+                    store_url if network is None else network.redis_url(index),
+                    () if plan is None else plan.server_flags(),
+                    limit=options.restart_limit,
+                )
+                for index in range(options.servers)
             ]
             for server in servers:
                 server.launch()
@@ -327,11 +401,23 @@ def run_soak(options: SoakOptions) -> dict[str, Any]:
             if options.affinity:
                 balancer = BalancerNode(directory / "haproxy", [s.port for s in servers])
                 balancer.start()
-                front = balancer.url
+                (front,) = (
+                    [balancer.url]
+                    if network is None
+                    else network.open_front([balancer.port], options.seed)
+                )
                 targets = Targets(lambda: [front], random.Random(options.seed))
             else:
+                # Clients reach a server by its URL, or by its proxy's with network faults.
+                fronts = (
+                    [s.url for s in servers]
+                    if network is None
+                    else network.open_front([s.port for s in servers], options.seed)
+                )
+                names.update(zip(fronts, [names[s.url] for s in servers], strict=True))
                 targets = Targets(
-                    lambda: [s.url for s in servers if s.alive], random.Random(options.seed)
+                    lambda: [url for url, s in zip(fronts, servers, strict=True) if s.alive],
+                    random.Random(options.seed),
                 )
             whole: Callable[[], None] | None = None
             if balancer is not None:
@@ -343,12 +429,16 @@ def run_soak(options: SoakOptions) -> dict[str, Any]:
                 stop_seconds=options.stop_seconds,
                 whole=whole,
                 limit=options.restart_limit,
+                network=network,
+                cluster=cluster,
             )
             _say(
                 options,
-                f"redis {redis_node.url} (AOF), servers "
+                ("redis cluster of three shards with a replica each" if cluster else "redis ")
+                + f"{store_url} (AOF), servers "
                 + ", ".join(f"{names[s.url]} {s.url}" for s in servers)
                 + ("" if balancer is None else f" behind haproxy {balancer.url}")
+                + ("" if network is None else ", through fault proxies")
                 + f"; logs in {directory}",
             )
         _announce(options, servers)
@@ -358,8 +448,12 @@ def run_soak(options: SoakOptions) -> dict[str, Any]:
             balancer.stop()
         for server in servers:
             server.stop()
+        if network is not None:
+            network.stop()
         if redis_node is not None:
             redis_node.stop()
+        if cluster is not None:
+            cluster.stop()
         with contextlib.suppress(OSError):  # a soak that failed before starting anything
             directory.rmdir()
     logs: LogScan | None = None
