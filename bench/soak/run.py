@@ -369,6 +369,7 @@ def run_soak(options: SoakOptions) -> dict[str, Any]:
             store_url = options.redis_url
         else:
             plan = options.network()
+            first_start = max(options.restart_limit, RESTART_LIMIT)  # the limit is on restarts
             if options.on_cluster:
                 if plan is not None or options.redis_restarts or options.redis_stops:
                     raise SoakError(
@@ -379,7 +380,6 @@ def run_soak(options: SoakOptions) -> dict[str, Any]:
                 store_url = cluster.url
             else:
                 redis_node = RedisNode(directory / "redis", limit=options.restart_limit)
-                first_start = max(options.restart_limit, RESTART_LIMIT)  # the limit: restarts
                 redis_node.start(first_start)
                 store_url = redis_node.url
                 if plan is not None:

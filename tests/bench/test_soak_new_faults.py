@@ -38,7 +38,7 @@ def _clean(code: int, report: dict[str, Any], asked: dict[str, int]) -> dict[str
 
 @pytest.mark.redis
 @pytest.mark.slow
-@pytest.mark.timeout(400)
+@pytest.mark.timeout(600)
 def test_network_faults_lose_nothing(tmp_path: Path) -> None:
     asked = {"net_latency": 1, "net_loss": 1, "redis_partition": 1, "half_open": 1}
     code, report = _soak(
@@ -56,7 +56,7 @@ def test_network_faults_lose_nothing(tmp_path: Path) -> None:
 
 @pytest.mark.redis
 @pytest.mark.slow
-@pytest.mark.timeout(400)
+@pytest.mark.timeout(600)
 def test_cluster_failovers_and_primary_kills_lose_nothing(tmp_path: Path) -> None:
     asked = {"server_kill": 1, "cluster_failover": 2, "cluster_kill": 2}
     code, report = _soak(
