@@ -29,6 +29,8 @@ class ErrorCode(StrEnum):
     BAD_TOKEN = "bad_token"
     BAD_IDENTITY = "bad_identity"
     NOT_A_PLAYER = "not_a_player"
+    NOT_A_SPECTATOR = "not_a_spectator"
+    GUESSES_CLOSED = "guesses_closed"
     NOT_STARTED = "not_started"
     NOT_YOUR_TURN = "not_your_turn"
     OUT_OF_BOUNDS = "out_of_bounds"

@@ -296,6 +296,16 @@ class RoomService:
         self._observe(room, False)
         return room
 
+    async def current(self, room_id: str) -> Room:
+        """The room as this worker knows it: its cached copy when it holds one (kept current
+        by this worker's commits and the bus while it holds connections of the room), else
+        ``load``. For reads that may be a moment behind (a spectator's guess), never for a
+        refusal or a commit."""
+        cached = self.cache.get(room_id)
+        if cached is not None:
+            return _decoded(cached)
+        return await self.load(room_id)
+
     async def snapshot(self, room_id: str) -> dict[str, Any]:
         return (await self.load(room_id)).snapshot(self._clock())
 

@@ -32,6 +32,7 @@ from rooms import (
     Watch,
     open_backend,
 )
+from rooms.guesses import GuessDesk
 from rooms.tournaments import TournamentService
 from rooms.tournaments.director import Director
 
@@ -91,6 +92,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # rated games' ends (rooms.ratings.rater); only tests crash between its two steps
     rater = Rater(service, backend.ratings, between=partial(crash_point, AFTER_RATING))
     hub.on_due = watch.noted  # the due of each event, parsed only when not null
+    desk = GuessDesk(backend.guesses, service.load)
+    hub.on_event = desk.observe  # a move's split, after the move went out (rooms.guesses)
     presence = Presence(backend.registry, service, ttl=settings.lease_ttl)
     # this worker's own listeners hear its commits from the commit; the bus carries them only
     # for other workers' (connection ids name their worker: rooms.common.ids)
@@ -112,6 +115,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         director,
         TournamentFeeds(tournaments),
         Heartbeats(settings.heartbeat_timeout),
+        desk,
         Collector() if settings.tune_gc else None,
         connections=ConnectionLimit(settings.max_connections),
         lag=LoopLag(settings.admission_lag),
@@ -152,6 +156,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await director.close()
                 await rater.close()
                 await watch.close()
+                await desk.close()
                 await asyncio.to_thread(bots.close, wait=True)  # server.bots: why it waits
                 await state.hub.close()
                 await presence.close()  # departures still unrecorded, then the lease

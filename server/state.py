@@ -1,9 +1,10 @@
 """What the app holds while it runs, from settings to the worker's presence.
 
 That is the settings, backend (store + bus), service, hub, watch (timers and bots), quick-play
-queue, bots' pool, and the worker's presence (its lease and the rooms where it holds
-connections) with its sweep of dead workers, its connection count, its loop lag, its rater,
-and the tournaments: their service, this worker's director and the live sockets' watchers.
+queue, bots' pool, the spectators' guess desk, and the worker's presence (its lease and the
+rooms where it holds connections) with its sweep of dead workers, its connection count, its
+loop lag, its rater, and the tournaments: their service, this worker's director and the live
+sockets' watchers.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from starlette.applications import Starlette
 
 from rooms import Backend, Hub, Presence, Rater, RoomService, Sweeper, Watch
 from rooms.backends import QuickPlayQueue
+from rooms.guesses import GuessDesk
 from rooms.tournaments import TournamentService
 from rooms.tournaments.director import Director
 
@@ -48,6 +50,8 @@ class AppState:
     feeds: TournamentFeeds
     heartbeats: Heartbeats
     """This worker's connections that keep a heartbeat, and its sweep (server.ws.heartbeat)."""
+    desk: GuessDesk
+    """This worker's spectators' guesses and streaks, and the split after each move."""
     collector: Collector | None = None
     """The worker's garbage collector schedule when ``settings.tune_gc`` (started by the
     lifespan)."""

@@ -1,5 +1,5 @@
 """One backend chosen by URL: store, bus, presence registry, quick-play queue, player
-directory, rating book and tournament shelf together.
+directory, rating book, tournament shelf and guess book together.
 
 ``memory://`` (one process), ``redis://`` (``rediss://``, ``unix://``: one Redis, shared by
 workers and hosts), ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster) or
@@ -21,6 +21,7 @@ from rooms.backends.queue import MemoryQueue, QuickPlayQueue
 from rooms.backends.registry import MemoryRegistry, Registry
 from rooms.backends.store import Store
 from rooms.errors import UnsupportedBackend
+from rooms.guesses.book import GuessBook, MemoryGuessBook
 from rooms.players import MemoryDirectory, PlayerDirectory
 from rooms.ratings import MemoryBook, RatingBook
 from rooms.tournaments.shelf import MemoryShelf, TournamentShelf
@@ -63,6 +64,8 @@ class Backend:
     """Ratings per pool (rooms.ratings), in the same store and on its connections too."""
     tournaments: TournamentShelf
     """Tournament records (rooms.tournaments), in the same store, on its connections."""
+    guesses: GuessBook
+    """Spectators' guesses per room and ply (rooms.guesses), in the same store too."""
 
     @property
     def shared(self) -> bool:
@@ -102,6 +105,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             players,
             MemoryBook(),
             MemoryShelf(),
+            MemoryGuessBook(),
         )
     if scheme not in REDIS_SCHEMES | CLUSTER_SCHEMES | SENTINEL_SCHEMES:
         raise UnsupportedBackend(
@@ -111,6 +115,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         )
     # the driver loads only for a Redis URL
     from rooms.backends.redis.connect import RedisOptions
+    from rooms.backends.redis.guesses import RedisGuessBook
     from rooms.backends.redis.players import RedisDirectory
     from rooms.backends.redis.presence import redis_registry
     from rooms.backends.redis.quickplay import RedisQueue
@@ -140,6 +145,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             RedisDirectory.of_store(store),
             RedisBook.of_store(store),
             RedisShelf.of_store(store),
+            RedisGuessBook.of_store(store),
         )
     if scheme in CLUSTER_SCHEMES:
         from rooms.backends.redis.cluster.pair import cluster_pair
@@ -165,6 +171,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         RedisDirectory.of_store(store),
         RedisBook.of_store(store),
         RedisShelf.of_store(store),
+        RedisGuessBook.of_store(store),
     )
 
 

@@ -97,6 +97,9 @@ class Hub:
         self._channels: dict[str, _Channel] = {}
         self.on_due: Callable[[str, float | None], None] | None = None
         """Called with the ``due`` of every event (``event_due``) the room's channel carries."""
+        self.on_event: Callable[[str, int, str], None] | None = None
+        """Called with every event handed to a room's listeners, after the players got it
+        (rooms.guesses.GuessDesk.observe: the split that follows a move)."""
 
     async def publish(self, room_id: str, text: str) -> None:
         """Send a message that is not an event (a chat line) to the room's listeners."""
@@ -212,6 +215,14 @@ class Hub:
             self._noted(room_id, due)
 
     def _deliver(self, room_id: str, channel: _Channel, version: int, text: str) -> None:
+        self._deliver_listeners(room_id, channel, version, text)
+        if self.on_event is not None:
+            try:
+                self.on_event(room_id, version, text)
+            except Exception:
+                log.exception("room %s: the event hook failed", room_id)
+
+    def _deliver_listeners(self, room_id: str, channel: _Channel, version: int, text: str) -> None:
         # The players first: in a room watched by a crowd the opponent's frame is not sent
         # after a thousand spectators' (the crowd must not slow the game down).
         listeners = channel.in_order()

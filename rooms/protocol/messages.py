@@ -56,6 +56,7 @@ class ClientType(StrEnum):
     CLAIM = "claim"
     CHAT = "chat"
     LEAVE = "leave"
+    GUESS = "guess"
 
 
 class ServerType(StrEnum):
@@ -69,6 +70,8 @@ class ServerType(StrEnum):
     ERROR = "error"
     CHAT = "chat"
     """A chat line: sent to one audience (players or spectators), without a version."""
+    GUESSES = "guesses"
+    """The crowd's split after a move, to spectators only, without a version (rooms.guesses)."""
 
 
 RESERVED_TYPES: frozenset[str] = frozenset()

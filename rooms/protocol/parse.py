@@ -31,6 +31,7 @@ __all__ = [
     "ActionMessage",
     "ChatMessage",
     "ClientMessage",
+    "GuessMessage",
     "JoinMessage",
     "MoveMessage",
     "PingMessage",
@@ -100,7 +101,24 @@ class ChatMessage:
     ref: str | None = None
 
 
-ClientMessage = JoinMessage | MoveMessage | SyncMessage | PingMessage | ActionMessage | ChatMessage
+@dataclass(frozen=True, slots=True)
+class GuessMessage:
+    """A spectator's guess of the next move (rooms.guesses), made at ``version``."""
+
+    request: MoveRequest
+    version: int
+    ref: str | None = None
+
+
+ClientMessage = (
+    JoinMessage
+    | MoveMessage
+    | SyncMessage
+    | PingMessage
+    | ActionMessage
+    | ChatMessage
+    | GuessMessage
+)
 
 
 def _encodable(value: str) -> bool:
@@ -224,6 +242,16 @@ def _move(data: dict[str, Any]) -> MoveMessage:
     return MoveMessage(request=request, version=version, move_id=move_id)
 
 
+def _guess(data: dict[str, Any], ref: str | None) -> GuessMessage:
+    version = _version(data, "version", ref, required=True)
+    assert version is not None
+    try:
+        request = parse_move(data)
+    except MalformedMove as exc:
+        raise RoomError(ErrorCode.MALFORMED_MOVE, exc.message, ref=ref) from exc
+    return GuessMessage(request=request, version=version, ref=ref)
+
+
 def _chat(data: dict[str, Any], ref: str | None) -> ChatMessage:
     value = data.get("text")
     if not isinstance(value, str) or not _encodable(value):
@@ -296,5 +324,7 @@ def parse_message(text: str, *, max_bytes: int) -> ClientMessage:
         return PingMessage(ref)
     if kind == ClientType.CHAT:
         return _chat(data, ref)
+    if kind == ClientType.GUESS:
+        return _guess(data, ref)
     action = ClientType(kind)  # every other type is a room action (rooms.protocol.actions)
     return ActionMessage(action, ref, ACTIONS[action].read(data, ref))

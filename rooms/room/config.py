@@ -13,7 +13,26 @@ from typing import Any
 
 from rooms.errors import ErrorCode, RoomError
 
-__all__ = ["RoomSettings", "TimeControl"]
+__all__ = ["MAX_WATCH_DELAY", "RoomSettings", "TimeControl", "watch_delay_of"]
+
+MAX_WATCH_DELAY = 60.0
+"""The longest delay an organiser may set between the players' game and its spectators'."""
+
+
+def watch_delay_of(value: object) -> float:
+    """A ``watch_delay`` in seconds, 0 to ``MAX_WATCH_DELAY`` (untrusted: RoomError)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        seconds = math.nan
+    else:
+        seconds = float(value)
+    if not 0 <= seconds <= MAX_WATCH_DELAY:  # NaN and infinities fail too
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS,
+            f"watch_delay: must be a number of seconds from 0 to {MAX_WATCH_DELAY:g}, "
+            f"got {value!r:.40}",
+            field="watch_delay",
+        )
+    return seconds
 
 
 def _seconds(field: str, value: object, *, zero: bool = False) -> float:
@@ -94,7 +113,8 @@ class RoomSettings:
     missing before any worker computes it again; ``pool``: the rating pool of a rated room
     (rooms.ratings.pools; None: the room is not rated); ``tournament``: the tournament whose
     game this room plays (rooms.tournaments: its seats are the two entrants', made with the
-    room, and nobody aborts)."""
+    room, and nobody aborts); ``watch_delay``: seconds its spectators see the game behind the
+    players (a tournament's option, 0 to ``MAX_WATCH_DELAY``: rooms.room.delayed)."""
 
     time_control: TimeControl | None = None
     abandon_grace: float = 30.0
@@ -104,6 +124,7 @@ class RoomSettings:
     bot_grace: float = 2.0
     pool: str | None = None
     tournament: str | None = None
+    watch_delay: float = 0.0
 
     @property
     def rated(self) -> bool:
@@ -113,6 +134,7 @@ class RoomSettings:
         for name in ("abandon_grace", "leave_grace", "takeback_backoff", "bot_budget"):
             _seconds(name, getattr(self, name))
         _seconds("bot_grace", self.bot_grace, zero=True)
+        watch_delay_of(self.watch_delay)
 
     def with_time_control(self, time_control: TimeControl | None) -> RoomSettings:
         return replace(self, time_control=time_control)
@@ -123,6 +145,7 @@ class RoomSettings:
             "leave_grace": self.leave_grace,
             "takeback_backoff": self.takeback_backoff,
             "bot_budget": self.bot_budget,
+            "watch_delay": self.watch_delay,
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -139,6 +162,8 @@ class RoomSettings:
             data["pool"] = self.pool
         if self.tournament is not None:
             data["tournament"] = self.tournament
+        if self.watch_delay:
+            data["watch_delay"] = self.watch_delay
         return data
 
     @classmethod
@@ -154,4 +179,5 @@ class RoomSettings:
             bot_grace=float(data.get("bot_grace", defaults.bot_grace)),
             pool=str(data["pool"]) if data.get("pool") is not None else None,
             tournament=str(data["tournament"]) if data.get("tournament") is not None else None,
+            watch_delay=float(data.get("watch_delay", 0.0)),
         )

@@ -10,6 +10,7 @@ from rooms import RoomError, queue_key, quick_play
 from rooms.players import verified
 from rooms.protocol import dumps
 from rooms.room import format_record, record_of
+from rooms.room.delayed import public_record, public_snapshot
 
 from ..crash_points import AFTER_SEAT, crash_point
 from ..guards.write_guard import check_write
@@ -108,7 +109,11 @@ async def game_record(request: Request) -> Response:
     state = app_state(request.app)
     try:
         room = await state.service.load(request.path_params["room_id"])
-        record = record_of(room, request.query_params.get("game"))
+        wanted = request.query_params.get("game")
+        if wanted is None or wanted == str(room.game_number):
+            record = public_record(room, state.service.now())  # delayed for a delayed game
+        else:
+            record = record_of(room, wanted)
     except RoomError as exc:
         return error_response(exc)
     text = format_record(room.room_id, room.rules, record)
@@ -128,10 +133,11 @@ async def list_rooms(request: Request) -> Response:
 async def get_room(request: Request) -> Response:
     state = app_state(request.app)
     try:
-        snapshot = await state.service.snapshot(request.path_params["room_id"])
+        room = await state.service.load(request.path_params["room_id"])
     except RoomError as exc:
         return error_response(exc)
-    return JSONResponse(snapshot)
+    # a game watched with a delay shows its spectators' view here (rooms.room.delayed)
+    return JSONResponse(public_snapshot(room, state.service.now()))
 
 
 def room_routes() -> list[Route]:

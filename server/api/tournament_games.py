@@ -18,7 +18,8 @@ from starlette.responses import PlainTextResponse, Response
 
 from core import Rules
 from rooms import ErrorCode, RoomError
-from rooms.room.record import current_record, format_record
+from rooms.room.delayed import public_record
+from rooms.room.record import format_record
 from rooms.room.room import Room
 from rooms.tournaments import Game, TournamentRecord
 from rooms.tournaments.record import DRAW
@@ -60,7 +61,9 @@ async def _text(state: AppState, record: TournamentRecord, game: Game) -> str:
             if exc.code is not ErrorCode.ROOM_NOT_FOUND:
                 raise
         else:
-            return format_record(room.room_id, rules, _first(room), extra=headers)
+            return format_record(
+                room.room_id, rules, _first(room, state.service.now()), extra=headers
+            )
     note = "the room has expired" if game.room is not None else "forfeited before it was played"
     headers.append(("Note", f"{note}: no moves kept"))
     winner = None if game.result in (None, DRAW) else ("X" if game.result == game.first else "O")
@@ -79,8 +82,8 @@ async def _text(state: AppState, record: TournamentRecord, game: Game) -> str:
     return format_record(game.room or "-", rules, stub, extra=headers)
 
 
-def _first(room: Room) -> dict[str, Any]:
-    """A tournament room's one game (it has no rematch)."""
+def _first(room: Room, now: float) -> dict[str, Any]:
+    """A tournament room's one game (it has no rematch), delayed while its spectators' is."""
     if room.game_number == 1:
-        return current_record(room)
+        return public_record(room, now)
     return next(g for g in room.games if g["game_number"] == 1)

@@ -15,6 +15,7 @@ from rooms.protocol import (
     ActionMessage,
     ChatMessage,
     ClientMessage,
+    GuessMessage,
     JoinMessage,
     MoveMessage,
     PingMessage,
@@ -41,6 +42,7 @@ _TYPES: dict[type, str] = {
     SyncMessage: "sync",
     PingMessage: "ping",
     ChatMessage: "chat",
+    GuessMessage: "guess",
 }
 _RECEIVED: dict[Any, Any] = {}  # a message class (an action's kind) -> its counter child
 _ERRORS: dict[tuple[ErrorCode, str], Any] = {}

@@ -25,6 +25,7 @@ from starlette.routing import Route
 
 from rooms import RoomError
 from rooms.protocol import dumps
+from rooms.room.delayed import public_snapshot
 
 from ..state import app_state
 from .files import REVALIDATE, ClientFiles
@@ -51,7 +52,8 @@ def room_page_routes(client: ClientFiles) -> list[Route]:
             raise HTTPException(status_code=404)  # no client installed: the mount says so at /
         state = app_state(request.app)
         try:
-            snapshot = await state.service.snapshot(request.path_params["room_id"])
+            room = await state.service.load(request.path_params["room_id"])
+            snapshot = public_snapshot(room, state.service.now())  # delayed for spectators
         except RoomError:
             text = b"null"  # missing, or the store unreachable: the session will say which
         else:

@@ -21,11 +21,14 @@ from dataclasses import dataclass
 from starlette.websockets import WebSocket
 
 from rooms import ErrorCode, Executed, Feed, Hub, LeaseLost, Presence, RoomError, RoomService
+from rooms.fanout.delayed import DelayedFeed
+from rooms.guesses import GuessDesk
 from rooms.players import PlayerDirectory, verified
 from rooms.protocol import (
     ActionMessage,
     ChatMessage,
     ClientType,
+    GuessMessage,
     JoinMessage,
     MoveMessage,
     PingMessage,
@@ -67,6 +70,9 @@ class _Joined:
     feed: Feed
     reply: JoinReply
     name: str
+    delayed: DelayedFeed | None = None
+    """A spectator of a game watched with a delay: the room reaches it only through this
+    (rooms.fanout.delayed), and ``feed``, closed, only answers its commands."""
 
 
 class Session(FrameReader):
@@ -80,6 +86,7 @@ class Session(FrameReader):
         settings: Settings,
         presence: Presence,
         players: PlayerDirectory,
+        desk: GuessDesk | None = None,
         lag: LoopLag | None = None,
         conn_id: str | None = None,
         watch_only: bool = False,
@@ -89,6 +96,7 @@ class Session(FrameReader):
         self.heartbeats = heartbeats  # watches this connection once it sends a ping
         self.watch_only = watch_only  # the spectators' path: a player's join is refused
         self.players = players
+        self.desk = desk  # spectators' guesses (rooms.guesses); None: this server takes none
         self.lag = lag
         self.service = service
         self.hub = hub
@@ -169,8 +177,13 @@ class Session(FrameReader):
             return
         metrics.left(joined.reply.mark is not None)
         joined.feed.close()
+        if self.desk is not None:
+            self.desk.unwatch(self.room_id, self.conn.id)
         try:
             await self.hub.detach(self.room_id, joined.feed)
+            if joined.delayed is not None:
+                joined.delayed.close()
+                await self.hub.detach(self.room_id, joined.delayed)
         except Exception:
             log.exception("room %s: could not unsubscribe a connection", self.room_id)
         # Records the Leave (retried at the next heartbeats if the store cannot take it
@@ -233,13 +246,15 @@ class Session(FrameReader):
             elif isinstance(message, MoveMessage):
                 await self._move(message)
             elif isinstance(message, SyncMessage):
-                await self._joined.feed.send_state(message.ref)
+                await (self._joined.delayed or self._joined.feed).send_state(message.ref)
             elif isinstance(message, PingMessage):
                 if self.heartbeats is not None:  # from now on held to its heartbeat
                     self.heartbeats.keep(self)
                 self.conn.send(dumps(pong_message(message.ref)))
             elif isinstance(message, ChatMessage):
                 await self._say(message)
+            elif isinstance(message, GuessMessage):
+                await self._guess(message)
             elif isinstance(message, ActionMessage):
                 await self._act(message)
         except RoomError as exc:
@@ -315,6 +330,11 @@ class Session(FrameReader):
         metrics.joined(executed.reply.mark is not None)
         feed.audience = "players" if executed.reply.mark is not None else "spectators"
         room = executed.room
+        if executed.reply.mark is None and room.settings.watch_delay > 0:
+            await self._join_delayed(feed, executed)
+            return
+        if executed.reply.mark is None and self.desk is not None:
+            self.desk.watch(self.room_id, self.conn.id, self.conn.send)
         missed = None
         if message.last_version is not None:
             try:
@@ -328,6 +348,21 @@ class Session(FrameReader):
         self.conn.send(dumps(welcome))
         feed.start(room.version)
         receive_directly(self.websocket, self._offered)  # fastpath: the messages that follow
+
+    async def _join_delayed(self, feed: Feed, executed: Executed) -> None:
+        """A spectator of a game watched with a delay: the delayed listener replaces the
+        feed (attached first, so no event falls between), the welcome shows the delayed room
+        and nothing it missed (rooms.fanout.delayed)."""
+        assert self._joined is not None
+        room = executed.room
+        delayed = DelayedFeed(self.room_id, self.service, self.conn.send, room.settings.watch_delay)
+        await self.hub.attach(self.room_id, delayed)
+        self._joined.delayed = delayed
+        feed.close()
+        await self.hub.detach(self.room_id, feed)
+        welcome = welcome_message(self.room_id, self._joined.reply, delayed.view(room), None)
+        self.conn.send(dumps(welcome))
+        receive_directly(self.websocket, self._offered)
 
     async def _move(self, message: MoveMessage) -> None:
         command = PlayMove(self.conn.id, message.request, message.version, message.move_id)
@@ -370,6 +405,20 @@ class Session(FrameReader):
         )
         if leaving:  # recorded: the close that follows changes nothing more
             self.conn.end(CloseCode.NORMAL, "left")
+
+    async def _guess(self, message: GuessMessage) -> None:
+        """A spectator's guess of the next move (rooms.guesses): judged against the room as
+        this worker knows it, kept in the shared book, acknowledged; never seen by players."""
+        assert self._joined is not None
+        if self._joined.reply.mark is not None:
+            raise RoomError(
+                ErrorCode.NOT_A_SPECTATOR, "only spectators guess; players play their moves"
+            )
+        if self.desk is None:
+            raise RoomError(ErrorCode.GUESSES_CLOSED, "this server takes no guesses")
+        room = await self.service.current(self.room_id)
+        await self.desk.guess(self.room_id, self.conn.id, room, message.request, message.version)
+        self.conn.send(dumps(ack_message(message.ref, None)))
 
     async def _say(self, message: ChatMessage) -> None:
         assert self._joined is not None

@@ -71,6 +71,7 @@ async def _serve(websocket: WebSocket, state: AppState, conn_id: str, watch_only
             settings=state.settings,
             presence=state.presence,
             players=state.backend.players,
+            desk=state.desk,
             lag=state.lag,
             conn_id=conn_id,
             watch_only=watch_only,

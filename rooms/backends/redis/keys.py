@@ -20,6 +20,8 @@ are global keys, so nothing needs a cross-slot script:
                             game applied; one hash tag, so one slot, per pool
 ``<prefix>:{tournament:<id>}`` hash: a tournament (``tournaments``): ``v`` version, ``d`` record
 ``<prefix>:tournaments``    sorted set: ids of tournaments not finished, scored by creation
+``<prefix>:{<room>}:guess:<game>:<ply>`` hash: spectators' guesses of the room's next move
+                            (``guesses``): connection id -> ``row,col,layer``; expires
 """
 
 from __future__ import annotations
@@ -91,6 +93,10 @@ class KeyLayout:
     def tournaments(self) -> str:
         """The sorted set of the tournaments not finished."""
         return f"{self.prefix}:tournaments"
+
+    def guesses(self, room_id: str, key: str) -> str:
+        """The hash of the guesses of ``room_id``'s ply ``key`` (rooms.guesses.ply_key)."""
+        return f"{self.prefix}:{{{room_id}}}:guess:{key}"
 
     def slot_epoch(self, tag: str) -> str:
         """The epoch key of the hash slot that ``tag`` hashes to (a Cluster's)."""

@@ -1,0 +1,55 @@
+"""The guess book in Redis: one hash per room and ply, shared by every worker.
+
+Each worker's watch path writes its spectators' guesses there (``HSET`` connection id →
+cell, so a changed guess replaces the old one, then a ``PEXPIRE``, in one pipeline), and each
+worker with spectators of the room reads it once (``HVALS``) when the move lands: the split
+is the whole crowd's, whichever worker each spectator is on. The key carries the room's
+hash tag, so on a Cluster it lives on the room's slot. It talks through the room store's
+client (``of_store``), like the player directory.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from rooms.backends.redis.connect import guarded, text
+from rooms.backends.redis.keys import KeyLayout
+from rooms.backends.store import Store
+from rooms.errors import ErrorCode, RoomError
+from rooms.guesses.book import GUESS_TTL
+
+__all__ = ["RedisGuessBook"]
+
+
+class RedisGuessBook:
+    def __init__(
+        self, client: Any, prefix: str, *, timeout: float = 2.0, ttl: float = GUESS_TTL
+    ) -> None:
+        self._client = client
+        self._layout = KeyLayout(prefix)
+        self._timeout = timeout
+        self._ttl_ms = max(1, round(ttl * 1000))
+
+    @classmethod
+    def of_store(cls, store: Store) -> RedisGuessBook:
+        """The book beside a Redis store (its client, key prefix and timeout)."""
+        client = getattr(store, "client", None)
+        layout = getattr(store, "layout", None)
+        if client is None or layout is None:
+            raise RoomError(ErrorCode.UNAVAILABLE, f"no guess book for a {store.name} store")
+        timeout = float(getattr(getattr(store, "options", None), "timeout", 2.0))
+        return cls(client, layout.prefix, timeout=timeout)
+
+    async def put(self, room_id: str, key: str, guesser: str, cell: str) -> None:
+        name = self._layout.guesses(room_id, key)
+        async with guarded("guesses", self._timeout):
+            pipe = self._client.pipeline(transaction=False)
+            pipe.hset(name, guesser, cell)
+            pipe.pexpire(name, self._ttl_ms)
+            await pipe.execute()
+
+    async def split(self, room_id: str, key: str) -> dict[str, int]:
+        async with guarded("guesses", self._timeout):
+            values = await self._client.hvals(self._layout.guesses(room_id, key))
+        return dict(Counter(text(value) for value in values))

@@ -1,0 +1,177 @@
+"""A worker's guess counter: its spectators' guesses and streaks, and the split after a move.
+
+Spectators of a room on this worker are registered here (``watch``) with a way to send to
+their connection. A guess is judged against the room (``check_guess``) and written to the
+book, which every worker shares, so the split is the whole crowd's. The desk hears every
+event the worker's hub hands out (``observe``, after the players were served): for a
+``moved`` event of a room with spectators here it waits ``settle`` seconds (the guesses
+other workers accepted just before they saw the move reach the book meanwhile), reads the
+book once, and sends each local spectator the ``guesses`` message: the split, and their own
+guess, whether it was right and their streak. Nothing of it ever goes to a player or on the
+bus, and the move's own path never waits for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from core import MoveRequest
+from rooms.common.jsontext import dumps, loads
+from rooms.common.tasks import cancel_all
+from rooms.errors import ErrorCode, RoomError
+from rooms.guesses.book import GuessBook, ply_key
+from rooms.guesses.check import cell_key, check_guess
+from rooms.room.room import Room
+
+__all__ = ["GUESSES", "GuessDesk"]
+
+log = logging.getLogger("tictactoe.rooms")
+
+GUESSES = "guesses"
+"""The type of the message a spectator gets after each move that was guessed at."""
+
+_MOVED = '{"type":"moved",'
+"""How a ``moved`` event's text starts (rooms.room.events: the tag is encoded first)."""
+
+
+@dataclass(slots=True)
+class _Guesser:
+    send: Callable[[str], object]
+    key: str | None = None
+    """The ply (``ply_key``) of this spectator's open guess (None: none open)."""
+    cell: str | None = None
+    streak: int = 0
+    """Consecutive right guesses; a wrong one starts it again, a ply not guessed keeps it."""
+
+
+class GuessDesk:
+    def __init__(
+        self,
+        book: GuessBook,
+        load: Callable[[str], Awaitable[Room]],
+        *,
+        settle: float = 0.2,
+    ) -> None:
+        self._book = book
+        self._load = load
+        self.settle = settle
+        self._rooms: dict[str, dict[str, _Guesser]] = {}
+        self._seen: dict[str, int] = {}  # room -> the last moved version revealed here
+        self._tasks: set[asyncio.Task[None]] = set()
+        self.reveals = 0
+        """Splits this worker sent out (for tests and metrics)."""
+
+    # -- spectators -----------------------------------------------------------------------
+
+    def watch(self, room_id: str, conn: str, send: Callable[[str], object]) -> None:
+        """``conn`` spectates ``room_id`` on this worker: it gets the split after each move."""
+        self._rooms.setdefault(room_id, {})[conn] = _Guesser(send)
+
+    def unwatch(self, room_id: str, conn: str) -> None:
+        guessers = self._rooms.get(room_id)
+        if guessers is None:
+            return
+        guessers.pop(conn, None)
+        if not guessers:
+            del self._rooms[room_id]
+            self._seen.pop(room_id, None)
+
+    def streak(self, room_id: str, conn: str) -> int:
+        guesser = self._rooms.get(room_id, {}).get(conn)
+        return guesser.streak if guesser is not None else 0
+
+    async def guess(
+        self, room_id: str, conn: str, room: Room, request: MoveRequest, version: int
+    ) -> str:
+        """Record ``conn``'s guess (replacing an earlier one for the same move); the cell
+        guessed (``cell_key``). RoomError when it may not count (rooms.guesses.check)."""
+        move = check_guess(room, conn, request, version)
+        guesser = self._rooms.get(room_id, {}).get(conn)
+        if guesser is None:  # not registered: a spectator of another path (cannot happen)
+            raise RoomError(ErrorCode.NOT_JOINED, "join as a spectator before guessing")
+        key, cell = ply_key(room.game_number, room.game.ply), cell_key(move)
+        await self._book.put(room_id, key, conn, cell)
+        guesser.key, guesser.cell = key, cell
+        return cell
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def observe(self, room_id: str, version: int, text: str) -> None:
+        """An event the hub handed out: a move of a room watched here reveals its split."""
+        if room_id not in self._rooms or not text.startswith(_MOVED):
+            return
+        if self._seen.get(room_id, -1) >= version:  # a copy the bus brought back
+            return
+        self._seen[room_id] = version
+        task = asyncio.get_running_loop().create_task(
+            self._reveal(room_id, text), name=f"guesses:{room_id}"
+        )
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _reveal(self, room_id: str, text: str) -> None:
+        try:
+            event = loads(text)
+            await asyncio.sleep(self.settle)
+            room = await self._load(room_id)
+            ply = int(event["ply"])
+            # the move's game: the room's, unless a new game began within the settle time
+            game_number = room.game_number if room.game.ply >= ply else room.game_number - 1
+            key = ply_key(game_number, ply - 1)
+            split = await self._book.split(room_id, key)
+            self._send(room_id, key, ply, event, split)
+        except RoomError as exc:
+            log.info("room %s: no split for a move: %s", room_id, exc.message)
+        except Exception:
+            log.exception("room %s: the guesses' split failed", room_id)
+
+    def _send(
+        self, room_id: str, key: str, ply: int, event: dict[str, Any], split: dict[str, int]
+    ) -> None:
+        played = f"{event['row']},{event['col']},{event.get('layer', 0)}"
+        total = sum(split.values())
+        head = dumps(
+            {
+                "type": GUESSES,
+                "ply": ply,
+                "move": _cell(played),
+                "total": total,
+                "right": split.get(played, 0),
+                "split": [
+                    {**_cell(cell), "count": count}
+                    for cell, count in sorted(split.items(), key=lambda item: -item[1])
+                ],
+            }
+        )
+        head = head[:-1] + ',"you":'  # one shared text; each spectator's own part after it
+        for guesser in tuple(self._rooms.get(room_id, {}).values()):
+            guessed = guesser.key == key
+            if guessed:
+                right = guesser.cell == played
+                guesser.streak = guesser.streak + 1 if right else 0
+                you = {"guess": _cell(guesser.cell or ""), "right": right}
+                guesser.key = guesser.cell = None
+            elif total == 0:
+                continue  # nobody guessed this move: nothing to show
+            else:
+                you = {"guess": None, "right": None}
+            you["streak"] = guesser.streak
+            try:
+                guesser.send(head + dumps(you) + "}")
+            except Exception:
+                log.exception("room %s: a split could not be sent", room_id)
+        self.reveals += 1
+
+    async def close(self) -> None:
+        await cancel_all(self._tasks)
+        self._rooms.clear()
+        self._seen.clear()
+
+
+def _cell(key: str) -> dict[str, int]:
+    row, col, layer = (int(part) for part in key.split(","))
+    return {"row": row, "col": col, "layer": layer}
