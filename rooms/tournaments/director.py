@@ -182,7 +182,9 @@ class Director:
         room_id = game_room_id(record.id, game.round, game.index)
         rules = Rules.from_dict(record.rules)
         settings = RoomSettings(
-            time_control=TimeControl.from_dict(record.time_control), tournament=record.id
+            time_control=TimeControl.from_dict(record.time_control),
+            tournament=record.id,
+            watch_delay=record.watch_delay,  # its spectators see it that far behind
         )
         now = self._tournaments.clock()
 

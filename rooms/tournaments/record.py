@@ -132,6 +132,8 @@ class TournamentRecord:
     rounds: int = 0
     """The rounds to play: a round robin's and a knockout's from the start, a Swiss's set at
     creation, an arena's pairings so far."""
+    watch_delay: float = 0.0
+    """Seconds its games' spectators see them behind the players (rooms.room.delayed)."""
     version: int = 0
     updated: float = 0.0
 

@@ -25,6 +25,7 @@ def summary(record: TournamentRecord) -> dict[str, Any]:
         "kind": record.kind,
         "double": record.double,
         "draw_rule": record.draw_rule,
+        "watch_delay": record.watch_delay,
         "status": record.status.value,
         "duration": record.duration if record.kind == ARENA else None,
         "ends_at": record.ends_at,

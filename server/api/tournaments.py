@@ -26,7 +26,7 @@ from rooms import ErrorCode, RoomError
 from rooms.common.names import clean_name
 from rooms.errors import from_game_error
 from rooms.players import Player, verified
-from rooms.room.config import TimeControl
+from rooms.room.config import TimeControl, watch_delay_of
 from rooms.tournaments import ARENA, KINDS, KNOCKOUT, ROUND_ROBIN, SWISS, Status, TournamentRecord
 from rooms.tournaments.kinds import start
 from rooms.tournaments.seeding import seeding_ratings
@@ -53,6 +53,7 @@ _CREATE_FIELDS = (
     "public",
     "starts_at",
     "player",
+    "watch_delay",
 )
 DEFAULT_TIME_CONTROL = {"initial": 180.0, "increment": 2.0}
 """A tournament game is timed: the first-move limit is what forfeits a missing player."""
@@ -125,6 +126,9 @@ def _options(data: dict[str, Any], state: AppState, creator: Player) -> Callable
         )
     rounds, draw_rule = _rounds_and_draw_rule(data, kind, max_players)
 
+    delay = data.get("watch_delay")
+    watch_delay = watch_delay_of(0 if delay is None else delay)
+
     def make(tournament_id: str, now: float) -> TournamentRecord:
         record = TournamentRecord(
             id=tournament_id,
@@ -141,6 +145,7 @@ def _options(data: dict[str, Any], state: AppState, creator: Player) -> Callable
             double=double,
             rounds=rounds,
             draw_rule=draw_rule,
+            watch_delay=watch_delay,
         )
         record.join(creator.player_id, creator.name)
         return record

@@ -22,7 +22,7 @@ from tests.support.live_server import LiveServer
 __all__ = ["EVENT_TYPES", "WAIT", "Client", "table"]
 
 EVENT_TYPES = {kind.value for kind in EventType}
-NOT_REPLIES = EVENT_TYPES | {"chat"}  # chat lines come unasked, like events
+NOT_REPLIES = EVENT_TYPES | {"chat", "guesses"}  # chat lines and splits come unasked
 WAIT = 20.0  # upper bound for anything to arrive; a bound against hangs, never a measurement
 
 

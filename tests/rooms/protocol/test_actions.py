@@ -8,7 +8,14 @@ import pytest
 from rooms.protocol import ACTIONS, ActionMessage, ClientType, command_for, parse_message
 from rooms.room import Abort, Answer, Claim, Command, Leave, Offer, OfferKind, Rematch, Resign
 
-SESSION = {ClientType.JOIN, ClientType.MOVE, ClientType.SYNC, ClientType.PING, ClientType.CHAT}
+SESSION = {
+    ClientType.JOIN,
+    ClientType.MOVE,
+    ClientType.SYNC,
+    ClientType.PING,
+    ClientType.CHAT,
+    ClientType.GUESS,
+}
 """What the session answers itself; every other type is a room action."""
 
 CONN = "aaaaaaaaaaaa.0000000000000001"
