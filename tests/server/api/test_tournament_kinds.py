@@ -2,7 +2,8 @@
 (three scripted players with identities, four bots) played through its 3 rounds, one bye a
 round, nobody met twice; a knockout of 8 seeded in entry order (nobody rated) whose first
 game, between two scripted players, is drawn and replayed with colours swapped, played to its
-final with the live socket following."""
+final with the live socket following. Every socket message validates against
+docs/asyncapi.yaml's TournamentView."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from collections import Counter
 from typing import Any
 
 from tests.server.api.test_tournaments import get, identity, next_message, play_every_game, post
+from tests.server.test_asyncapi import TOURNAMENT
 from tests.support.live_server import LiveServer
 from tests.support.ws_client import Client
 
@@ -81,6 +83,8 @@ async def test_a_swiss_of_seven_over_three_rounds_is_played_through(server: Live
         final = await next_message(watcher, lambda m: m["status"] == "finished")
         seen_rounds = {m["round"] for m in watcher.log if m["type"] == "tournament"}
         assert {1, 2, 3} <= seen_rounds  # the socket streamed each round
+        for message in watcher.log:
+            TOURNAMENT.validate(message)
     finally:
         for client in (*follows, watcher):
             await client.close()
@@ -166,6 +170,8 @@ async def test_a_knockout_of_eight_with_a_drawn_game_is_played_through(server: L
     finally:
         for client in (follow_ada, follow_bob, watcher):
             await client.close()
+    for message in watcher.log:
+        TOURNAMENT.validate(message)
     matches = [m for r in final["bracket"] for m in r["matches"]]
     assert all(m["winner"] is not None for m in matches) and len(matches) == 7
     assert matches[0]["winner"] == ada["id"] and len(matches[0]["games"]) == 2
