@@ -88,6 +88,11 @@ def evals(page: Any) -> Any:
     return page.locator(".board .cell .eval")
 
 
+def join_button(page: Any) -> Any:
+    """The invite card's one button: "Join as O" (or whichever seat is free)."""
+    return page.get_by_role("button", name=re.compile(r"^Join as [XOAB]$"))
+
+
 def name_field(page: Any) -> Any:
     """The invite page's question: the name to show the others."""
     return page.get_by_role("textbox", name="Your name", exact=True)
@@ -99,7 +104,7 @@ def accept_invite(page: Any, room: str) -> Any:
     page.goto(f"/r/{room}")
     stored = page.evaluate("() => JSON.parse(localStorage.getItem('ttt.name'))")
     expect(name_field(page)).to_have_value(stored or re.compile(r"^Guest [0-9]{4}$"))
-    button(page, "Join the game").click()
+    join_button(page).click()
     return page
 
 

@@ -221,7 +221,11 @@ def test_result_texts_follow_the_server_outcome(js: Any) -> None:
         ];
     """)
     assert out == [
-        {"title": "Player O won", "detail": "Ada completed 3 in a row (misère)", "tone": "loss"},
+        {
+            "title": "You lost",
+            "detail": "Player O won · Ada completed 3 in a row (misère)",
+            "tone": "loss",
+        },
         {"title": "Player O won", "detail": "Ada completed 3 in a row (misère)", "tone": "neutral"},
         {"title": "Draw", "detail": "The board is full", "tone": "draw"},
     ]

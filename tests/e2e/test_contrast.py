@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import banner, cell, expect_cell, role_badge, say, seat
+from tests.e2e.browser_helpers import banner, cell, expect_cell, join_button, role_badge, say, seat
 from tests.e2e.contrast import contrast, low_contrast
 
 pytestmark = pytest.mark.e2e
@@ -42,7 +42,7 @@ def test_all_text_has_enough_contrast_in_light_and_dark(
 
     ada = seat(new_page(name="Ada"), room)
     failures += both_themes(ada, "waiting")
-    invited.get_by_role("button", name="Join the game").click()
+    join_button(invited).click()
     expect(role_badge(invited)).to_have_text("You play O")
     watcher = new_page()
     watcher.goto(f"/r/{room}/watch")

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import button, name_field, role_badge, seat
+from tests.e2e.browser_helpers import join_button, name_field, role_badge, seat
 
 pytestmark = pytest.mark.e2e
 
@@ -92,7 +92,7 @@ def test_join_by_code_or_link(new_page: Any, create_room: Any) -> None:
     page.get_by_role("button", name="Join", exact=True).click()
     expect(page).to_have_url(re.compile(rf"/r/{room}$"))
     expect(name_field(page)).to_have_value("Jo")  # not its creator: the invite's question
-    button(page, "Join the game").click()
+    join_button(page).click()
     expect(role_badge(page)).to_have_text("You play X")
 
     other = new_page()

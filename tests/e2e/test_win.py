@@ -49,7 +49,8 @@ def test_the_winning_line_celebrates_and_rematch_is_one_click_away(
     expect(banner(ada)).to_have_attribute("data-tone", "win")
     expect(banner(ada).locator(".banner-title")).to_have_text("You won!")
     expect(banner(grace)).to_have_attribute("data-tone", "loss")
-    expect(banner(grace).locator(".banner-title")).to_have_text("Ada won")
+    expect(banner(grace).locator(".banner-title")).to_have_text("You lost")
+    expect(banner(grace).locator(".banner-detail")).to_have_text("Ada won · 3 in a row")
     size = banner(ada).locator(".banner-title").evaluate(FONT_SIZE)
     body = ada.locator("body").evaluate(FONT_SIZE)
     assert size >= 1.6 * body  # the largest text on the page

@@ -35,7 +35,8 @@ export function outcomeText(outcome, room, me) {
   if (outcome.reason === "aborted") return { title: "Game aborted", detail, tone: "neutral" };
   if (!outcome.winner) return { title: "Draw", detail, tone: "draw" };
   if (me && outcome.winner === me) return { title: "You won!", detail, tone: "win" };
-  if (me) return { title: `${n(outcome.winner)} won`, detail, tone: "loss" };
+  // the loser reads it from their seat; the winner's name goes into the detail
+  if (me) return { title: "You lost", detail: `${n(outcome.winner)} won · ${detail}`, tone: "loss" };
   return { title: `${nameWithMark(room.players, outcome.winner)} won`, detail, tone: "neutral" };
 }
 

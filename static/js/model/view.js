@@ -100,6 +100,13 @@ export function gameView(s) {
     };
   });
 
+  // Each card keeps its side across rematches, though the marks rotate: a rematch moves
+  // every seat one place round (rooms/room/rematch.py), so the seat's place in the first
+  // game is its mark's index plus the games played since.
+  const games = (room.game_number || 1) - 1;
+  const firstPlace = (p) => (["X", "O", "A", "B"].indexOf(p.mark) + games) % room.seats;
+  players.sort((a, b) => firstPlace(a) - firstPlace(b));
+
   const rematchFrom = (room.offers.rematch || []).filter((m) => m !== me);
   return {
     ...base,

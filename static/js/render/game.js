@@ -65,7 +65,7 @@ export function renderGame(el, state, view, on) {
   text(el.rules, view.rulesText);
   memo(el.watchers, view.spectators, () => {
     fill(el.watchers, icon("eye"), h("span", { class: "count" }, String(view.spectators)),
-      " watching");
+      h("span", { class: "watch-word" }, " watching"));
     el.watchers.setAttribute("aria-label", `${view.spectators} watching`);
   });
   text(el.role, view.me ? `You play ${view.me}` : state.role === "spectator" ? "Spectating" : "");
@@ -76,7 +76,8 @@ export function renderGame(el, state, view, on) {
   attr(el.record, "download", `tictactoe-${view.roomId}-game${view.gameNumber}.txt`);
   text(el.gameNo, view.series ? `Game ${view.gameNumber}` : "");
   text(el.status, view.live ? view.statusText : `Reviewing move ${view.ply} of ${view.total}`);
-  el.status.hidden = view.live && view.status === "finished"; // the banner says it
+  // the banner says the result; the invite card over the board says what an invitee may do
+  el.status.hidden = (view.live && view.status === "finished") || Boolean(state.askName);
   el.status.dataset.tone = view.myTurn ? "your-turn" : view.status;
   const busy = new Set(Object.values(state.inflight || {}).map((c) => ACTION_OF[c.type]).filter(Boolean));
   const flashKey = `${JSON.stringify(state.flash)}|${state.confirming}|${[...busy]}`;
@@ -88,8 +89,8 @@ export function renderGame(el, state, view, on) {
   memo(el.players, `${playersKey(view)}|${view.series}`, () => renderPlayers(el.players, view));
   memo(el.clocks, clocksKey(view), () => renderClocks(el.clocks, view));
   updateClocks(el.clocks, view);
-  memo(el.invite, `${view.status}|${actionsKey("invite")}`, () =>
-    renderInvite(el.invite, view, on.links.play,
+  memo(el.invite, `${view.status}|${Boolean(state.askName)}|${actionsKey("invite")}`, () =>
+    renderInvite(el.invite, state.askName ? { ...view, status: "asking" } : view, on.links.play,
       actionButtons(available("invite", view), { run: on.runAction, flash: state.flash })));
   memo(el.banner, `${JSON.stringify(view.result)}|${view.rematchNote}|${view.ratingNote}|${actionsKey("banner")}`, () =>
     renderBanner(el.banner, view, { actions: buttonsFor("banner") }));
@@ -143,24 +144,29 @@ export function gameLayout(app) {
           part("role", "span", { class: "role-badge" }),
           part("watchers", "span", { class: "watchers", role: "status" }))),
       part("notice", "div", { class: "notice", hidden: true, role: "alert" }),
-      part("nameCard", "section", { class: "name-card card", hidden: true, "aria-label": "Your name" }),
       part("loading", "div", { class: "loading" },
         h("span", { class: "spinner", "aria-hidden": "true" }), "Joining the game…"),
-      part("players", "ul", { class: "players", "aria-label": "Players" }),
-      part("banner", "div", { class: "banner", hidden: true, role: "status" }),
-      part("bannerError", "div", { class: "notice", hidden: true, role: "alert" }),
-      // One slot for the status, the offers and the page's answers to clicks: a message
-      // moves nothing (the slot keeps its height; a taller message lies over the board's top).
-      h("div", { class: "status-slot" },
-        part("status", "p", { class: "status-line" }),
-        part("offers", "div", { class: "offers", hidden: true, role: "region", "aria-label": "Offers", "aria-live": "polite" }),
-        part("moveError", "div", { class: "notice move-error", hidden: true, role: "alert" })),
-      // The board keeps its box from the first paint: the invite and the line's state are
-      // drawn over it, not beside it.
+      // The players and the status above the board keep their height from the first paint;
+      // the result banner, with Rematch, is drawn over them once the game is over, so
+      // nothing above the board ever pushes it down.
+      h("div", { class: "board-top" },
+        part("players", "ul", { class: "players", "aria-label": "Players" }),
+        // One slot for the status, the offers and the page's answers to clicks: a message
+        // moves nothing (the slot keeps its height; a taller one lies over the board's top).
+        h("div", { class: "status-slot" },
+          part("status", "p", { class: "status-line" }),
+          part("offers", "div", { class: "offers", hidden: true, role: "region", "aria-label": "Offers", "aria-live": "polite" }),
+          part("moveError", "div", { class: "notice move-error", hidden: true, role: "alert" })),
+        h("div", { class: "result-slot" },
+          part("banner", "div", { class: "banner", hidden: true, role: "status" }),
+          part("bannerError", "div", { class: "notice", hidden: true, role: "alert" }))),
+      // The board keeps its box from the first paint: the invitations and the line's state
+      // are drawn over it, not beside it.
       part("stage", "div", { class: "board-stage" },
         part("boardFrame", "div", { class: "board-frame" },
           part("board", "div", { class: "board" }),
           part("invite", "section", { class: "invite-card card", hidden: true }),
+          part("nameCard", "section", { class: "name-card invite-card card", hidden: true, "aria-label": "Invitation" }),
           part("lineOverlay", "div", { class: "line-overlay", role: "status", hidden: true })),
         part("clocks", "div", { class: "clock-rail", role: "group", "aria-label": "Clocks", hidden: true })),
       part("tools", "div", { class: "board-tools", role: "group", "aria-label": "Board tools", hidden: true }),

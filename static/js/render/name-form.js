@@ -1,11 +1,14 @@
-// The invite page's question before taking a seat: the player's name, prefilled (the stored
-// name, else a fresh guest name), checked as the server would (names.js) before joining.
+// The invite page's card, drawn over the board before taking a seat: who invites, the game,
+// its rules and clock, the seat offered, and the player's name, prefilled (the stored name,
+// else a fresh guest name) and checked as the server would (names.js) before joining.
 
 import { fill, h } from "../browser/dom.js";
 import { MAX_NAME, cleanName } from "../model/names.js";
 
-/** Shows the form in `root`; `onName(name)` gets the cleaned name once it is usable. */
-export function renderNameForm(root, { title, detail, value, onName }) {
+/** Shows the card in `root`: `from` (who invites, or null), `title` (the game), `facts`
+ *  ([term, value] lines), `mark` (the seat offered); `onName(name)` gets the cleaned name
+ *  once it is usable. */
+export function renderNameForm(root, { from, title, facts = [], mark, value, onName }) {
   const input = h("input", {
     id: "join-name", name: "name", maxlength: MAX_NAME, autocomplete: "nickname",
     required: true, value, spellcheck: "false",
@@ -15,7 +18,8 @@ export function renderNameForm(root, { title, detail, value, onName }) {
     h("label", { class: "field", for: "join-name" },
       h("span", { class: "field-label" }, "Your name"), input),
     error,
-    h("button", { type: "submit", class: "button primary" }, "Join the game"));
+    h("button", { type: "submit", class: "button primary big join-button" },
+      mark ? `Join as ${mark}` : "Join the game"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const name = cleanName(input.value);
@@ -29,7 +33,14 @@ export function renderNameForm(root, { title, detail, value, onName }) {
     }
     onName(name);
   });
-  fill(root, h("h2", {}, title), detail ? h("p", { class: "name-detail" }, detail) : null, form);
+  fill(root,
+    h("h2", {},
+      h("span", { class: "invite-from" }, from ? `${from} invites you to play ` : "You are invited to play "),
+      h("span", { class: "invite-game" }, title)),
+    facts.length
+      ? h("dl", { class: "invite-facts" }, facts.map(([term, text]) => h("div", {}, h("dt", {}, term), h("dd", {}, text))))
+      : null,
+    form);
   root.hidden = false;
   input.focus();
   input.select();
