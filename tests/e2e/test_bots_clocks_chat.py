@@ -15,6 +15,7 @@ from tests.e2e.browser_helpers import (
     cell,
     chat_lines,
     clock,
+    custom_game,
     evals,
     expect_cell,
     moves,
@@ -42,6 +43,7 @@ def test_the_perfect_bot_cannot_be_beaten_and_analysis_opens_after_the_game(
 ) -> None:
     page = new_page(name="Ada")
     page.goto("/")
+    custom_game(page)
     page.get_by_role("radio", name=re.compile("^Classic")).check()
     page.get_by_role("radio", name=re.compile("^The computer")).check()
     expect(page.get_by_role("button", name="Quick play")).to_be_hidden()  # not against a bot
@@ -64,7 +66,7 @@ def test_the_perfect_bot_cannot_be_beaten_and_analysis_opens_after_the_game(
 
     shot = False
     for _ in range(6):  # X moves at most five times on 3×3
-        expect(status_line(page)).to_have_text(re.compile("^(Your move|Draw|.* won.*)$"))
+        expect(status_line(page)).to_have_text(re.compile("^(Your move|Draw|You lost)$"))
         if banner(page).is_visible():
             break
         played = len(page.locator(".move-list .move").all())
@@ -73,7 +75,7 @@ def test_the_perfect_bot_cannot_be_beaten_and_analysis_opens_after_the_game(
         cell(page, *target).click()
         expect(moves(page)).not_to_have_count(played)
         if not shot and played >= 2:
-            expect(status_line(page)).to_have_text(re.compile("Your move|Draw|won"))
+            expect(status_line(page)).to_have_text(re.compile("Your move|Draw|You lost"))
             screenshot(page, "bot-game")
             shot = True
     expect(banner(page)).to_be_visible()
@@ -96,6 +98,7 @@ def test_a_timed_game_shows_clocks_counting_down_and_the_players_chat(
 ) -> None:
     ada = new_page(name="Ada")
     ada.goto("/")
+    custom_game(ada)
     ada.get_by_role("radio", name=re.compile("^Classic")).check()
     ada.get_by_role("radio", name="3 + 2").check()
     ada.get_by_role("button", name="Create game").click()
@@ -206,6 +209,7 @@ def test_quick_play_seats_two_people_in_one_game(new_page: Any) -> None:
     for name in ("Ada", "Bob"):
         page = new_page(name=name)
         page.goto("/")
+        custom_game(page)
         page.get_by_role("radio", name=re.compile("^Custom")).check()
         page.get_by_role("spinbutton", name="Rows").fill(str(rules["rows"]))
         page.get_by_role("spinbutton", name="Columns").fill(str(rules["cols"]))
