@@ -88,6 +88,12 @@ def evals(page: Any) -> Any:
     return page.locator(".board .cell .eval")
 
 
+def custom_game(page: Any) -> None:
+    """Open the lobby's "Custom game" disclosure: the full form to create a game."""
+    page.get_by_text("Custom game", exact=True).click()
+    expect(page.get_by_role("button", name="Create game")).to_be_visible()
+
+
 def join_button(page: Any) -> Any:
     """The invite card's one button: "Join as O" (or whichever seat is free)."""
     return page.get_by_role("button", name=re.compile(r"^Join as [XOAB]$"))

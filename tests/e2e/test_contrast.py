@@ -10,7 +10,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import banner, cell, expect_cell, join_button, role_badge, say, seat
+from tests.e2e.browser_helpers import (
+    banner,
+    cell,
+    custom_game,
+    expect_cell,
+    join_button,
+    role_badge,
+    say,
+    seat,
+)
 from tests.e2e.contrast import contrast, low_contrast
 
 pytestmark = pytest.mark.e2e
@@ -31,6 +40,7 @@ def test_all_text_has_enough_contrast_in_light_and_dark(
     public = create_room(public=True)
     lobby = new_page(name="Lia")
     lobby.goto("/")
+    custom_game(lobby)
     expect(lobby.locator(f'.room-item[data-room-id="{public}"]')).to_be_visible()
     failures += both_themes(lobby, "lobby")
 

@@ -12,7 +12,7 @@ import httpx
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import button, role_badge, seat
+from tests.e2e.browser_helpers import button, custom_game, role_badge, seat
 from tests.support.live_server import LiveServer
 
 pytestmark = pytest.mark.e2e
@@ -33,6 +33,7 @@ def test_seats_link_to_the_identity_and_a_link_carries_it_elsewhere(
 ) -> None:
     ada = new_page(name="Ada", permissions=["clipboard-read", "clipboard-write"])
     ada.goto("/")
+    custom_game(ada)
     card = ada.locator(".identity-card")
     expect(card).to_contain_text("No identity yet")
     button(ada, "Create game").click()
@@ -107,6 +108,7 @@ def test_quick_play_seats_link_to_each_players_identity(
     for name in ("Ada", "Bob"):
         page = new_page(name=name)
         page.goto("/")
+        custom_game(page)
         page.get_by_role("radio", name=re.compile("^Custom")).check()
         page.get_by_role("spinbutton", name="Rows").fill("5")
         page.get_by_role("spinbutton", name="Columns").fill("6")  # a game nobody else waits for

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import join_button, name_field, role_badge, seat
+from tests.e2e.browser_helpers import custom_game, join_button, name_field, role_badge, seat
 
 pytestmark = pytest.mark.e2e
 
@@ -59,6 +59,7 @@ def test_creating_a_room_with_impossible_rules_shows_the_server_error_on_the_fie
 ) -> None:
     page = new_page(phone=True)
     page.goto("/")
+    custom_game(page)
     expect(page.get_by_role("spinbutton", name="In a row")).to_be_hidden()  # preset rules
     page.get_by_role("radio", name=re.compile("^Custom")).check()
     page.get_by_role("spinbutton", name="In a row").fill("7")
@@ -130,6 +131,7 @@ def test_room_options_refused_by_the_server_are_shown_on_their_field(new_page: A
     lobby.goto("/")
     page = new_page(name="Olga")
     page.goto("/")
+    custom_game(page)
     page.get_by_role("radio", name=re.compile("^Custom")).check()
     page.get_by_label("Players").select_option("3")
     page.get_by_role("radio", name=re.compile("^The computer")).check()

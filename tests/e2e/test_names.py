@@ -15,6 +15,7 @@ from playwright.sync_api import expect
 from tests.e2e.browser_helpers import (
     button,
     cell,
+    custom_game,
     expect_cell,
     join_button,
     name_field,
@@ -117,6 +118,7 @@ def test_the_stored_name_is_offered_can_be_changed_and_a_reload_asks_no_more(
 def test_whoever_creates_a_room_is_seated_there_without_a_question(new_page: Any) -> None:
     ada = new_page()  # no stored name: the one typed in the lobby is the one shown
     ada.goto("/")
+    custom_game(ada)
     ada.get_by_role("textbox", name="Your name").fill("Ada L.")
     ada.get_by_role("radio", name=re.compile("^Classic")).check()
     ada.get_by_role("button", name="Create game").click()  # the name was given here

@@ -12,6 +12,7 @@ from tests.e2e.browser_helpers import (
     banner,
     cell,
     connection,
+    custom_game,
     expect_cell,
     move_error,
     moves,
@@ -28,6 +29,7 @@ pytestmark = pytest.mark.e2e
 def test_two_players_and_a_spectator_play_a_full_game(new_page: Any, screenshot: Any) -> None:
     ada = new_page(name="Ada")
     ada.goto("/")
+    custom_game(ada)
     ada.get_by_role("radio", name=re.compile("^Classic")).check()
     ada.get_by_role("button", name="Create game").click()
     expect(ada).to_have_url(re.compile(r"/r/[a-z0-9]{8}$"))

@@ -10,7 +10,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import banner, button, cell, expect_cell, role_badge, seat
+from tests.e2e.browser_helpers import (
+    banner,
+    button,
+    cell,
+    custom_game,
+    expect_cell,
+    role_badge,
+    seat,
+)
 from tests.e2e.contrast import low_contrast
 
 pytestmark = pytest.mark.e2e
@@ -21,6 +29,7 @@ def test_a_rated_game_changes_both_ratings_and_the_pages_show_them(
 ) -> None:
     ada = new_page(name="Ada")
     ada.goto("/")
+    custom_game(ada)
     ada.get_by_role("checkbox", name=re.compile("^Rated")).check()
     button(ada, "Create game").click()
     expect(role_badge(ada)).to_have_text("You play X")

@@ -1,28 +1,41 @@
-// The lobby (/): create a game (against a person or a bot, with or without a clock) or
-// be matched by quick play, see the open and live public games (kept up to date), join
-// by code or link; a link to the tournaments (tournaments.js).
+// The lobby (/): one click on a pairing (lobby-pairings.js) seats the player by quick
+// play; the custom game's form, one click away, creates a game (against a person or a
+// bot, with or without a clock) or quick-plays its own rules; the open and live public
+// games (kept up to date); join by code or link; a link to the tournaments.
 
-import { createRoom, getRoom, listRooms, quickPlay } from "../net/api.js";
+import { createRoom, getRoom, listRooms } from "../net/api.js";
 import { announce } from "../browser/announce.js";
 import { fill, h } from "../browser/dom.js";
 import { identityCard } from "./identity-card.js";
+import { pairingGrid, quickSeat } from "./lobby-pairings.js";
 import { ensureIdentity, renameIdentity } from "../net/identity.js";
 import { renderRoomList } from "../render/lobby.js";
 import { clockFieldset, OPTION_FIELDS, opponentFieldset, readOptions, readTimeControl, syncOptions } from "./lobby-options.js";
 import { MAX_LAYERS, MAX_SIDE, PRESETS } from "../model/rules.js";
 import { cleanName, guestName } from "../model/names.js";
-import { loadName, markCreated, newJoinKey, saveName, saveSeat } from "../browser/storage.js";
+import { loadName, markCreated, newJoinKey, saveName } from "../browser/storage.js";
 
 const POLL_MS = 1500;
 
 export function startLobby(app) {
   const identity = identityCard();
-  const form = createForm(identity);
+  const name = nameField(identity);
+  const form = createForm(name);
   const list = h("div", { class: "rooms", "aria-live": "off" });
   const join = joinForm();
+  // the name is given here (none: a neutral guest), so the game page does not ask again
+  const chosenName = () => cleanName(name.value) || loadName() || guestName();
   fill(app, h("div", { class: "lobby" },
     h("section", { class: "card create-card", "aria-labelledby": "create-title" },
-      h("h1", { id: "create-title" }, "Start a game"), form,
+      h("div", { class: "play-head" },
+        h("h1", { id: "create-title" }, "Play now"),
+        h("label", { class: "field name-field" }, h("span", { class: "field-label" }, "Your name"), name)),
+      h("p", { class: "hint pairing-hint" }, "One click seats you with the next player who picks the same game and clock."),
+      pairingGrid({ name: chosenName }),
+      h("details", { class: "custom-game" },
+        h("summary", {}, h("span", { class: "summary-title" }, "Custom game"),
+          h("small", {}, "other rules, a bot, a clock of your own, a private room")),
+        form),
       h("p", { class: "hint tournament-hint" }, "Or ", h("a", { href: "/tournaments" }, "run a tournament"),
         ": a round robin where everyone plays everyone.")),
     h("div", { class: "lobby-side" },
@@ -35,6 +48,18 @@ export function startLobby(app) {
         h("h2", { id: "join-title" }, "Join by code or link"), join),
       identity.root)));
   pollRooms(list);
+}
+
+/** The player's name, shared by the pairings and the custom form: kept, and given to the
+ *  guest identity, as it changes. */
+function nameField(identity) {
+  const input = h("input", { name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "Guest", value: loadName() });
+  input.addEventListener("change", () => {
+    saveName(input.value);
+    const chosen = cleanName(input.value);
+    if (chosen) renameIdentity(chosen).then(() => identity.refresh()); // the identity's name too
+  });
+  return input;
 }
 
 // -- the room list ------------------------------------------------------------------------
@@ -79,7 +104,7 @@ function checkField(name, label, hint) {
     h("span", {}, h("span", { class: "check-label" }, label), hint ? h("small", {}, hint) : null));
 }
 
-function createForm(identity) {
+function createForm(nameInput) {
   const error = h("div", { class: "form-error", role: "alert", hidden: true });
   const presetChips = PRESETS.map((p, i) => h("label", { class: "chip" },
     h("input", { type: "radio", name: "preset", value: p.id, checked: i === 0 }),
@@ -89,9 +114,6 @@ function createForm(identity) {
     h("span", { class: "chip-body" }, h("strong", {}, "Custom"), h("small", {}, "your own rules"))));
 
   const form = h("form", { class: "create-form", novalidate: true },
-    h("label", { class: "field name-field" },
-      h("span", { class: "field-label" }, "Your name"),
-      h("input", { name: "name", maxlength: 32, autocomplete: "nickname", placeholder: "Guest", value: loadName() })),
     h("fieldset", { class: "presets" }, h("legend", {}, "Game"), h("div", { class: "chips" }, presetChips)),
     h("fieldset", { class: "rules-fields" }, h("legend", {}, "Rules"),
       h("div", { class: "field-row" },
@@ -156,12 +178,7 @@ function createForm(identity) {
     if (name === "preset") {
       applyPreset(event.target.value);
       showRules();
-    } else if (name === "name") {
-      saveName(event.target.value);
-      const chosen = cleanName(event.target.value);
-      if (chosen) renameIdentity(chosen).then(() => identity.refresh()); // the identity's name too
-    }
-    else syncLayers();
+    } else syncLayers();
     syncOptions(form);
     clearError(form, error);
   });
@@ -171,7 +188,7 @@ function createForm(identity) {
     event.preventDefault();
     clearError(form, error);
     // the name is given here (none: a neutral guest), so the game page does not ask again
-    const name = cleanName(el.name.value) || loadName() || guestName();
+    const name = cleanName(nameInput.value) || loadName() || guestName();
     saveName(name);
     const quick = Boolean(event.submitter && event.submitter.value === "quick");
     const submit = event.submitter || form.querySelector("button[type=submit]");
@@ -183,11 +200,8 @@ function createForm(identity) {
       if (quick) {
         // one key for this request and its retries: an answer lost on the way gives no second seat
         quickKey = quickKey || newJoinKey();
-        const player = await ensureIdentity(name); // the seat links to it (made the first time)
-        const seat = await quickPlay(readRules(el), readTimeControl(el), name, quickKey, player);
+        roomId = await quickSeat(readRules(el), readTimeControl(el), name, quickKey);
         quickKey = null;
-        saveSeat(seat.room_id, { token: seat.token, mark: seat.mark }); // the seat taken for us
-        roomId = seat.room_id;
       } else {
         // the identity is made (the first time) while the room is: the seat will link to it
         const [room] = await Promise.all([
