@@ -55,9 +55,9 @@ def test_the_served_page_runs_its_inline_client_under_its_policy(new_page: Any) 
     response = page.goto("/")
     assert response is not None
     assert "'sha256-" in response.headers["content-security-policy"]
-    expect(page.get_by_role("button", name="Create game")).to_be_enabled()
+    expect(page.get_by_role("button", name="Classic, 3 + 2")).to_be_enabled()
     files = [url for url in requests if url.endswith((".js", ".css"))]
     assert files == [], f"the page fetched files it carries inside: {files}"
     # a revisit revalidates the page (a 304), and the cached page still runs under its policy
     page.reload()
-    expect(page.get_by_role("button", name="Create game")).to_be_enabled()
+    expect(page.get_by_role("button", name="Classic, 3 + 2")).to_be_enabled()
