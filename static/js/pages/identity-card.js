@@ -28,7 +28,7 @@ export function identityCard() {
     try {
       const player = await adoptIdentity(identity);
       status = { tone: "ok", text: `This browser now plays as ${player.name}.` };
-      const field = document.querySelector('.create-form input[name="name"]');
+      const field = document.querySelector('.create-card input[name="name"]'); // the lobby's name
       if (field) field.value = player.name;
     } catch (err) {
       status = { tone: "error", text: `That link's identity cannot be used: ${err.message}.` };
