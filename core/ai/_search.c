@@ -1,4 +1,5 @@
-/* The solver's value search in C: the twin of core/ai/value_search.py and core/ai/table.py.
+/* The solver's searches in C: the twins of core/ai/value_search.py, core/ai/distance_search.py
+ * and their tables (core/ai/table.py).
  *
  * The same negamax with alpha-beta on the three values -1, 0, 1 over bitboards of at most
  * 64 bits (core/ai/bitboard.py's layout: a position is (me, mask)), the same shortcuts,
@@ -12,6 +13,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +34,14 @@ typedef struct {
     uint8_t used, work, move, bounds; /* move: bit index + 1 (0: none); bounds as in Python */
 } Slot;
 
+typedef struct { /* the distance search's entry: (most plies proved false, fewest proved true) */
+    u64 me, mask;
+    uint8_t used, work, kind;
+    int8_t no, yes; /* -1 and NO_PLIES: nothing proved */
+} DistanceSlot;
+
+#define NO_PLIES 127 /* distance_search's 1 << 30: more plies than any board has */
+
 typedef struct {
     PyObject_HEAD
     int bits, k, gravity, misere, nshifts, norder, nsyms;
@@ -44,6 +54,8 @@ typedef struct {
     u64 buckets, pow_bits; /* a prime; 2**bits mod buckets */
     Slot *slots; /* calloc'ed: pages are taken (and zeroed) as the search first reaches them */
     Py_ssize_t filled;
+    u64 distance_buckets, distance_pow; /* a prime; 2**(bits + 1) mod it */
+    DistanceSlot *distance_slots;
     PyObject *host; /* the solver: countdown, check_clock() */
     long countdown;
     PyThreadState *released;
@@ -350,6 +362,156 @@ static int search(Search *s, u64 me, u64 mask, int alpha, int beta) {
     return best;
 }
 
+/* -- the distance search (distance_search.py, line for line) ------------------------ */
+
+static DistanceSlot *distance_slot(Search *s, u64 me, u64 mask, int kind, int *found) {
+    /* key: (((mask << bits) | me) << 1) | kind, in table.py's two slots */
+    u64 p = s->distance_buckets;
+    u64 slot = (u64)(((u128)(mask % p) * s->distance_pow + (u128)(me % p) * 2 + (u64)kind) % p)
+               << 1;
+    DistanceSlot *a = &s->distance_slots[slot];
+    for (int i = 0; i < 2; i++) {
+        if (a[i].used && a[i].me == me && a[i].mask == mask && a[i].kind == kind) {
+            *found = 1;
+            return &a[i];
+        }
+    }
+    *found = 0;
+    return a;
+}
+
+static int recall(Search *s, u64 me, u64 mask, int plies, int kind) {
+    int found;
+    DistanceSlot *entry = distance_slot(s, me, mask, kind, &found);
+    if (!found)
+        return -1;
+    if (plies >= entry->yes)
+        return 1;
+    if (plies <= entry->no)
+        return 0;
+    return -1;
+}
+
+static int remember(Search *s, u64 me, u64 mask, int plies, int kind, int result) {
+    int found;
+    DistanceSlot *deep = distance_slot(s, me, mask, kind, &found);
+    DistanceSlot entry = {me, mask, 1, 0, (uint8_t)kind, -1, NO_PLIES};
+    if (found) {
+        entry.no = deep->no;
+        entry.yes = deep->yes;
+        deep = &s->distance_slots[(deep - s->distance_slots) & ~(ptrdiff_t)1];
+    }
+    if (result && plies < entry.yes)
+        entry.yes = (int8_t)plies;
+    if (!result && plies > entry.no)
+        entry.no = (int8_t)plies;
+    entry.work = (uint8_t)(__builtin_popcountll(s->board) - __builtin_popcountll(mask));
+    /* table.put: the deep slot keeps the most work, the recent one takes the rest */
+    DistanceSlot *recent = deep + 1;
+    int same = deep->used && deep->me == me && deep->mask == mask && deep->kind == kind;
+    if (!deep->used || same || entry.work >= deep->work) {
+        if (deep->used && !same)
+            *recent = *deep;
+        *deep = entry;
+    } else {
+        *recent = entry;
+    }
+    return result;
+}
+
+static int loses(Search *s, u64 me, u64 mask, int plies);
+
+static int wins(Search *s, u64 me, u64 mask, int plies) {
+    if (--s->countdown <= 0 && check_clock(s) < 0)
+        return -1;
+    const u64 board = s->board;
+    u64 opp = me ^ mask, empty = board & ~mask;
+    u64 playable = s->gravity ? (mask + s->bottom) & board : empty;
+    u64 moves;
+    if (plies < 1 || !empty)
+        return 0;
+    if (s->misere) {
+        if (plies < 2 || !has_line(s, board & ~me))
+            return 0;
+        moves = playable & ~winning(s, me, playable);
+    } else {
+        if (winning(s, me, playable))
+            return 1;
+        if (plies < 3 || !has_line(s, board & ~opp))
+            return 0;
+        u64 threats = winning(s, opp, empty), now = threats & playable;
+        if (now & (now - 1))
+            return 0;
+        moves = now ? now : (s->gravity ? playable & ~(threats >> 1) : playable);
+    }
+    if (!moves)
+        return 0;
+    int known = recall(s, me, mask, plies, 0);
+    if (known >= 0)
+        return known;
+    for (int i = 0; i < s->norder; i++) {
+        u64 move = (u64)1 << s->order[i];
+        if (move & moves) {
+            u64 child_mask = mask | move;
+            if (child_mask != board) {
+                int lost = loses(s, opp, child_mask, plies - 1);
+                if (lost < 0)
+                    return -1;
+                if (lost)
+                    return remember(s, me, mask, plies, 0, 1);
+            }
+        }
+    }
+    return remember(s, me, mask, plies, 0, 0);
+}
+
+static int loses(Search *s, u64 me, u64 mask, int plies) {
+    if (--s->countdown <= 0 && check_clock(s) < 0)
+        return -1;
+    const u64 board = s->board;
+    u64 opp = me ^ mask, empty = board & ~mask;
+    if (plies < 1 || !empty)
+        return 0;
+    u64 playable = s->gravity ? (mask + s->bottom) & board : empty;
+    u64 moves;
+    if (s->misere) {
+        moves = playable & ~winning(s, me, playable);
+        if (!moves)
+            return 1;
+        if (plies < 3 || !has_line(s, board & ~opp))
+            return 0;
+    } else {
+        if (plies < 2 || winning(s, me, playable))
+            return 0;
+        u64 threats = winning(s, opp, empty), now = threats & playable;
+        if (now & (now - 1))
+            return 1;
+        moves = now ? now : (s->gravity ? playable & ~(threats >> 1) : playable);
+        if (!has_line(s, board & ~me))
+            return 0;
+        if (!moves)
+            return 1;
+    }
+    int known = recall(s, me, mask, plies, 1);
+    if (known >= 0)
+        return known;
+    for (int i = 0; i < s->norder; i++) {
+        u64 move = (u64)1 << s->order[i];
+        if (move & moves) {
+            u64 child_mask = mask | move;
+            int won = 0;
+            if (child_mask != board) {
+                won = wins(s, opp, child_mask, plies - 1);
+                if (won < 0)
+                    return -1;
+            }
+            if (!won)
+                return remember(s, me, mask, plies, 1, 0);
+        }
+    }
+    return remember(s, me, mask, plies, 1, 1);
+}
+
 /* -- the Python face ------------------------------------------------------------------ */
 
 static int as_u64(PyObject *value, u64 *out, const char *what) {
@@ -396,13 +558,13 @@ static int read_ints(PyObject *seq, int *out, int limit, int lo, int hi, const c
 
 static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
     static char *names[] = {"host", "bits", "board", "bottom", "gravity", "misere", "k",
-                            "shifts", "order", "perms", "buckets", NULL};
+                            "shifts", "order", "perms", "buckets", "distance_buckets", NULL};
     PyObject *host, *board, *bottom, *shifts, *order, *perms;
     int bits, gravity, misere, k;
-    unsigned long long buckets;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOOppiOOOK", names, &host, &bits, &board,
+    unsigned long long buckets, distance_buckets;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OiOOppiOOOKK", names, &host, &bits, &board,
                                      &bottom, &gravity, &misere, &k, &shifts, &order, &perms,
-                                     &buckets))
+                                     &buckets, &distance_buckets))
         return -1;
     if (self->slots != NULL) {
         PyErr_SetString(PyExc_RuntimeError, "already initialised");
@@ -413,8 +575,10 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
                      bits, k);
         return -1;
     }
-    if (buckets < 1 || buckets > ((u64)1 << 40)) {
-        PyErr_Format(PyExc_ValueError, "buckets must be 1 to 2**40, got %llu", buckets);
+    if (buckets < 1 || buckets > ((u64)1 << 40) || distance_buckets < 1 ||
+        distance_buckets > ((u64)1 << 40)) {
+        PyErr_Format(PyExc_ValueError, "buckets must be 1 to 2**40, got %llu and %llu",
+                     buckets, distance_buckets);
         return -1;
     }
     self->bits = bits;
@@ -470,8 +634,15 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
     Py_DECREF(fast);
     self->buckets = buckets;
     self->pow_bits = (u64)(((u128)1 << bits) % buckets);
+    self->distance_buckets = distance_buckets;
+    self->distance_pow = (u64)(((u128)1 << (bits + 1)) % distance_buckets);
     self->slots = PyMem_RawCalloc((size_t)(2 * buckets), sizeof(Slot));
-    if (self->slots == NULL) {
+    self->distance_slots = PyMem_RawCalloc((size_t)(2 * distance_buckets), sizeof(DistanceSlot));
+    if (self->slots == NULL || self->distance_slots == NULL) {
+        PyMem_RawFree(self->slots);
+        PyMem_RawFree(self->distance_slots);
+        self->slots = NULL;
+        self->distance_slots = NULL;
         PyErr_NoMemory();
         return -1;
     }
@@ -482,6 +653,7 @@ static int Search_init(Search *self, PyObject *args, PyObject *kwds) {
 
 static void Search_dealloc(Search *self) {
     PyMem_RawFree(self->slots);
+    PyMem_RawFree(self->distance_slots);
     Py_XDECREF(self->host);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -494,11 +666,18 @@ static int ready(Search *self) {
     return 0;
 }
 
-static PyObject *Search_search(Search *self, PyObject *args) {
+enum { VALUE, WINS, LOSES };
+
+/* One search from Python: the position checked, the host's countdown taken in and given
+ * back, the GIL released while it runs. */
+static PyObject *run(Search *self, PyObject *args, int which) {
     PyObject *me_obj, *mask_obj;
-    int alpha, beta;
+    int alpha = 0, beta = 0, plies = 0;
     u64 me, mask;
-    if (!PyArg_ParseTuple(args, "OOii", &me_obj, &mask_obj, &alpha, &beta) || ready(self) < 0)
+    int parsed = which == VALUE
+                     ? PyArg_ParseTuple(args, "OOii", &me_obj, &mask_obj, &alpha, &beta)
+                     : PyArg_ParseTuple(args, "OOi", &me_obj, &mask_obj, &plies);
+    if (!parsed || ready(self) < 0)
         return NULL;
     if (as_u64(me_obj, &me, "me") < 0 || as_u64(mask_obj, &mask, "mask") < 0)
         return NULL;
@@ -519,21 +698,34 @@ static PyObject *Search_search(Search *self, PyObject *args) {
         return NULL;
     self->busy = 1;
     self->released = PyEval_SaveThread();
-    int value = search(self, me, mask, alpha, beta);
+    int value, failed;
+    if (which == VALUE) {
+        value = search(self, me, mask, alpha, beta);
+        failed = value == ERROR_SCORE;
+    } else {
+        value = which == WINS ? wins(self, me, mask, plies) : loses(self, me, mask, plies);
+        failed = value < 0;
+    }
     PyEval_RestoreThread(self->released);
     self->released = NULL;
     self->busy = 0;
-    if (value == ERROR_SCORE) /* raised by check_clock(), which left the count in the host */
+    if (failed) /* raised by check_clock(), which left the count in the host */
         return NULL;
     PyObject *count = PyLong_FromLong(self->countdown);
     if (count == NULL)
         return NULL;
-    int failed = PyObject_SetAttrString(self->host, "countdown", count);
+    int unset = PyObject_SetAttrString(self->host, "countdown", count);
     Py_DECREF(count);
-    if (failed < 0)
+    if (unset < 0)
         return NULL;
-    return PyLong_FromLong(value);
+    if (which == VALUE)
+        return PyLong_FromLong(value);
+    return PyBool_FromLong(value);
 }
+
+static PyObject *Search_search(Search *self, PyObject *args) { return run(self, args, VALUE); }
+static PyObject *Search_wins(Search *self, PyObject *args) { return run(self, args, WINS); }
+static PyObject *Search_loses(Search *self, PyObject *args) { return run(self, args, LOSES); }
 
 static PyObject *Search_get(Search *self, PyObject *key_obj) {
     if (ready(self) < 0)
@@ -596,6 +788,10 @@ static PyObject *Search_capacity(Search *self, void *closure) {
 static PyMethodDef Search_methods[] = {
     {"search", (PyCFunction)Search_search, METH_VARARGS,
      "search(me, mask, alpha, beta) -> the value for the side to move (-1, 0, 1)"},
+    {"wins", (PyCFunction)Search_wins, METH_VARARGS,
+     "wins(me, mask, plies) -> whether the side to move wins, the game over within plies"},
+    {"loses", (PyCFunction)Search_loses, METH_VARARGS,
+     "loses(me, mask, plies) -> whether the side to move loses within plies, whatever it plays"},
     {"get", (PyCFunction)Search_get, METH_O,
      "get(key) -> the table's entry for a key (mask << bits | me), or None"},
     {NULL, NULL, 0, NULL},
@@ -610,7 +806,7 @@ static PySequenceMethods Search_as_sequence = {.sq_length = (lenfunc)Search_len}
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "core.ai._search.ValueSearch",
-    .tp_doc = PyDoc_STR("The value search and its table over one board layout (C)."),
+    .tp_doc = PyDoc_STR("The value and distance searches and their tables over one board layout (C)."),
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

@@ -35,7 +35,7 @@ from .budget import UNLIMITED, Budget, Clock, OutOfBudget
 from .distance_search import make_distance_search
 from .errors import UnsupportedGame
 from .ordering import static_order
-from .speedups import compiled_value_search
+from .speedups import compiled_search
 from .symmetry import symmetries
 from .table import DEFAULT_BUCKETS, EntryTable, TranspositionTable, bucket_count
 from .value_search import SYMMETRY_PLIES, make_value_search
@@ -82,7 +82,7 @@ class Solver:
         clock: Clock = time.perf_counter,
         pure: bool = False,
     ) -> None:
-        """``pure``: run the pure-Python value search even where the compiled one could
+        """``pure``: run the pure-Python searches even where the compiled ones could
         (core.ai.speedups says when it can)."""
         check_two_players(rules)
         self.rules = rules
@@ -106,16 +106,20 @@ class Solver:
         # transpositions through a symmetry are not worth them
         self.sym_tables = self.layout.symmetry_tables() if self.layout.bits <= SYMMETRY_BITS else ()
         self._inverse = _inverse_symmetries(rules)
-        compiled = None if pure else compiled_value_search(self, bucket_count(table_buckets))
+        compiled = None
+        if not pure:
+            buckets = bucket_count(table_buckets), bucket_count(max(1, table_buckets // 4))
+            compiled = compiled_search(self, *buckets)
         self.implementation = "pure" if compiled is None else "compiled"
-        """Which value search runs: "compiled" (core/ai/_search.c) or "pure" (Python)."""
+        """Which searches run: "compiled" (core/ai/_search.c) or "pure" (Python)."""
         if compiled is None:
             self._value = make_value_search(self)
+            self._wins, self._loses = make_distance_search(self)
         else:
-            self._value, self.table = compiled
+            self.table = compiled
+            self._value, self._wins, self._loses = compiled.search, compiled.wins, compiled.loses
             self._every = COMPILED_CHECK_EVERY
             self.countdown = self._counted = self._every
-        self._wins, self._loses = make_distance_search(self)
 
     # -- budget ---------------------------------------------------------------------------
 

@@ -1,22 +1,22 @@
-"""The compiled twin of the solver's value search, when it is there (websockets' speedups).
+"""The compiled twin of the solver's searches, when it is there (websockets' speedups).
 
-``core/ai/_search.c`` is the same search as ``core.ai.value_search`` with the table of
-``core.ai.table``, compiled: same values, same best moves, same nodes, 20-50 times faster a
-node. ``pip install`` builds it from source; without a compiler, or with
-``TICTACTOE_PURE=1`` in the environment, or for a board it cannot hold (more than 64 bits
-in ``core.ai.bitboard``'s layout, e.g. 4×4×4), the solver runs the pure-Python search.
+``core/ai/_search.c`` is the same value search as ``core.ai.value_search`` and the same
+distance search as ``core.ai.distance_search``, with the tables of ``core.ai.table``,
+compiled: same values, distances, best moves and nodes, 20-50 times faster a node.
+``pip install`` builds it from source; without a compiler, or with ``TICTACTOE_PURE=1`` in
+the environment, or for a board it cannot hold (more than 64 bits in
+``core.ai.bitboard``'s layout, e.g. 4×4×4), the solver runs the pure-Python searches.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 from typing import Protocol
 
 from .bitboard import BitLayout
 from .search_host import SearchHost
 
-__all__ = ["PURE_ENV", "CompiledSearch", "compiled_value_search", "compiled_available"]
+__all__ = ["PURE_ENV", "CompiledSearch", "compiled_available", "compiled_search"]
 
 PURE_ENV = "TICTACTOE_PURE"
 """Set to anything but "" or "0": every solver runs the pure-Python search."""
@@ -25,11 +25,15 @@ MAX_BITS = 64  # the C search keeps a position in two 64-bit words
 
 
 class CompiledSearch(Protocol):
-    """``core.ai._search.ValueSearch``: the search and its table."""
+    """``core.ai._search.ValueSearch``: the searches and the value search's table."""
 
     capacity: int
 
     def search(self, me: int, mask: int, alpha: int, beta: int) -> int: ...
+
+    def wins(self, me: int, mask: int, plies: int) -> bool: ...
+
+    def loses(self, me: int, mask: int, plies: int) -> bool: ...
 
     def get(self, key: int) -> int | None: ...
 
@@ -51,10 +55,10 @@ def compiled_available() -> bool:
     return True
 
 
-def compiled_value_search(
-    host: SearchHost, buckets: int
-) -> tuple[Callable[[int, int, int, int], int], CompiledSearch] | None:
-    """(the search, its table) in C for ``host``'s board, or None: run the pure twin."""
+def compiled_search(host: SearchHost, buckets: int, distance_buckets: int) -> CompiledSearch | None:
+    """The searches in C for ``host``'s board (tables of ``buckets`` and
+    ``distance_buckets``, as ``core.ai.table.bucket_count`` gives), or None: run the pure
+    twins."""
     layout = host.layout
     if layout.bits > MAX_BITS or not compiled_available():
         return None
@@ -73,8 +77,9 @@ def compiled_value_search(
         [move.bit_length() - 1 for move in host.order],
         perms if len(perms) > 1 else [],
         buckets,
+        distance_buckets,
     )
-    return compiled.search, compiled
+    return compiled
 
 
 def _bit_permutation(layout: BitLayout, tables: tuple[tuple[int, ...], ...]) -> list[int]:

@@ -1,5 +1,6 @@
-"""The compiled value search (core/ai/_search.c) against its pure-Python twin: the very same
-tree (values, best moves, node counts, table entries) on every kind of rules it holds, the
+"""The compiled searches (core/ai/_search.c) against their pure-Python twins: the very same
+trees (values, best moves, distances, node counts, table entries) on every kind of rules
+they hold, the
 budget obeyed alike, the pure search where C cannot go, and the fallback without the module.
 The solver's own tests run on both implementations (conftest.py's ``search_implementation``).
 """
@@ -19,6 +20,7 @@ from core import Game, Rules
 from core.ai import Budget, Solver
 from core.ai.bitboard import bit_layout
 from core.ai.budget import OutOfBudget
+from core.ai.solve import root_distance
 from core.ai.speedups import PURE_ENV, compiled_available
 from tests.core.ai.ai_reference import sampled_positions
 from tests.core.engine_helpers import PROPERTY_SETTINGS, choice_lists, play_choices, small_rules
@@ -51,15 +53,20 @@ def both(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> tuple[Solver, Solver]
 
 
 def agree(compiled: Solver, pure: Solver, game: Game, budget: Budget) -> None:
-    """Both prove the same (value, best move) in the same nodes, or both run out there."""
+    """Both prove the same (value, best move) in the same nodes, then for a win or a loss
+    the same distance to the end in the same nodes, or both run out at the same node."""
     answers = []
     for solver in (compiled, pure):
         position = solver.start(game, budget)
         try:
-            answer: object = solver.best(position)
+            value, move = solver.best(position)
+            answer: object = (value, move, solver.nodes, solver.table_size)
+            if value:
+                solver.start(game, budget)
+                answer = (answer, root_distance(solver, position, value), solver.nodes)
         except OutOfBudget:
-            answer = "out of budget"
-        answers.append((answer, solver.nodes, solver.table_size))
+            answer = ("out of budget", solver.nodes)
+        answers.append(answer)
     assert answers[0] == answers[1], game.board.text
 
 
@@ -157,7 +164,7 @@ def test_bad_input_gets_a_typed_error() -> None:
         solver.table.get("key")  # type: ignore[arg-type]
 
     def build(bits: int = 12, perms: list[list[int]] | None = None, buckets: int = 5) -> Any:
-        return ValueSearch(solver, bits, 0, 0, False, False, 3, [1], [0], perms or [], buckets)
+        return ValueSearch(solver, bits, 0, 0, False, False, 3, [1], [0], perms or [], buckets, 5)
 
     with pytest.raises(ValueError, match="1 to 64 bits"):
         build(bits=65)
