@@ -27,6 +27,17 @@ from .seats import MoveSource, TerminalSeat
 __all__ = ["play_tournament", "render_standings"]
 
 _ROUND_ROBIN = "round_robin"
+_ARENA = "arena"
+_KNOCKOUT = "knockout"
+
+
+def round_name(number: int, rounds: int, kind: str) -> str:
+    """A round's name, "Round 2 of 3"; a knockout's last ones by name, "Final (round 3 of 3)"."""
+    plain = f"Round {number} of {rounds}"
+    if kind != _KNOCKOUT or rounds - number > 2:
+        return plain
+    name = ("Final", "Semi-finals", "Quarter-finals")[rounds - number]
+    return f"{name} (round {number} of {rounds})"
 
 
 def render_standings(view: dict[str, Any], me: str | None = None) -> str:
@@ -70,6 +81,7 @@ class _Entrant:
         self.last: dict[str, Any] | None = None  # the view shown last
         self.after_game: str | None = None  # the room whose result the standings wait for
         self.waiting_said = False
+        self.out_said = False
 
     def say(self, line: str) -> None:
         print(line, file=self.out, flush=True)
@@ -131,19 +143,43 @@ class _Entrant:
             self.say(f"It starts at {_at(when)}." if when else "Its creator starts it.")
 
     def _progress(self, view: dict[str, Any], last: dict[str, Any] | None) -> None:
-        """The start, and each round of a round robin (an arena has no rounds to announce)."""
-        round_robin = view.get("kind", _ROUND_ROBIN) == _ROUND_ROBIN
+        """The start, and each round of a round robin, a Swiss or a knockout (an arena has no
+        rounds to announce): a bye, and in a knockout, the match lost that puts them out."""
+        kind = view.get("kind", _ROUND_ROBIN)
         if last is None or last["status"] != "running":
-            if round_robin:
+            if kind != _ARENA:
                 self.say(f"The tournament is under way: {view['rounds']} rounds.")
             else:
                 ends = view.get("ends_at")
                 self.say("The tournament is under way" + (f" until {_at(ends)}." if ends else "."))
-        if round_robin and (last is None or last["round"] != view["round"]):
-            self.say(f"Round {view['round']} of {view['rounds']}.")
-            byes = [r["bye"] for r in view["schedule"] if r["number"] == view["round"]]
-            if byes == [self.me]:
-                self.say("You sit this round out (a bye).")
+        if kind == _ARENA or (last is not None and last["round"] == view["round"]):
+            return
+        self.say(f"{round_name(view['round'], view['rounds'], kind)}.")
+        byes = [r["bye"] for r in view["schedule"] if r["number"] == view["round"]]
+        if byes == [self.me]:
+            self.say("You sit this round out (a bye).")
+        if kind == _KNOCKOUT and view.get("bracket"):
+            self._knockout(view)
+
+    def _knockout(self, view: dict[str, Any]) -> None:
+        """Where this entrant stands in the bracket as a round opens."""
+        for rnd in view["bracket"]:
+            for match in rnd["matches"]:
+                if self.me not in match["players"]:
+                    continue
+                if match["bye"] and rnd["number"] == view["round"]:
+                    self.say("You have a bye: through to the next round without a game.")
+                if match["winner"] is not None and match["winner"] != self.me:
+                    if not self.out_said:
+                        self.out_said = True
+                        left = view["rounds"] - rnd["number"]
+                        where = (
+                            ("the final", "the semi-finals", "the quarter-finals")[left]
+                            if left <= 2
+                            else f"round {rnd['number']}"
+                        )
+                        self.say(f"You are out, beaten in {where}; following it to its end.")
+                    return
 
     def _scored(self, view: dict[str, Any]) -> bool:
         return any(
