@@ -4,6 +4,8 @@ matches), and drawn games settled by the rule chosen."""
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -14,6 +16,8 @@ from core.knockout import (
     REPLAY,
     InvalidDrawRule,
     Match,
+    PlayedGame,
+    bracket,
     bracket_size,
     check_draw_rule,
     decide,
@@ -21,6 +25,7 @@ from core.knockout import (
     rounds_of,
     seed_order,
     seeded,
+    stages,
 )
 
 
@@ -126,3 +131,38 @@ def test_an_unknown_draw_rule_is_a_typed_error(rule: object) -> None:
         check_draw_rule(rule)
     assert caught.value.code == "invalid_draw_rule"
     assert check_draw_rule("replay") == "replay"
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 33), st.sampled_from([REPLAY, HIGHER_SEED]), st.data())
+def test_the_bracket_from_its_games_advances_to_one_champion(
+    n: int, rule: str, data: st.DataObject
+) -> None:
+    """``bracket`` read from the games so far: each due game played (random results) until
+    every match is decided; each round's places are the winners of the two matches before,
+    and ``stages`` puts the champion past the last round and each loser at their round."""
+    seeds = [f"s{i}" for i in range(1, n + 1)]
+    games: list[PlayedGame] = []
+    while True:
+        rounds = bracket(seeds, games, rule)
+        due = [m for matches in rounds for m in matches if m.next_game is not None]
+        if not due:
+            break
+        for m in due:
+            x, o = m.next_game  # type: ignore[misc]
+            winner = data.draw(st.sampled_from([x, o, None]))
+            games.append(PlayedGame(m.round, m.index, x, o, True, winner))
+    assert len(rounds) == rounds_of(n)
+    for earlier, later in pairwise(rounds):
+        for j, m in enumerate(later):
+            assert {m.high, m.low} == {earlier[2 * j].winner, earlier[2 * j + 1].winner}
+    decided = [m for matches in rounds for m in matches if not m.bye]
+    assert all(m.winner in (m.high, m.low) for m in decided)
+    assert len(decided) == n - 1  # every match but a bye eliminates one player
+    champion = rounds[-1][0].winner
+    assert champion is not None
+    reached = stages(rounds)
+    assert reached[champion] == len(rounds) + 1 and len(reached) == n
+    for m in decided:
+        loser = m.low if m.winner == m.high else m.high
+        assert loser is not None and reached[loser] == m.round

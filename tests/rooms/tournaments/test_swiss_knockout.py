@@ -11,9 +11,11 @@ from itertools import count
 import pytest
 
 from rooms import ErrorCode, RoomError
+from rooms.ratings import MemoryBook
 from rooms.tournaments import KNOCKOUT, SWISS, Status, TournamentRecord
 from rooms.tournaments.kinds import advance, start
 from rooms.tournaments.record import DRAW, Game
+from rooms.tournaments.seeding import seeding_ratings
 from tests.rooms.tournaments.test_shelf import make
 
 
@@ -124,3 +126,20 @@ def test_a_withdrawn_knockout_player_forfeits_their_next_match() -> None:
     assert record.round == 2
     final = record.round_games()[0]
     assert {final.first, final.second} == {"p3", "p1"}
+
+
+async def test_a_knockout_is_seeded_by_the_ratings_in_its_pool() -> None:
+    book = MemoryBook()
+    # p3 beat p1 in the pool of a 60 s classic game (blitz): p3 above 1500, p1 below
+    await book.apply(
+        {"game_number": 1, "pool": "classic.blitz", "marks": ["X", "O"],
+         "players": ["p3", "p1"], "score": 1.0},
+        "r1",
+    )  # fmt: skip
+    record = entered(KNOCKOUT, 4, draw_rule="replay")
+    record.add_bot("random", "Bot (random)")
+    ratings = await seeding_ratings(record, book)
+    assert set(ratings) == {"p1", "p3"} and ratings["p3"] > 1500 > ratings["p1"]
+    start(record, 0.0, ratings)
+    assert record.seeds == ["p3", "p0", "p2", "bot:random:1", "p1"]  # unrated: 1500, in order
+    assert await seeding_ratings(entered(SWISS, 4, rounds=2), book) == {}  # only a knockout
