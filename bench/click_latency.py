@@ -59,7 +59,7 @@ WATCH = """() => {
 def _seat(page: Any, base: str, room: str, mark: str) -> None:
     """Take the seat as an invited person: the page asks for the name (the stored one)."""
     page.goto(f"{base}/r/{room}")
-    page.get_by_role("button", name="Join the game", exact=True).click(timeout=WAIT_MS)
+    page.get_by_role("button", name=f"Join as {mark}", exact=True).click(timeout=WAIT_MS)
     page.wait_for_function(
         f"() => document.querySelector('.role-badge')?.textContent === 'You play {mark}'",
         timeout=WAIT_MS,

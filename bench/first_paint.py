@@ -9,11 +9,11 @@ TCP handshake costs), and headless Chromium (Debian's /usr/bin/chromium, the fla
 tests/e2e). Each run opens a fresh browser context (an empty cache) and loads, through the
 proxy:
 
-- the lobby, usable when its "Create game" button is there and enabled;
+- the lobby, usable when its one-click pairings are there and enabled;
 - the lobby again in the same context (a revisit: the cache revalidates with ETags);
 - in another fresh context, a game page (``/r/{id}``, a room created beforehand: an invite
-  link opened by someone new), usable when its name form is there with the stored name in
-  it and "Join the game" can be pressed; then "Join" is pressed at once, and the page is
+  link opened by someone new), usable when its invite card is there with the stored name in
+  it and "Join as X" can be pressed; then it is pressed at once, and the page is
   seated when the server has seated it ("You play X") and the board's cells are drawn;
 - the seated player then reloads the page: when the board is drawn (from the room the page
   carries), and when the seat is resumed (the server's ``welcome``).
@@ -47,7 +47,7 @@ __all__ = ["main", "run"]
 
 WAIT_MS = 60_000  # a bound against hangs, not a measurement
 LOBBY_USABLE = """() => {
-  const b = document.querySelector('.create-form button[value="create"]');
+  const b = document.querySelector('.pairing');
   return b && !b.disabled ? performance.now() : false;
 }"""
 INVITE_USABLE = """() => {
