@@ -7,7 +7,8 @@
 # Every setting is an environment variable (TICTACTOE_<NAME>, REDIS_URL; see
 # docs/operations.md) or a flag appended to the command (docker run ... --workers 4).
 # The build context is what .dockerignore lets through: the packages, the browser client,
-# pyproject.toml, setup.py (the solver's C search), constraints.txt (the exact versions tested), README.md and LICENSE.
+# pyproject.toml, setup.py (the solver's C search), constraints.txt (the exact versions
+# tested), README.md and LICENSE.
 # The installed project carries the browser client (static/ is packaged as
 # server/client/), so the runtime image needs nothing but the environment.
 

@@ -2,10 +2,11 @@
  * and their tables (core/ai/table.py).
  *
  * The same negamax with alpha-beta on the three values -1, 0, 1 over bitboards of at most
- * 64 bits (core/ai/bitboard.py's layout: a position is (me, mask)), the same shortcuts,
- * the same move order and the same two-slot transposition table (same prime bucket count,
- * same slot choice, same replacement), so it visits the very same tree as the pure search:
- * same values, same best moves, same node counts. core/ai/speedups.py builds it for a solver
+ * 64 bits (core/ai/bitboard.py's layout: a position is (me, mask)), the same yes/no probes
+ * of the distance to the end, the same shortcuts, the same move order and the same two-slot
+ * transposition tables (same prime bucket counts, same slot choice, same replacement), so
+ * it visits the very same trees as the pure searches: same values, distances, best moves
+ * and node counts. core/ai/speedups.py builds it for a solver
  * when this module imports and the board fits 64 bits, else the solver runs the pure twin.
  *
  * The search runs without the GIL; every `countdown` nodes it takes the GIL back to call
@@ -806,7 +807,7 @@ static PySequenceMethods Search_as_sequence = {.sq_length = (lenfunc)Search_len}
 
 static PyTypeObject SearchType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "core.ai._search.ValueSearch",
-    .tp_doc = PyDoc_STR("The value and distance searches and their tables over one board layout (C)."),
+    .tp_doc = PyDoc_STR("The value and distance searches, and their tables, on one board (C)."),
     .tp_basicsize = sizeof(Search),
     .tp_flags = Py_TPFLAGS_DEFAULT,
     .tp_new = PyType_GenericNew,

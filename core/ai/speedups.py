@@ -2,7 +2,7 @@
 
 ``core/ai/_search.c`` is the same value search as ``core.ai.value_search`` and the same
 distance search as ``core.ai.distance_search``, with the tables of ``core.ai.table``,
-compiled: same values, distances, best moves and nodes, 20-50 times faster a node.
+compiled: same values, distances, best moves and nodes, 10-40 times faster a node.
 ``pip install`` builds it from source; without a compiler, or with ``TICTACTOE_PURE=1`` in
 the environment, or for a board it cannot hold (more than 64 bits in
 ``core.ai.bitboard``'s layout, e.g. 4×4×4), the solver runs the pure-Python searches.
