@@ -16,6 +16,7 @@ same room finds it taken instead of making another. Standings are ``core.standin
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 from typing import Any
@@ -359,10 +360,11 @@ class TournamentRecord:
                 self.withdraw(entrant_id)
         return True
 
-    def advance(self) -> bool:
-        """A round robin's next round (or its finish) once every game of this one has a
-        result; an arena's steps are ``rooms.tournaments.arena``'s."""
-        if self.status is not Status.RUNNING or self.kind != ROUND_ROBIN:
+    def advance(self, pair: Callable[[TournamentRecord], None] | None = None) -> bool:
+        """A round robin's or a Swiss's next round (or its finish) once every game of this
+        one has a result; ``pair`` pairs a Swiss's new round (a round robin's is drawn at the
+        start). An arena's and a knockout's steps are in their modules."""
+        if self.status is not Status.RUNNING or self.kind not in (ROUND_ROBIN, SWISS):
             return False
         if any(g.result is None for g in self.round_games()):
             return False
@@ -370,6 +372,8 @@ class TournamentRecord:
             self.status = Status.FINISHED
         else:
             self.round += 1
+            if pair is not None:
+                pair(self)
         return True
 
     def _game(self, game_round: int, index: int) -> Game:

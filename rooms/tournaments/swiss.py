@@ -67,13 +67,4 @@ def start_swiss(record: TournamentRecord) -> None:
 
 def advance_swiss(record: TournamentRecord) -> bool:
     """Once every game of this round has a result: pair the next round, or finish."""
-    if record.kind != SWISS or record.status is not Status.RUNNING:
-        return False
-    if any(g.result is None for g in record.round_games()):
-        return False
-    if record.round >= record.rounds:
-        record.status = Status.FINISHED
-    else:
-        record.round += 1
-        _pair(record)
-    return True
+    return record.kind == SWISS and record.advance(_pair)

@@ -6,80 +6,15 @@ each bye once, and a knockout's bracket is whole, each match decided once."""
 
 from __future__ import annotations
 
-import asyncio
-import json
 from collections import Counter
-from typing import Any
 
-import httpx
 import pytest
-import redis
-from websockets.asyncio.client import connect
 
-from tests.chaos.test_tournament_kill import WAIT, identity, play_every_game, post
+from tests.chaos.test_tournament_kill import check_rooms, run_with_a_kill
 from tests.support.redis_server import RedisServer
-from tests.support.server_process import Fleet, ServerProcess
+from tests.support.server_process import Fleet
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]  # two servers each: the slow tier
-
-
-async def run_with_a_kill(
-    doomed: ServerProcess, survivor: ServerProcess, body: dict[str, Any], bots: int
-) -> tuple[dict[str, Any], list[dict[str, str]], list[list[str]]]:
-    """Create the tournament on ``doomed`` with four scripted players and ``bots`` bots,
-    kill ``doomed`` as round 2 opens, play every game through ``survivor``: the final view,
-    the players, and the rooms each played."""
-    players = [await identity(survivor, name) for name in ("Ada", "Bob", "Cy", "Dee")]
-    ada = players[0]
-    tid = (await post(doomed, "/api/tournaments", {"player": ada, **body}))["tournament_id"]
-    for player in players[1:]:
-        await post(doomed, f"/api/tournaments/{tid}/join", {"player": player})
-    for _ in range(bots):
-        await post(doomed, f"/api/tournaments/{tid}/bots", {"player": ada, "level": "random"})
-
-    async def kill_as_round_two_opens() -> None:
-        async with connect(survivor.ws(f"t/{tid}"), proxy=None) as watcher:
-            while json.loads(await watcher.recv())["round"] < 2:
-                pass
-        doomed.kill()
-
-    killer = asyncio.create_task(kill_as_round_two_opens())
-    await asyncio.sleep(0.3)  # the watcher is following before the start
-    await post(doomed, f"/api/tournaments/{tid}/start", {"player": ada})
-    async with asyncio.timeout(WAIT):
-        played = await asyncio.gather(*(play_every_game(survivor, tid, p) for p in players))
-        await killer
-    assert not doomed.alive
-    async with httpx.AsyncClient() as http:
-        final = (await http.get(f"{survivor.url}/api/tournaments/{tid}", timeout=WAIT)).json()
-    assert final["status"] == "finished"
-    return final, players, list(played)
-
-
-def check_rooms(
-    final: dict[str, Any],
-    players: list[dict[str, str]],
-    played: list[list[str]],
-    redis_url: str,
-) -> list[dict[str, Any]]:
-    """One room a game, no twin; every scripted player's games are the rooms they played,
-    with the results they made (O resigned between two of them, they resigned to a bot)."""
-    tid = final["tournament_id"]
-    games = [g for rnd in final["schedule"] for g in rnd["games"]]
-    client = redis.Redis.from_url(redis_url, decode_responses=True)
-    rooms = {str(key).split("{")[1].split("}")[0] for key in client.keys(f"*{{{tid}-*}}:room")}
-    assert rooms == {g["room_id"] for g in games}
-    human = {p["id"] for p in players}
-    for player, rooms_played in zip(players, played, strict=True):
-        mine = [g for g in games if player["id"] in (g["first"], g["second"])]
-        assert sorted(rooms_played) == sorted(g["room_id"] for g in mine)
-    for game in games:
-        assert game["forfeit"] is None and game["result"] is not None, game
-        if game["first"] in human and game["second"] in human:
-            assert game["result"] == game["first"]  # O resigned
-        elif game["first"] in human or game["second"] in human:
-            assert game["result"] not in human  # the human resigned to the bot
-    return games
 
 
 async def test_a_swiss_survives_a_worker_killed_as_round_two_opens(

@@ -65,18 +65,18 @@ async def play_every_game(server: ServerProcess, tid: str, player: dict[str, str
                     state["status"] = event.get("status", state["status"])
 
 
-async def test_a_worker_killed_mid_tournament_loses_no_result_and_pairs_no_one_twice(
-    fleet: Fleet, own_redis_server: RedisServer
-) -> None:
-    doomed, survivor = fleet.start(own_redis_server.url, 2)
+async def run_with_a_kill(
+    doomed: ServerProcess, survivor: ServerProcess, body: dict[str, Any], bots: int
+) -> tuple[dict[str, Any], list[dict[str, str]], list[list[str]]]:
+    """Create the tournament on ``doomed`` with four scripted players and ``bots`` bots,
+    kill ``doomed`` as round 2 opens, play every game through ``survivor``: the final view,
+    the players, and the rooms each played."""
     players = [await identity(survivor, name) for name in ("Ada", "Bob", "Cy", "Dee")]
     ada = players[0]
-    tid = (await post(doomed, "/api/tournaments", {"player": ada, "max_players": 6}))[
-        "tournament_id"
-    ]
+    tid = (await post(doomed, "/api/tournaments", {"player": ada, **body}))["tournament_id"]
     for player in players[1:]:
         await post(doomed, f"/api/tournaments/{tid}/join", {"player": player})
-    for _ in range(2):
+    for _ in range(bots):
         await post(doomed, f"/api/tournaments/{tid}/bots", {"player": ada, "level": "random"})
 
     async def kill_as_round_two_opens() -> None:
@@ -92,33 +92,50 @@ async def test_a_worker_killed_mid_tournament_loses_no_result_and_pairs_no_one_t
         played = await asyncio.gather(*(play_every_game(survivor, tid, p) for p in players))
         await killer
     assert not doomed.alive
-
     async with httpx.AsyncClient() as http:
         final = (await http.get(f"{survivor.url}/api/tournaments/{tid}", timeout=WAIT)).json()
     assert final["status"] == "finished"
+    return final, players, list(played)
+
+
+def check_rooms(
+    final: dict[str, Any],
+    players: list[dict[str, str]],
+    played: list[list[str]],
+    redis_url: str,
+) -> list[dict[str, Any]]:
+    """One room a game, no twin; every scripted player's games are the rooms they played,
+    with the results they made (O resigned between two of them, they resigned to a bot)."""
+    tid = final["tournament_id"]
     games = [g for rnd in final["schedule"] for g in rnd["games"]]
+    client = redis.Redis.from_url(redis_url, decode_responses=True)
+    rooms = {str(key).split("{")[1].split("}")[0] for key in client.keys(f"*{{{tid}-*}}:room")}
+    assert rooms == {g["room_id"] for g in games}
+    human = {p["id"] for p in players}
+    for player, rooms_played in zip(players, played, strict=True):
+        mine = [g for g in games if player["id"] in (g["first"], g["second"])]
+        assert sorted(rooms_played) == sorted(g["room_id"] for g in mine)
+    for game in games:
+        assert game["forfeit"] is None and game["result"] is not None, game
+        if game["first"] in human and game["second"] in human:
+            assert game["result"] == game["first"]  # O resigned
+        elif game["first"] in human or game["second"] in human:
+            assert game["result"] not in human  # the human resigned to the bot
+    return games
+
+
+async def test_a_worker_killed_mid_tournament_loses_no_result_and_pairs_no_one_twice(
+    fleet: Fleet, own_redis_server: RedisServer
+) -> None:
+    doomed, survivor = fleet.start(own_redis_server.url, 2)
+    final, players, played = await run_with_a_kill(doomed, survivor, {"max_players": 6}, bots=2)
+    games = check_rooms(final, players, played, own_redis_server.url)
     ids = [e["id"] for e in final["entrants"]]
     assert len(ids) == 6 and len(games) == 15
     pairs = Counter(frozenset((g["first"], g["second"])) for g in games)
     assert set(pairs) == {frozenset(p) for p in combinations(ids, 2)} and set(pairs.values()) == {1}
     firsts, seconds = Counter(g["first"] for g in games), Counter(g["second"] for g in games)
     assert all(abs(firsts[i] - seconds[i]) <= 1 for i in ids)
-    # one room a game, no twin: the only tournament rooms in Redis are the schedule's
-    client = redis.Redis.from_url(own_redis_server.url, decode_responses=True)
-    keys = client.keys(f"*{{{tid}-*}}:room")
-    rooms = {str(key).split("{")[1].split("}")[0] for key in keys}
-    assert rooms == {g["room_id"] for g in games}
-    # every human's game was played once, and its result is the one the players made
-    human = {p["id"] for p in players}
-    for player, rooms_played in zip(players, played, strict=True):
-        mine = [g for g in games if player["id"] in (g["first"], g["second"])]
-        assert sorted(rooms_played) == sorted(g["room_id"] for g in mine)
-    for game in games:
-        assert game["forfeit"] is None, game
-        if game["first"] in human and game["second"] in human:
-            assert game["result"] == game["first"]  # O resigned
-        elif game["first"] in human or game["second"] in human:
-            assert game["result"] not in human  # the human resigned to the bot
     table = Tournament(ids)
     for pairing in table.pairings:
         game = next(g for g in games if (g["first"], g["second"]) == pairing.players)

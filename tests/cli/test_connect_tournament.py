@@ -91,33 +91,45 @@ def expected(answer: dict[str, Any]) -> list[tuple[int, str, int, int]]:
     return [(s["rank"], s["name"], s["points"], s["played"]) for s in answer["standings"]]
 
 
-async def test_two_terminal_bots_play_a_round_robin_to_its_end(
-    server: LiveServer, tmp_path: Path
-) -> None:
+async def play_through(
+    server: LiveServer, tmp_path: Path, body: dict[str, Any], bots: int
+) -> tuple[dict[str, Any], list[str]]:
+    """Ada (the creator, with ``bots`` random bots) and Term play the tournament of ``body``
+    from terminals with ``--bot random``; both exit 0 with the server's final standings.
+    The final view and each terminal's whole output."""
     ada_home, term_home = tmp_path / "ada", tmp_path / "term"
     ada = await creator_home(server, ada_home, "Ada")
-    tid = await tournament(server, ada, max_players=3)
+    made = await post(server, "/api/tournaments", {"player": ada, **body})
+    tid = made["tournament_id"]
+    for _ in range(bots):
+        await post(server, f"/api/tournaments/{tid}/bots", {"player": ada, "level": "random"})
     url = f"{server.url}/t/{tid}"
     clis = [
         await start_cli("--connect", url, "--bot", "random", "--seed", "1", home=ada_home),
         await start_cli("--connect", url, "--bot", "random", "--name", "Term", home=term_home),
     ]
-
     # both follow the tournament before it starts, so each sees every round from the first
     before = [await read_until(cli, "Its creator starts it.") for cli in clis]
     await post(server, f"/api/tournaments/{tid}/start", {"player": ada})
-    (ada_code, ada_out, ada_err), (term_code, term_out, term_err) = await asyncio.gather(
-        *(finish(cli, timeout=WAIT * 4) for cli in clis)
-    )
-    ada_out, term_out = before[0] + ada_out, before[1] + term_out
-    assert ada_code == 0, ada_err
-    assert term_code == 0, term_err
+    finished = await asyncio.gather(*(finish(cli, timeout=WAIT * 4) for cli in clis))
+    outs = []
+    for start, (code, out, err) in zip(before, finished, strict=True):
+        assert code == 0, err
+        outs.append(start + out)
     answer = await get(server, f"/api/tournaments/{tid}")
     assert answer["status"] == "finished"
+    for out in outs:
+        assert final_standings(out) == expected(answer)
+    return answer, outs
+
+
+async def test_two_terminal_bots_play_a_round_robin_to_its_end(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    answer, (ada_out, term_out) = await play_through(server, tmp_path, {"max_players": 3}, bots=1)
     games = [g for r in answer["schedule"] for g in r["games"]]
     assert len(games) == 3 and all(g["result"] and g["forfeit"] is None for g in games)
     for out in (ada_out, term_out):
-        assert final_standings(out) == expected(answer)
         assert out.count("Your game is ready: ") == 2 and out.count("Result: ") == 2
         assert "You sit this round out (a bye)." in out and "Standings:\n" in out
     assert ada_out.startswith("Already entered as Ada (")  # the creator: an entrant already

@@ -6,55 +6,14 @@ server has."""
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from tests.cli.test_connect_tournament import (
-    creator_home,
-    expected,
-    final_standings,
-    get,
-    post,
-    read_until,
-)
-from tests.support.cli_process import finish, start_cli
+from tests.cli.test_connect_tournament import play_through
 from tests.support.live_server import LiveServer
-from tests.support.ws_client import WAIT
 
 pytestmark = pytest.mark.process  # every test here runs the terminal client
-
-
-async def play_through(
-    server: LiveServer, tmp_path: Path, body: dict[str, Any], bots: int
-) -> tuple[dict[str, Any], list[str]]:
-    """Ada (the creator) and Term play the tournament from terminals; the final view and
-    each terminal's whole output."""
-    ada_home, term_home = tmp_path / "ada", tmp_path / "term"
-    ada = await creator_home(server, ada_home, "Ada")
-    made = await post(server, "/api/tournaments", {"player": ada, **body})
-    tid = made["tournament_id"]
-    for _ in range(bots):
-        await post(server, f"/api/tournaments/{tid}/bots", {"player": ada, "level": "random"})
-    url = f"{server.url}/t/{tid}"
-    clis = [
-        await start_cli("--connect", url, "--bot", "random", "--seed", "1", home=ada_home),
-        await start_cli("--connect", url, "--bot", "random", "--name", "Term", home=term_home),
-    ]
-    before = [await read_until(cli, "Its creator starts it.") for cli in clis]
-    await post(server, f"/api/tournaments/{tid}/start", {"player": ada})
-    finished = await asyncio.gather(*(finish(cli, timeout=WAIT * 4) for cli in clis))
-    outs = []
-    for start, (code, out, err) in zip(before, finished, strict=True):
-        assert code == 0, err
-        outs.append(start + out)
-    answer = await get(server, f"/api/tournaments/{tid}")
-    assert answer["status"] == "finished"
-    for out in outs:
-        assert final_standings(out) == expected(answer)
-    return answer, outs
 
 
 async def test_two_terminals_play_a_swiss_to_its_end(server: LiveServer, tmp_path: Path) -> None:
