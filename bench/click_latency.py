@@ -1,7 +1,8 @@
 """Click latency in real Chromium: from a player's click to the piece on their own board, and
-to the piece on the opponent's board.
+to the piece on the opponent's board, for the first move of a page visit (cold) and the
+moves after it (warm), with sound on as a player has it by default.
 
-    .venv/bin/python -m bench.click_latency [--games 10] [--warmup 1] [--json]
+    .venv/bin/python -m bench.click_latency [--games 10] [--warmup 1] [--no-sound] [--json]
 
 Starts ``tictactoe serve`` (in memory) on a free loopback port and two headless Chromium pages
 (Debian's /usr/bin/chromium, the flags of tests/e2e), seated as X and O in a new room each
@@ -10,6 +11,11 @@ is the ``pointerdown`` event's timestamp and the piece's is taken by a MutationO
 board when the piece's element is added (the DOM is updated; the paint follows in the next
 frame). Both pages run on this machine, so ``performance.timeOrigin + performance.now()`` is
 one clock for both. The first ``--warmup`` games are played but not counted.
+
+Each game is a fresh visit of both pages (a new document, loaded from the browser's cache): its
+first move, X's, is the **cold** one, the first click of the visit, when the page has made no
+audio context yet (on X's board) and hears its first cue (on O's); the other four are **warm**.
+``--no-sound`` turns the pages' sound off (the switch, remembered in localStorage) to compare.
 """
 
 from __future__ import annotations
@@ -72,7 +78,8 @@ def _key(row: int, col: int) -> str:
 
 
 def _play_game(pages: dict[str, Any], base: str) -> list[tuple[float, float]]:
-    """One game; per move (ms): (click → own board, click → opponent's board)."""
+    """One game; per move (ms): (click → own board, click → opponent's board); the first is
+    the visit's cold move."""
     room = create_room(base)
     _seat(pages["X"], base, room, "X")
     _seat(pages["O"], base, room, "O")
@@ -101,7 +108,30 @@ def _play_game(pages: dict[str, Any], base: str) -> list[tuple[float, float]]:
     return samples
 
 
-def run(games: int, warmup: int) -> dict[str, Any]:
+def _spread(values: list[float]) -> dict[str, float]:
+    return {"p50": round(percentile(values, 0.5), 1), "p99": round(percentile(values, 0.99), 1)}
+
+
+def summarize(games: list[list[tuple[float, float]]]) -> dict[str, Any]:
+    """The figures of ``games`` (each a list of (own, opponent) ms per move, in order): the
+    first move of each is cold, the rest warm."""
+    cold = [game[0] for game in games if game]
+    warm = [move for game in games for move in game[1:]]
+    if not cold or not warm:
+        raise ValueError("need games of at least two moves")
+    return {
+        "moves": len(warm),
+        "own_ms": _spread([own for own, _ in warm]),
+        "opponent_ms": _spread([theirs for _, theirs in warm]),
+        "cold": {
+            "moves": len(cold),
+            "own_ms": _spread([own for own, _ in cold]),
+            "opponent_ms": _spread([theirs for _, theirs in cold]),
+        },
+    }
+
+
+def run(games: int, warmup: int, *, sound: bool = True) -> dict[str, Any]:
     """Play ``warmup + games`` games; the figures of the last ``games``."""
     from playwright.sync_api import sync_playwright  # the browser half of the test extras
 
@@ -115,31 +145,27 @@ def run(games: int, warmup: int) -> dict[str, Any]:
             for mark, name in (("X", "Ada"), ("O", "Grace")):
                 context = browser.new_context(viewport={"width": 1280, "height": 800})
                 context.add_init_script(
-                    f"localStorage.setItem('ttt.name', {json.dumps(json.dumps(name))})"
+                    f"localStorage.setItem('ttt.name', {json.dumps(json.dumps(name))});"
+                    f"localStorage.setItem('ttt.pref.sound', {json.dumps(json.dumps(sound))})"
                 )
                 pages[mark] = context.new_page()
-            samples: list[tuple[float, float]] = []
+            played: list[list[tuple[float, float]]] = []
             started = time.monotonic()
             for game in range(warmup + games):
-                played = _play_game(pages, server.url)
+                moves = _play_game(pages, server.url)
                 if game >= warmup:
-                    samples += played
+                    played.append(moves)
             wall = time.monotonic() - started
             browser.close()
     finally:
         server.stop()
-    own = [s[0] for s in samples]
-    theirs = [s[1] for s in samples]
     return {
         "games": games,
         "warmup": warmup,
-        "moves": len(samples),
+        "sound": sound,
+        **summarize(played),
         "wall_s": round(wall, 1),
-        "own_ms": {"p50": round(percentile(own, 0.5), 1), "p99": round(percentile(own, 0.99), 1)},
-        "opponent_ms": {
-            "p50": round(percentile(theirs, 0.5), 1),
-            "p99": round(percentile(theirs, 0.99), 1),
-        },
+        "load_average": [round(load, 2) for load in os.getloadavg()],
         "host": f"{platform.system()} {platform.machine()}, {os.cpu_count()} cores, "
         f"Python {platform.python_version()}",
     }
@@ -149,18 +175,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.click_latency", description=__doc__)
     parser.add_argument("--games", type=int, default=10, help="games counted (5 moves each)")
     parser.add_argument("--warmup", type=int, default=1, help="games played first, not counted")
+    parser.add_argument(
+        "--no-sound", action="store_true", help="the pages' sound off (it is on by default)"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if args.games < 1 or args.warmup < 0:
         parser.error("--games must be at least 1 and --warmup at least 0")
-    result = run(args.games, args.warmup)
+    result = run(args.games, args.warmup, sound=not args.no_sound)
     if args.json:
         print(json.dumps(result))
         return 0
-    own, theirs = result["own_ms"], result["opponent_ms"]
-    print(f"click latency, {result['moves']} moves in {result['games']} games ({result['host']})")
-    print(f"  click → own board       p50 {own['p50']:7.1f} ms   p99 {own['p99']:7.1f} ms")
-    print(f"  click → opponent board  p50 {theirs['p50']:7.1f} ms   p99 {theirs['p99']:7.1f} ms")
+    cold = result["cold"]
+    print(
+        f"click latency, sound {'on' if result['sound'] else 'off'}, {result['games']} games: "
+        f"{cold['moves']} cold first moves, {result['moves']} warm "
+        f"({result['host']}; load average {result['load_average'][0]})"
+    )
+    for label, figures in (("cold", cold), ("warm", result)):
+        for side, key in (("own board     ", "own_ms"), ("opponent board", "opponent_ms")):
+            p50, p99 = figures[key]["p50"], figures[key]["p99"]
+            print(f"  {label}: click → {side}  p50 {p50:7.1f} ms   p99 {p99:7.1f} ms")
     return 0
 
 

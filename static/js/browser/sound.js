@@ -1,7 +1,10 @@
 // Short sounds, synthesized with the Web Audio API: no audio file is fetched. Each cue is a
 // few notes (an oscillator through a gain envelope). The AudioContext is made only once the
 // page has had a user gesture (browsers refuse to start one before) and only while sound is
-// on; the switch is kept in localStorage (storage.js). Every cue asked for is also
+// on; the switch is kept in localStorage (storage.js). Making (or waking) it can hold the
+// page for tens of milliseconds, so it is done after the frame that shows the move: the
+// first cue of a visit waits for the paint instead of holding back the piece; once the
+// context runs, a cue plays at once. Every cue asked for is also
 // dispatched as a `ttt:cue` event on window ({cue, sounded}), which tests observe.
 
 import { loadPref, savePref } from "./storage.js";
@@ -39,6 +42,15 @@ export function createSound() {
     return context;
   }
 
+  /** `then` after the current frame is painted (in a hidden tab, where no frame comes:
+   *  after this task). */
+  function afterPaint(then) {
+    if (document.visibilityState === "hidden") setTimeout(then, 0);
+    else requestAnimationFrame(() => setTimeout(then, 0));
+  }
+
+  const supported = () => Boolean(window.AudioContext || window.webkitAudioContext);
+
   function sound(cue) {
     const ctx = audio();
     if (!ctx) return false;
@@ -71,7 +83,9 @@ export function createSound() {
     /** Play a cue from CUES, if sound is on and the page has had a user gesture. */
     play(cue) {
       if (!(cue in CUES)) return false;
-      const sounded = on && hadGesture() && sound(cue);
+      const sounded = on && hadGesture() && supported();
+      if (sounded && context && context.state === "running") sound(cue);
+      else if (sounded) afterPaint(() => { if (on) sound(cue); });
       window.dispatchEvent(new CustomEvent("ttt:cue", { detail: { cue, sounded } }));
       return sounded;
     },
