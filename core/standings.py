@@ -9,6 +9,9 @@ draw, 0 a loss by default, a bye whatever the caller credits. The order is, in t
 - head-to-head: the points taken from the others tied on points;
 - games won (byes are not wins);
 - name, so the order is total and repeatable.
+
+Players level on everything but the name share a rank ("1=" three times, then 4th): the name
+orders the table, it does not place anyone above another. ``shared`` marks them.
 """
 
 from __future__ import annotations
@@ -48,7 +51,8 @@ class Points:
 
 @dataclass(frozen=True, slots=True)
 class Standing:
-    """One line of the table. ``head_to_head`` counts games among those tied on points."""
+    """One line of the table. ``head_to_head`` counts games among those tied on points;
+    ``shared``: level with another on every tie-break, so on the same ``rank``."""
 
     rank: int
     name: str
@@ -60,6 +64,7 @@ class Standing:
     byes: int
     head_to_head: int
     sonneborn_berger: int
+    shared: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -73,6 +78,7 @@ class Standing:
             "byes": self.byes,
             "head_to_head": self.head_to_head,
             "sonneborn_berger": self.sonneborn_berger,
+            "shared": self.shared,
         }
 
 
@@ -126,10 +132,16 @@ def rank(
         for name, tally in tallies.items()
     }
 
-    def order(name: str) -> tuple[int, int, int, int, str]:
+    def level(name: str) -> tuple[int, int, int, int]:
+        """What places a player: everything but the name."""
         tally = tallies[name]
-        return (-tally.points, -sonneborn_berger[name], -head_to_head[name], -tally.wins, name)
+        return (-tally.points, -sonneborn_berger[name], -head_to_head[name], -tally.wins)
 
+    ordered = sorted(players, key=lambda name: (level(name), name))
+    keys = [level(name) for name in ordered]
+    # a player's rank: one more than the players strictly ahead (ties share the first place)
+    places = [keys.index(key) + 1 for key in keys]
+    counts = {key: keys.count(key) for key in keys}
     return tuple(
         Standing(
             rank=place,
@@ -142,6 +154,7 @@ def rank(
             byes=tallies[name].byes,
             head_to_head=head_to_head[name],
             sonneborn_berger=sonneborn_berger[name],
+            shared=counts[key] > 1,
         )
-        for place, name in enumerate(sorted(players, key=order), start=1)
+        for place, name, key in zip(places, ordered, keys, strict=True)
     )

@@ -191,8 +191,8 @@ def test_run_plays_every_pending_game_through_the_callback() -> None:
     assert t.is_complete and not t.pending()
     # everyone played first twice: 2 wins, 2 losses, 2 byes = 12 points each
     assert {(s.points, s.wins, s.losses, s.byes) for s in standings} == {(12, 2, 2, 2)}
-    assert [s.name for s in standings] == ["a", "b", "c"]  # all tied: by name
-    assert [s.rank for s in standings] == [1, 2, 3]
+    assert [s.name for s in standings] == ["a", "b", "c"]  # all tied: listed by name
+    assert [s.rank for s in standings] == [1, 1, 1]  # and all first
 
 
 def test_pairing_names_its_players_by_mark() -> None:
@@ -226,6 +226,7 @@ def test_standing_to_dict() -> None:
         "byes": 0,
         "head_to_head": 0,  # nobody else on 3 points
         "sonneborn_berger": 0,
+        "shared": False,
     }
 
 
@@ -307,6 +308,28 @@ def test_name_when_everything_else_is_level() -> None:
     play(t, {("zed", "amy"): DRAW, ("amy", "kim"): DRAW, ("kim", "zed"): DRAW})
     assert [s.name for s in t.standings()] == ["amy", "kim", "zed"]
     assert len({(s.points, s.sonneborn_berger, s.head_to_head, s.wins) for s in t.standings()}) == 1
+    # the name orders the table; it places nobody above another: one rank, shared
+    assert [(s.rank, s.shared) for s in t.standings()] == [(1, True)] * 3
+
+
+def test_a_three_way_tie_shares_first_and_the_next_player_is_fourth() -> None:
+    t = Tournament(["ann", "bob", "cat", "dan"])
+    play(t, {
+        ("ann", "bob"): "ann", ("bob", "cat"): "bob", ("cat", "ann"): "cat",
+        ("dan", "ann"): "ann", ("dan", "bob"): "bob", ("dan", "cat"): "cat",
+    })  # fmt: skip  # a cycle among three, and each beats dan
+    rows = [(s.name, s.rank, s.shared, s.points) for s in t.standings()]
+    assert rows == [
+        ("ann", 1, True, 6), ("bob", 1, True, 6), ("cat", 1, True, 6), ("dan", 4, False, 0),
+    ]  # fmt: skip
+
+
+def test_a_tie_below_the_top_shares_its_place_too() -> None:
+    t = Tournament(["ann", "bob", "cat"])
+    play(t, {("ann", "bob"): "ann", ("ann", "cat"): "ann", ("bob", "cat"): DRAW})
+    assert [(s.name, s.rank, s.shared) for s in t.standings()] == [
+        ("ann", 1, False), ("bob", 2, True), ("cat", 2, True),
+    ]  # fmt: skip
 
 
 @settings(max_examples=40, deadline=None)
@@ -320,9 +343,12 @@ def test_standings_add_up_and_are_ordered(n: int, double: bool, data: st.DataObj
     for pairing in t.pairings:
         t.record(pairing, data.draw(st.sampled_from([None, *pairing.players])))
     standings = t.standings()
-    assert [s.rank for s in standings] == list(range(1, n + 1))
     keys = [(-s.points, -s.sonneborn_berger, -s.head_to_head, -s.wins, s.name) for s in standings]
     assert keys == sorted(keys)
+    for s, key in zip(standings, keys, strict=True):  # one more than those strictly ahead
+        ahead = sum(other[:4] < key[:4] for other in keys)
+        assert s.rank == ahead + 1
+        assert s.shared == (sum(other[:4] == key[:4] for other in keys) > 1)
     draws = sum(r.is_draw for r in t.results)
     decisive = len(t.results) - draws
     byes = sum(s.byes for s in standings)

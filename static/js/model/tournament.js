@@ -180,6 +180,19 @@ export function crosstable(t) {
 /** The first three of the final standings, with their places. */
 export const podium = (t) => (t.status === "finished" ? t.standings.slice(0, 3) : []);
 
+/** A standing's rank as the table shows it: players level on every tie-break share it,
+ *  "1=" each (the next is then 4th, core/standings.py). */
+export const rankText = (s) => (s.shared ? `${s.rank}=` : String(s.rank));
+
+const ORDINAL = { 1: "st", 2: "nd", 3: "rd" };
+
+/** A podium place: "1st", "2nd", "3rd", or a shared one "1st=". */
+export function placeText(s) {
+  const tens = s.rank % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ORDINAL[s.rank % 10] || "th";
+  return `${s.rank}${suffix}${s.shared ? "=" : ""}`;
+}
+
 const clockTime = (seconds) => new Date(seconds * 1000).toLocaleTimeString([], { timeStyle: "short" });
 
 /** A lobby line's facts: "3 of 8 players · open", "… · round 2 of 3", an arena's "… · running

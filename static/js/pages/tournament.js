@@ -43,6 +43,7 @@ export function startTournament(app, id) {
     countdown: h("p", { class: "t-countdown", "aria-live": "off", hidden: true }),
     rules: h("p", { class: "hint t-rules" }),
     conn: h("span", { class: "conn", hidden: true }),
+    live: h("span", { class: "live-tag", hidden: true }, h("span", { class: "dot", "aria-hidden": "true" }), "live"),
     yourGame: h("div", { class: "your-game", hidden: true }),
     actions: h("div", { class: "t-actions" }),
     error: h("div", { class: "form-error", role: "alert", hidden: true }),
@@ -62,8 +63,7 @@ export function startTournament(app, id) {
     el.podium,
     el.bracketCard,
     h("section", { class: "card", "aria-labelledby": "standings-title" },
-      h("div", { class: "card-head" }, h("h2", { id: "standings-title" }, "Standings"),
-        h("span", { class: "live-tag" }, h("span", { class: "dot", "aria-hidden": "true" }), "live")),
+      h("div", { class: "card-head" }, h("h2", { id: "standings-title" }, "Standings"), el.live),
       el.standings),
     h("div", { class: "t-columns" },
       h("section", { class: "card", "aria-labelledby": "schedule-title" }, h("h2", { id: "schedule-title" }, "Games"), el.schedule),
@@ -90,6 +90,7 @@ export function startTournament(app, id) {
     el.kind.hidden = t.kind === "round_robin" && !t.double; // a plain round robin needs no tag
     text(el.kind, kindText(t));
     text(el.status, statusText(t, now));
+    el.live.hidden = t.status !== "running"; // the standings move only while games are played
     const left = secondsLeft(t, now);
     el.countdown.hidden = !left; // past the end too: the status says the last games play out
     text(el.countdown, left ? `Ends in ${countdownText(left)}` : "");
@@ -121,7 +122,7 @@ export function startTournament(app, id) {
         isArena(t) ? " (every game against a player, oldest first)" : "",
         isKnockout(t)
           ? "; ranked by how far each came, then by seed."
-          : "; ties are split by Sonneborn–Berger, then head-to-head, then wins.")));
+          : "; ties are split by Sonneborn–Berger, then head-to-head, then wins; players level on all of them share a place (1=).")));
     memo(el.schedule, `${t.version}|${me}|${allPairings}`, () => fill(el.schedule, scheduleList(t, me, {
       all: allPairings,
       onShowAll: () => {

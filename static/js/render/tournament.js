@@ -4,7 +4,9 @@
 // and the podium once it is finished.
 
 import { h } from "../browser/dom.js";
-import { crosstable, isArena, isKnockout, knockoutRoundName, namer, podium } from "../model/tournament.js";
+import {
+  crosstable, isArena, isKnockout, knockoutRoundName, namer, placeText, podium, rankText,
+} from "../model/tournament.js";
 import { piece } from "./pieces.js";
 
 const watchPath = (roomId) => `/r/${encodeURIComponent(roomId)}/watch`;
@@ -38,7 +40,7 @@ export function standingsTable(t, mine) {
       th("W", "Wins"), th("D", "Draws"), th("L", "Losses"), th("SB", "Sonneborn–Berger tie-break"),
       cross.order.map((id) => th(String(number.get(id)), `Against ${names(id)}`)))),
     h("tbody", {}, t.standings.map((s) => h("tr", { class: s.id === mine ? "mine" : null, dataset: { entrant: s.id } },
-      h("td", {}, String(s.rank)),
+      h("td", { class: "rank", title: s.shared ? "Shared: level on every tie-break" : null }, rankText(s)),
       h("th", { scope: "row", class: "standing-name" }, h("span", { class: "cross-number" }, `${number.get(s.id)}.`), " ", s.name),
       h("td", { class: "points" }, String(s.points)),
       h("td", {}, String(s.played)),
@@ -166,16 +168,15 @@ export function bracketView(t, mine) {
   bracketGame(match, mine)))))));
 }
 
-const PLACES = ["1st", "2nd", "3rd"];
-
-/** The first three of a finished tournament, the winner in the middle. */
+/** The first three of a finished tournament, the winner in the middle; a shared place says
+ *  so ("1st=" on each of three tied). */
 export function podiumView(t) {
   const top = podium(t);
   if (!top.length) return null;
   return h("section", { class: "podium", "aria-labelledby": "podium-title" },
     h("h2", { id: "podium-title" }, "Podium"),
     h("ol", { class: "podium-steps" }, top.map((s, i) => h("li", { class: `step place-${i + 1}`, dataset: { place: i + 1 } },
-      h("span", { class: "place" }, PLACES[i]),
+      h("span", { class: "place" }, placeText(s)),
       h("strong", { class: "podium-name" }, s.name),
       h("span", { class: "podium-points" }, `${s.points} ${s.points === 1 ? "point" : "points"}`)))));
 }
