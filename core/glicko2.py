@@ -27,6 +27,7 @@ __all__ = [
     "RatedResult",
     "Rating",
     "RatingError",
+    "games_to_establish",
     "idle",
     "rate",
     "rate_game",
@@ -106,6 +107,22 @@ def rate_game(
         rate(first, [first_result], tau=tau),
         rate(second, [RatedResult(first, 1 - first_score)], tau=tau),
     )
+
+
+ESTIMATE_LIMIT = 100
+"""The most games ``games_to_establish`` counts (a deviation this high never comes back)."""
+
+
+def games_to_establish(player: Rating) -> int:
+    """About how many more games bring ``player``'s deviation to ``PROVISIONAL_DEVIATION``
+    (0 once established): drawn against a peer as unsure as them, the newcomer's usual
+    opponent, which is the slow case (a game against an established player teaches more). An
+    estimate for people ("ranked in about N games"); the rating itself decides."""
+    games = 0
+    while player.provisional and games < ESTIMATE_LIMIT:
+        player = rate(player, [RatedResult(player, 0.5)])
+        games += 1
+    return games
 
 
 def idle(player: Rating, periods: int = 1) -> Rating:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from core.glicko2 import Rating, rate_game
+from core.glicko2 import Rating, games_to_establish, rate_game
 from rooms.errors import ErrorCode, RoomError
 from rooms.players.record import PLAYER_TTL
 
@@ -57,6 +57,7 @@ class PoolRating:
             "volatility": round(r.volatility, 6),
             "provisional": r.provisional,
             "games": self.games,
+            "games_to_rank": games_to_establish(r),
         }
 
     def text(self) -> str:
@@ -111,6 +112,10 @@ class RatingBook(Protocol):
 
     async def top(self, pool: str, limit: int) -> list[tuple[str, float]]:
         """The best established (not provisional) players: (player id, rating), best first."""
+
+    async def provisional(self, pool: str, limit: int) -> list[tuple[str, float]]:
+        """The best provisional players (not on the leaderboard yet): (player id, rating),
+        best first."""
 
     async def rank(self, pool: str, player_id: str) -> int | None:
         """The 0-based place of an established player on the leaderboard (None: not on it)."""
@@ -173,6 +178,7 @@ class Book:
                     "deviation": round(new.rating.deviation, 1),
                     "provisional": new.rating.provisional,
                     "games": new.games,
+                    "games_to_rank": games_to_establish(new.rating),
                 }
                 for mark, player, old, new in zip(marks, players, before, after, strict=True)
             }

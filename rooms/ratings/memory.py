@@ -25,6 +25,7 @@ class _Pool:
     histories: dict[str, list[str]] = field(default_factory=dict)  # newest first
     done: dict[str, tuple[str, float]] = field(default_factory=dict)  # oldest first: expiry
     board: dict[str, float] = field(default_factory=dict)  # established players' ratings
+    newcomers: dict[str, float] = field(default_factory=dict)  # provisional players' ratings
 
 
 class MemoryBook(Book):
@@ -64,8 +65,10 @@ class MemoryBook(Book):
                 del history[HISTORY:]
                 if record.rating.provisional:
                     held.board.pop(player, None)
+                    held.newcomers[player] = record.rating.rating
                 else:
                     held.board[player] = record.rating.rating
+                    held.newcomers.pop(player, None)
             return Written(write.change)
 
     async def standing(self, pool: str, player_id: str) -> PoolRating | None:
@@ -78,10 +81,15 @@ class MemoryBook(Book):
             texts = list(self._pool(pool).histories.get(player_id, ()))
         return [e for e in map(history_entry, texts) if e is not None]
 
-    def _ranked(self, pool: str) -> list[tuple[str, float]]:
+    def _ranked(self, pool: str, *, provisional: bool = False) -> list[tuple[str, float]]:
         # best first; equal ratings by player id, as a Redis sorted set read in reverse
-        board = self._pool(pool).board
+        held = self._pool(pool)
+        board = held.newcomers if provisional else held.board
         return sorted(board.items(), key=lambda item: (-item[1], _reverse(item[0])))
+
+    async def provisional(self, pool: str, limit: int) -> list[tuple[str, float]]:
+        with self._lock:
+            return self._ranked(pool, provisional=True)[: max(0, limit)]
 
     async def top(self, pool: str, limit: int) -> list[tuple[str, float]]:
         with self._lock:

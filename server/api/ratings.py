@@ -1,9 +1,11 @@
 """Ratings over HTTP: ``GET /api/leaderboards/{pool}``, and the ratings of a player's page.
 
-A leaderboard lists established players only: a provisional rating (deviation above
+A leaderboard ranks established players only: a provisional rating (deviation above
 ``core.glicko2.PROVISIONAL_DEVIATION``) is too unsure to rank, as on lichess, so it joins
-the board with the game that makes it established. ``?around=PLAYER_ID`` adds that player's
-place and neighbours (or, while provisional, no place). Reads are public and need no write
+the board with the game that makes it established. Until then it is listed apart
+(``provisional``, best first, unranked), each with about how many games it still needs.
+``?around=PLAYER_ID`` adds that player's place and neighbours (or, while provisional, no
+place). Reads are public and need no write
 guard; they show player ids and names, which ``GET /api/players/{id}`` shows anyone anyway.
 """
 
@@ -45,21 +47,23 @@ def _limit(request: Request) -> int:
 
 
 async def _rows(
-    state: AppState, pool: str, ranked: list[tuple[str, float]], first: int
+    state: AppState, pool: str, ranked: list[tuple[str, float]], first: int | None
 ) -> list[dict[str, Any]]:
     """Leaderboard rows from place ``first`` (0-based) on, with names and standings; a player
-    whose identity expired is left out (the board forgets no one by itself)."""
+    whose identity expired is left out (the board forgets no one by itself). ``first`` None:
+    provisional players, who have no place."""
     players = await asyncio.gather(*(state.backend.players.get(pid) for pid, _ in ranked))
     standings = await asyncio.gather(
         *(state.backend.ratings.standing(pool, pid) for pid, _ in ranked)
     )
     rows = []
     for place, ((pid, _), player, standing) in enumerate(
-        zip(ranked, players, standings, strict=True), start=first
+        zip(ranked, players, standings, strict=True), start=first or 0
     ):
         if player is None or standing is None:
             continue
-        rows.append({"rank": place + 1, "player_id": pid, "name": player.name, **standing.public()})
+        rank = place + 1 if first is not None else None
+        rows.append({"rank": rank, "player_id": pid, "name": player.name, **standing.public()})
     return rows
 
 
@@ -76,6 +80,7 @@ async def leaderboard(request: Request) -> Response:
         answer: dict[str, Any] = {
             "pool": pool,
             "top": await _rows(state, pool, await book.top(pool, limit), 0),
+            "provisional": await _rows(state, pool, await book.provisional(pool, limit), None),
             "around": None,
         }
         around = request.query_params.get("around")

@@ -16,6 +16,7 @@ from core.glicko2 import (
     RatedResult,
     Rating,
     RatingError,
+    games_to_establish,
     idle,
     rate,
     rate_game,
@@ -66,6 +67,17 @@ def test_newcomers_are_provisional_until_their_deviation_falls() -> None:
         settled = rate(settled, [RatedResult(opponent, game % 2)])
     assert not settled.provisional
     assert settled.deviation >= MIN_DEVIATION
+
+
+def test_games_to_establish_counts_down_to_zero_as_a_newcomer_plays_peers() -> None:
+    first, second = Rating(), Rating()
+    counts = [games_to_establish(first)]
+    while first.provisional:
+        first, second = rate_game(first, second, 0.5)
+        counts.append(games_to_establish(first))
+    assert counts == list(range(counts[0], -1, -1))  # one game fewer after each game
+    assert 10 <= counts[0] <= 20  # docs/ratings.md: "about 13"
+    assert games_to_establish(Rating(1500, 80)) == 0
 
 
 @pytest.mark.parametrize(

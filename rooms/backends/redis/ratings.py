@@ -32,10 +32,11 @@ from rooms.ratings.book import (
 __all__ = ["WRITE", "RedisBook"]
 
 WRITE = """
--- KEYS: marker, record 1, record 2, history 1, history 2, leaderboard.
+-- KEYS: marker, record 1, record 2, history 1, history 2, leaderboard, provisional players.
 -- ARGV: records read (1, 2; '' for none), new records (3, 4), the change (5), history
--- entries (6, 7), leaderboard scores (8, 9; '' takes the player off), player ids (10, 11),
--- record ttl ms (12), marker ttl ms (13), history length (14).
+-- entries (6, 7), leaderboard scores (8, 9; '' takes the player off it and puts them on the
+-- provisional players' set with score 15 or 16), player ids (10, 11), record ttl ms (12),
+-- marker ttl ms (13), history length (14), ratings (15, 16).
 -- {1, change} after writing; {1, marker} when applied already; {0, ''} when a record moved.
 local done = redis.call('GET', KEYS[1])
 if done then
@@ -53,8 +54,10 @@ for i = 0, 1 do
   redis.call('PEXPIRE', KEYS[4 + i], ARGV[12])
   if ARGV[8 + i] == '' then
     redis.call('ZREM', KEYS[6], ARGV[10 + i])
+    redis.call('ZADD', KEYS[7], ARGV[15 + i], ARGV[10 + i])
   else
     redis.call('ZADD', KEYS[6], ARGV[8 + i], ARGV[10 + i])
+    redis.call('ZREM', KEYS[7], ARGV[10 + i])
   end
 end
 return {1, ARGV[5]}
@@ -107,6 +110,7 @@ class RedisBook(Book):
             *(self._key(pool, "p", p) for p in players),
             *(self._key(pool, "h", p) for p in players),
             self._key(pool, "board"),
+            self._key(pool, "new"),
         ]
         scores = ["" if r.rating.provisional else repr(r.rating.rating) for r in write.records]
         args = [
@@ -119,6 +123,7 @@ class RedisBook(Book):
             max(1, round(self.ttl * 1000)),
             max(1, round(self.done_ttl * 1000)),
             HISTORY,
+            *(repr(r.rating.rating) for r in write.records),
         ]
         async with guarded("ratings", self._timeout):
             done, value = await self._write_script(keys=keys, args=args)
@@ -141,6 +146,15 @@ class RedisBook(Book):
         async with guarded("ratings", self._timeout):
             place = await self._client.zrevrank(self._key(pool, "board"), player_id)
         return int(place) if place is not None else None
+
+    async def provisional(self, pool: str, limit: int) -> list[tuple[str, float]]:
+        if limit <= 0:
+            return []
+        async with guarded("ratings", self._timeout):
+            rows = await self._client.zrevrange(
+                self._key(pool, "new"), 0, limit - 1, withscores=True
+            )
+        return [(text(member), float(score)) for member, score in rows]
 
     async def window(self, pool: str, start: int, stop: int) -> list[tuple[str, float]]:
         async with guarded("ratings", self._timeout):

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from core.glicko2 import Rating, rate_game
+from core.glicko2 import Rating, games_to_establish, rate_game
 from rooms import Backend
 from rooms.backends.redis.ratings import RedisBook
 from rooms.common.ids import new_room_id
@@ -124,6 +124,35 @@ async def test_the_leaderboard_ranks_established_players_only(
     assert await book.window("classic.blitz", 1, 5) == top[1:]
     assert len(await book.history("classic.blitz", f"{room_id}ada")) == 14
     assert await book.top("gomoku.rapid", 10) == []
+
+
+async def test_provisional_players_are_listed_apart_until_established(
+    backend: Backend, room_id: str
+) -> None:
+    book = backend.ratings
+    ada, bob, cyd = (f"{room_id}{name}" for name in ("ada", "bob", "cyd"))
+
+    async def provisional() -> list[str]:  # this test's players (the Redis pool is shared)
+        listed = await book.provisional("classic.blitz", 100)
+        return [player for player, _ in listed if player.startswith(room_id)]
+
+    change = await book.apply(entry([ada, bob], 1.0, 1), room_id)
+    assert await provisional() == [ada, bob]  # best first: ada won
+    assert (
+        change["X"]["games_to_rank"]
+        == games_to_establish(
+            (await book.standing("classic.blitz", ada)).rating  # type: ignore[union-attr]
+        )
+        > 0
+    )
+    for game in range(2, 17):  # 16 games in all: both established
+        await book.apply(entry([ada, bob], 0.5 if game % 3 else 1.0, game), room_id)
+    await book.apply(entry([cyd, bob], 1.0, game_number=99), room_id)
+    assert await provisional() == [cyd]  # ada and bob are on the leaderboard now
+    standing = await book.standing("classic.blitz", cyd)
+    assert standing is not None and standing.public()["games_to_rank"] >= 1
+    established = await book.standing("classic.blitz", ada)
+    assert established is not None and established.public()["games_to_rank"] == 0
 
 
 async def test_a_history_keeps_the_newest_entries(backend: Backend, room_id: str) -> None:
