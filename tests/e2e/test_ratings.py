@@ -1,6 +1,7 @@
 """Rated games in real Chromium: a rated room created in the lobby, played by two guest
 identities to a win; the result banner shows each rating's change (provisional: "?"), and
-the player's page and the pool's leaderboard show where each stands."""
+the player's page and the pool's leaderboard show where each stands: ranked, or listed apart as
+provisional with the games still to play, as the banner says why a first game moves so much."""
 
 from __future__ import annotations
 
@@ -45,8 +46,14 @@ def test_a_rated_game_changes_both_ratings_and_the_pages_show_them(
     note = re.compile(
         r"Rating, Classic 3×3, untimed: Ada 1500 → (\d+)\? \(\+\d+\) · Bob 1500 → (\d+)\? \(−\d+\)"
     )
+    # a first game moves a rating a lot: the note says why, and for how long still
+    why = re.compile(
+        r"Provisional ratings \(\?\) move fast for the first games: "
+        r"Ada is ranked after about \d+ more games, Bob is ranked after about \d+ more games\."
+    )
     for page in (ada, bob):
         expect(banner(page)).to_contain_text(note)
+        expect(banner(page)).to_contain_text(why)
     screenshot(ada, "rated-game-over", sizes=("desktop",))
     failures = [f"banner {f}" for scheme in ("light", "dark") for f in low_contrast(ada, scheme)]
     found = note.search(banner(ada).inner_text())
@@ -68,6 +75,14 @@ def test_a_rated_game_changes_both_ratings_and_the_pages_show_them(
     expect(bob.get_by_role("heading", level=1)).to_contain_text("Classic 3×3, untimed")
     expect(bob.locator(".board-body")).to_contain_text("No established ratings here yet.")
     expect(bob.locator(".around")).to_contain_text(f"Your rating: {bob_after}?")
+    expect(bob.locator(".around")).to_contain_text(re.compile(r"ranked after about \d+ more games"))
+    # ... and lists the provisional players apart, each with the games still to play
+    provisional = bob.locator(".provisional")
+    expect(provisional.get_by_role("heading", name="Provisional")).to_be_visible()
+    for name, after in (("Ada", ada_after), ("Bob", bob_after)):
+        row = provisional.locator("tr", has_text=name)
+        expect(row).to_contain_text(f"{after}?")
+        expect(row.locator(".to-go")).to_have_text(re.compile(r"^about \d+ more games$"))
     screenshot(bob, "leaderboard", sizes=("desktop",))
     failures += [f"board {f}" for scheme in ("light", "dark") for f in low_contrast(bob, scheme)]
     assert not failures, "text below 4.5:1:\n" + "\n".join(failures)

@@ -26,14 +26,25 @@ export function deltaText(before, after) {
   return delta > 0 ? `+${delta}` : `−${-delta}`;
 }
 
+/** "about 12 more games", or "1 more game". */
+export const gamesToGo = (n) => `${n === 1 ? "1 more game" : `about ${n} more games`}`;
+
 /** "Rating, Classic 3×3, blitz: Ada 1500 → 1662? (+162) · Bob 1500 → 1338? (−162)", for
- *  the game on the board when its change is known; null otherwise. */
+ *  the game on the board when its change is known; null otherwise. A provisional rating
+ *  moves by a lot, so the note then says why: "Provisional ratings move fast for the first
+ *  games: Ada is ranked after about 12 more games, Bob after about 12 more games." */
 export function ratingNote(room, names) {
   const change = room.rating_change;
   if (!room.rated || !change || change.game_number !== room.game_number || !change.rating_change) return null;
-  const parts = Object.entries(change.rating_change).map(([mark, c]) =>
+  const changes = Object.entries(change.rating_change);
+  const parts = changes.map(([mark, c]) =>
     `${names(mark)} ${Math.round(c.before)} → ${ratingText(c.after, c.provisional)} (${deltaText(c.before, c.after)})`);
-  return `Rating, ${poolName(change.pool)}: ${parts.join(" · ")}`;
+  const note = `Rating, ${poolName(change.pool)}: ${parts.join(" · ")}`;
+  const fast = changes.filter(([, c]) => c.provisional);
+  if (!fast.length) return note;
+  const counts = fast.filter(([, c]) => Number.isInteger(c.games_to_rank) && c.games_to_rank > 0)
+    .map(([mark, c]) => `${names(mark)} is ranked after ${gamesToGo(c.games_to_rank)}`);
+  return `${note}. Provisional ratings (?) move fast for the first games${counts.length ? `: ${counts.join(", ")}` : ""}.`;
 }
 
 /** The page of a pool's leaderboard: /leaderboards/classic/blitz (a path whose last part has

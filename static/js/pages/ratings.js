@@ -4,7 +4,7 @@
 
 import { getLeaderboard, getPlayer } from "../net/api.js";
 import { fill, h } from "../browser/dom.js";
-import { POOLS, leaderboardPath, poolName, ratingText } from "../model/ratings.js";
+import { POOLS, gamesToGo, leaderboardPath, poolName, ratingText } from "../model/ratings.js";
 import { loadIdentity } from "../browser/storage.js";
 
 const when = (seconds) => new Date(seconds * 1000).toLocaleString();
@@ -22,6 +22,19 @@ function boardTable(rows, mine) {
     h("tbody", {}, rows.map((r) => h("tr", { class: r.player_id === mine ? "mine" : null },
       h("td", {}, String(r.rank)), h("td", {}, playerLink(r.player_id, r.name)),
       h("td", {}, ratingText(r.rating, r.provisional)), h("td", {}, String(r.games))))));
+}
+
+/** The provisional players, apart from the ranked ones: how far each is from a rank. */
+function provisionalTable(rows, mine) {
+  return h("section", { class: "provisional", "aria-labelledby": "provisional-title" },
+    h("h2", { id: "provisional-title" }, "Provisional"),
+    h("p", { class: "hint" }, "Not ranked yet: a rating joins the board once it is sure enough, after about 13 games for a newcomer."),
+    h("table", { class: "ratings-table" },
+      h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Rating"),
+        h("th", { scope: "col" }, "Games"), h("th", { scope: "col" }, "Ranked after"))),
+      h("tbody", {}, rows.map((r) => h("tr", { class: r.player_id === mine ? "mine" : null, dataset: { player: r.player_id } },
+        h("td", {}, playerLink(r.player_id, r.name)), h("td", {}, ratingText(r.rating, r.provisional)),
+        h("td", {}, String(r.games)), h("td", { class: "to-go" }, gamesToGo(r.games_to_rank)))))));
 }
 
 /** /leaderboards/{family}/{class} (the first pool when none is named). */
@@ -44,11 +57,12 @@ export async function startLeaderboard(app, pool) {
   const around = board.around;
   fill(body,
     boardTable(board.top || [], mine),
-    h("p", { class: "hint" }, "Provisional ratings (shown with ?) join the board once they are sure enough."),
+    board.provisional && board.provisional.length ? provisionalTable(board.provisional, mine)
+      : h("p", { class: "hint" }, "Provisional ratings (shown with ?) join the board once they are sure enough."),
     around ? h("section", { class: "around", "aria-labelledby": "around-title" },
       h("h2", { id: "around-title" }, around.rank
         ? `You are #${around.rank} (${ratingText(around.rating, around.provisional)})`
-        : `Your rating: ${ratingText(around.rating, around.provisional)} (provisional, not ranked yet)`),
+        : `Your rating: ${ratingText(around.rating, around.provisional)} (provisional: ranked after ${gamesToGo(around.games_to_rank)})`),
       around.neighbours && around.neighbours.length ? boardTable(around.neighbours, mine) : null) : null);
   return undefined;
 }

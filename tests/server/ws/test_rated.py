@@ -105,6 +105,10 @@ async def test_a_rated_game_to_its_end_rates_both_players_once(
     assert ada["id"] not in ids and bob["id"] not in ids  # provisional: not on the board
     assert board["around"]["rank"] is None and board["around"]["provisional"] is True
     assert board["around"]["rating"] == round(lost.rating, 1)
+    assert board["around"]["games_to_rank"] > 0
+    apart = {row["player_id"]: row for row in board["provisional"]}  # listed, unranked
+    assert apart[ada["id"]]["rank"] is None and apart[ada["id"]]["name"] == "Ada"
+    assert apart[ada["id"]]["games_to_rank"] == apart[bob["id"]]["games_to_rank"] > 0
     missing = await get(server, "/api/leaderboards/classic.bullet")
     assert (missing.status_code, missing.json()["code"]) == (404, "not_found")
     too_many = await get(server, f"/api/leaderboards/{POOL}?limit=1000")
@@ -169,6 +173,8 @@ async def test_the_leaderboard_ranks_established_players_with_their_names(
     around = board["around"]
     assert (around["rank"], around["games"]) == (2, 15)
     assert [r["player_id"] for r in around["neighbours"]] == [ada["id"], bob["id"]]
+    assert [(r["rank"], r["name"]) for r in board["provisional"]] == [(None, "Cyd")]
+    assert board["top"][0]["games_to_rank"] == 0 and board["provisional"][0]["games_to_rank"] > 0
     newcomer = (await get(server, f"/api/leaderboards/{pool}?around={cyd['id']}")).json()
     assert newcomer["around"]["rank"] is None and newcomer["around"]["provisional"] is True
     unknown = await get(server, f"/api/leaderboards/{pool}?around=nobody")
