@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 __all__ = ["GUESS_TTL", "GuessBook", "MemoryGuessBook", "ply_key"]
@@ -27,8 +27,9 @@ def ply_key(game_number: int, ply: int) -> str:
 
 
 class GuessBook(Protocol):
-    async def put(self, room_id: str, key: str, guesser: str, cell: str) -> None:
-        """Record (or replace) ``guesser``'s cell for the room's ply ``key``."""
+    async def put(self, room_id: str, key: str, cells: Mapping[str, str]) -> None:
+        """Record (or replace) each guesser's cell (``cells``: guesser → cell) for the
+        room's ply ``key``, in one write."""
 
     async def split(self, room_id: str, key: str) -> dict[str, int]:
         """How many guessed each cell for the room's ply ``key`` (every worker's guessers)."""
@@ -48,13 +49,13 @@ class MemoryGuessBook:
         self._plies: dict[tuple[str, str], tuple[dict[str, str], float]] = {}
         self._lock = threading.Lock()
 
-    async def put(self, room_id: str, key: str, guesser: str, cell: str) -> None:
+    async def put(self, room_id: str, key: str, cells: Mapping[str, str]) -> None:
         now = self.clock()
         with self._lock:
             held = self._plies.pop((room_id, key), None)
-            cells = held[0] if held is not None and held[1] > now else {}
-            cells[guesser] = cell
-            self._plies[(room_id, key)] = (cells, now + self.ttl)  # newest last
+            kept = held[0] if held is not None and held[1] > now else {}
+            kept.update(cells)
+            self._plies[(room_id, key)] = (kept, now + self.ttl)  # newest last
             while len(self._plies) > self._max:  # the oldest ply goes first
                 del self._plies[next(iter(self._plies))]
 

@@ -1,8 +1,10 @@
 """A worker's guess counter: its spectators' guesses and streaks, and the split after a move.
 
 Spectators of a room on this worker are registered here (``watch``) with a way to send to
-their connection. A guess is judged against the room (``check_guess``) and written to the
-book, which every worker shares, so the split is the whole crowd's. The desk hears every
+their connection. A guess is judged against the room (``check_guess``) and gathered; the
+guesses gathered within ``flush`` seconds go to the book, which every worker shares, in one
+write per room and ply (a crowd guessing costs the store a write per worker, not one per
+spectator), so the split is the whole crowd's. The desk hears every
 event the worker's hub hands out (``observe``, after the players were served): for a
 ``moved`` event of a room with spectators here it waits ``settle`` seconds (the guesses
 other workers accepted just before they saw the move reach the book meanwhile), reads the
@@ -15,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,10 +57,14 @@ class GuessDesk:
         load: Callable[[str], Awaitable[Room]],
         *,
         settle: float = 0.2,
+        flush: float = 0.02,
     ) -> None:
         self._book = book
         self._load = load
         self.settle = settle
+        self.flush = flush
+        self._gathered: dict[tuple[str, str], dict[str, str]] = {}  # (room, ply) -> cells
+        self._flushing: asyncio.TimerHandle | None = None
         self._rooms: dict[str, dict[str, _Guesser]] = {}
         self._seen: dict[str, int] = {}  # room -> the last moved version revealed here
         self._tasks: set[asyncio.Task[None]] = set()
@@ -84,9 +90,7 @@ class GuessDesk:
         guesser = self._rooms.get(room_id, {}).get(conn)
         return guesser.streak if guesser is not None else 0
 
-    async def guess(
-        self, room_id: str, conn: str, room: Room, request: MoveRequest, version: int
-    ) -> str:
+    def guess(self, room_id: str, conn: str, room: Room, request: MoveRequest, version: int) -> str:
         """Record ``conn``'s guess (replacing an earlier one for the same move); the cell
         guessed (``cell_key``). RoomError when it may not count (rooms.guesses.check)."""
         move = check_guess(room, conn, request, version)
@@ -94,9 +98,30 @@ class GuessDesk:
         if guesser is None:  # not registered: a spectator of another path (cannot happen)
             raise RoomError(ErrorCode.NOT_JOINED, "join as a spectator before guessing")
         key, cell = ply_key(room.game_number, room.game.ply), cell_key(move)
-        await self._book.put(room_id, key, conn, cell)
+        self._gathered.setdefault((room_id, key), {})[conn] = cell
+        if self._flushing is None:
+            self._flushing = asyncio.get_running_loop().call_later(self.flush, self._flush)
         guesser.key, guesser.cell = key, cell
         return cell
+
+    def _flush(self) -> None:
+        self._flushing = None
+        gathered, self._gathered = self._gathered, {}
+        for (room_id, key), cells in gathered.items():
+            self._spawn(self._write(room_id, key, cells), f"guesses:{room_id}:write")
+
+    async def _write(self, room_id: str, key: str, cells: dict[str, str]) -> None:
+        try:
+            await self._book.put(room_id, key, cells)
+        except RoomError as exc:  # the store is away: these guesses are not counted
+            log.warning("room %s: %d guesses lost: %s", room_id, len(cells), exc.message)
+        except Exception:
+            log.exception("room %s: guesses could not be written", room_id)
+
+    def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        task = asyncio.get_running_loop().create_task(work, name=name)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
 
     # -- moves ----------------------------------------------------------------------------
 
@@ -107,11 +132,7 @@ class GuessDesk:
         if self._seen.get(room_id, -1) >= version:  # a copy the bus brought back
             return
         self._seen[room_id] = version
-        task = asyncio.get_running_loop().create_task(
-            self._reveal(room_id, text), name=f"guesses:{room_id}"
-        )
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._spawn(self._reveal(room_id, text), f"guesses:{room_id}")
 
     async def _reveal(self, room_id: str, text: str) -> None:
         try:
@@ -167,6 +188,9 @@ class GuessDesk:
         self.reveals += 1
 
     async def close(self) -> None:
+        if self._flushing is not None:
+            self._flushing.cancel()
+            self._flushing = None
         await cancel_all(self._tasks)
         self._rooms.clear()
         self._seen.clear()

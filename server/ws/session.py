@@ -417,7 +417,7 @@ class Session(FrameReader):
         if self.desk is None:
             raise RoomError(ErrorCode.GUESSES_CLOSED, "this server takes no guesses")
         room = await self.service.current(self.room_id)
-        await self.desk.guess(self.room_id, self.conn.id, room, message.request, message.version)
+        self.desk.guess(self.room_id, self.conn.id, room, message.request, message.version)
         self.conn.send(dumps(ack_message(message.ref, None)))
 
     async def _say(self, message: ChatMessage) -> None:

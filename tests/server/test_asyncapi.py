@@ -233,7 +233,12 @@ async def test_a_whole_games_traffic_validates_both_ways(
     assert (await r(o, {"type": "move", "row": 0, "col": 0, "version": 0, "move_id": "o0"}))[
         "code"
     ] == "stale_version"
+    await crowd.seen(x.version)
+    guess = {"type": "guess", "row": 0, "col": 0, "version": crowd.version, "id": "g1"}
+    assert (await r(crowd, guess))["type"] == "ack"
+    assert (await r(x, {**guess, "id": "g2"}))["code"] == "not_a_spectator"
     assert (await move(o, 0, 0, "o1"))["type"] == "move_ok"
+    await crowd.until("guesses", ply=2)
     assert (await r(x, {"type": "sync", "id": "s1"}))["type"] == "state"
     assert (await r(crowd, {"type": "ping", "id": "p1"}))["type"] == "pong"
     assert (await r(crowd, {"type": "chat", "text": "nice", "id": "h1"}))["type"] == "ack"

@@ -1,7 +1,8 @@
 """The guess book in Redis: one hash per room and ply, shared by every worker.
 
 Each worker's watch path writes its spectators' guesses there (``HSET`` connection id →
-cell, so a changed guess replaces the old one, then a ``PEXPIRE``, in one pipeline), and each
+cell for every guess the worker gathered meanwhile, so a changed guess replaces the old one,
+then a ``PEXPIRE``, in one pipeline), and each
 worker with spectators of the room reads it once (``HVALS``) when the move lands: the split
 is the whole crowd's, whichever worker each spectator is on. The key carries the room's
 hash tag, so on a Cluster it lives on the room's slot. It talks through the room store's
@@ -11,6 +12,7 @@ client (``of_store``), like the player directory.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 from rooms.backends.redis.connect import guarded, text
@@ -41,11 +43,11 @@ class RedisGuessBook:
         timeout = float(getattr(getattr(store, "options", None), "timeout", 2.0))
         return cls(client, layout.prefix, timeout=timeout)
 
-    async def put(self, room_id: str, key: str, guesser: str, cell: str) -> None:
+    async def put(self, room_id: str, key: str, cells: Mapping[str, str]) -> None:
         name = self._layout.guesses(room_id, key)
         async with guarded("guesses", self._timeout):
             pipe = self._client.pipeline(transaction=False)
-            pipe.hset(name, guesser, cell)
+            pipe.hset(name, mapping=dict(cells))
             pipe.pexpire(name, self._ttl_ms)
             await pipe.execute()
 

@@ -42,6 +42,14 @@ export function createBoardInput({ el, store, session, tools, view }) {
     if (!cell) return;
     store.update({ focus: cell });
     const v = view();
+    if (v.crowd && v.crowd.guessing) { // a spectator's click guesses the next move
+      const target = landing(v.position, v.rules, cell);
+      if (target) {
+        session.guess(target);
+        announce(`Your guess: ${cellName(target, v.rules)}. You may change it until the move is played.`);
+      }
+      return;
+    }
     if (!v.interactive) return;
     const s = store.get();
     const verdict = judgeClick({

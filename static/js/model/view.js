@@ -53,6 +53,7 @@ export function gameView(s) {
   const names = (mark) => playerName(room.players, mark);
 
   const analysis = analysisView(s, room, position, (mark) => nameWithMark(room.players, mark));
+  const crowd = crowdView(s, room, total, live, playing);
 
   const layers = position.map((grid, layer) => ({
     layer,
@@ -65,15 +66,20 @@ export function gameView(s) {
       const evaluation = !mark && analysis.cells ? analysis.cells.get(key) || null : null;
       const playable = myTurn && landing(position, rules, where) !== null;
       const queued = key === premoveKey && !mark;
+      const guessed = key === crowd.guessKey && !mark;
+      const guessable = crowd.guessing && landing(position, rules, where) !== null;
+      const share = crowd.shares.get(key) || null;
       let label = `${cellSpoken(where, rules)}, ${mark || "empty"}`;
       if (isLast) label += ", last move";
       if (isWin) label += ", winning line";
       if (queued) label += ", premove";
       if (evaluation) label += `, analysis: ${evaluation.spoken}`;
+      if (guessed) label += ", your guess";
+      if (share) label += `, guessed by ${share}`;
       return {
         key, row, col, layer, mark, last: isLast, win: isWin, winStep: isWin ? winKeys.get(key) : null,
         pending: key === pendingKey,
-        playable, premove: queued, label, evaluation,
+        playable, premove: queued, label, evaluation, guessed, guessable, share,
       };
     })),
   }));
@@ -143,6 +149,7 @@ export function gameView(s) {
       first: !s.everJoined, // never seated yet: "Connecting…", not "Reconnecting…"
     },
     analysis,
+    crowd,
     moves: room.moves.map((m, i) => ({
       ply: i + 1, mark: m.mark, name: cellName(m, rules),
       label: `${playerName(room.players, m.mark)} (${m.mark}): ${cellSpoken(m, rules)}` +
@@ -154,6 +161,7 @@ export function gameView(s) {
       shapeKey: `${rules.rows}x${rules.cols}x${rules.layers || 1}`,
       rules, layers,
       interactive,
+      guessing: crowd.guessing,
       myTurn,
       me,
       finished: room.status === "finished" && live,
@@ -276,4 +284,36 @@ function defaultFocus(rules) {
     col: Math.floor((rules.cols - 1) / 2),
     layer: 0,
   });
+}
+
+/** What a spectator sees of the crowd's guesses (protocol.md, `guess` and `guesses`):
+ *  whether a click on the board guesses now, their open guess, and after a move the share of
+ *  the crowd on each cell, until the next move. Players see none of it (they get none). */
+function crowdView(s, room, total, live, playing) {
+  const spectator = s.role === "spectator";
+  const delayed = Boolean(room.settings && room.settings.watch_delay > 0);
+  const open = s.myGuess && s.myGuess.ply === total ? s.myGuess.cell : null;
+  const g = s.guesses && s.guesses.ply === total ? s.guesses : null; // the split of the last move
+  const shares = new Map();
+  if (g && g.total > 0) {
+    for (const c of g.split) shares.set(cellKey(c), `${Math.round((100 * c.count) / g.total)}%`);
+  }
+  return {
+    shown: spectator && !delayed && (playing || Boolean(g)),
+    guessing: spectator && !delayed && Boolean(s.joined) && live && playing,
+    guessKey: open ? cellKey(open) : null,
+    guess: open ? cellName(open, room.rules) : null,
+    shares,
+    last: g && {
+      move: cellName(g.move, room.rules),
+      total: g.total,
+      right: g.right,
+      percent: g.total ? Math.round((100 * g.right) / g.total) : 0,
+      yours: g.you.guess ? cellName(g.you.guess, room.rules) : null,
+      youRight: g.you.right,
+    },
+    streak: s.guesses ? s.guesses.you.streak : 0,
+    error: s.guessError,
+    toMove: room.turn,
+  };
 }

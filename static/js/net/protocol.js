@@ -46,6 +46,12 @@ export function moveMessage({ row, col, layer }, rules, version, moveId) {
   return msg;
 }
 
+/** A spectator's guess of the next move (protocol.md, `guess`): the cell as a move names it. */
+export function guessMessage(cell, rules, version, id) {
+  const { move_id: _, ...fields } = moveMessage(cell, rules, version, id);
+  return { ...fields, type: "guess", id };
+}
+
 export const syncMessage = (id) => ({ type: "sync", id });
 
 /** A lifecycle command with its id (echoed as `ref` in the ack or error): `extra` adds
@@ -78,6 +84,8 @@ const ERROR_TITLES = {
   room_full: "Every seat is taken",
   bad_token: "Your seat could not be resumed",
   not_a_player: "Spectators cannot move",
+  not_a_spectator: "Players do not guess",
+  guesses_closed: "Guesses are off in this game",
   not_started: "The game has not started",
   not_your_turn: "Not your turn",
   out_of_bounds: "Off the board",

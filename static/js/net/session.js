@@ -9,7 +9,7 @@
 
 import { Connection, roomSocketUrl } from "./socket.js";
 import {
-  commandMessage, errorTitle, joinMessage, moveMessage, newId, pingMessage, syncMessage,
+  commandMessage, errorTitle, guessMessage, joinMessage, moveMessage, newId, pingMessage, syncMessage,
 } from "./protocol.js";
 import { landing } from "../model/board.js";
 import { afterEvent } from "../model/page-memo.js";
@@ -58,6 +58,9 @@ export function initialGameState(roomId, want, shown = null) {
     memo: {},             // what the snapshot does not say (lifecycle.js): own draw offers, backoff
     chat: [],             // [{channel, from, text, at}] as the server sent them
     chatError: null,      // {code, title, message, text}
+    guesses: null,        // the last `guesses` message: the crowd's split after a move
+    myGuess: null,        // {cell, ply, id}: this spectator's guess of the move after `ply`
+    guessError: null,     // {code, title, message}: the last guess refused
   };
 }
 
@@ -120,6 +123,7 @@ export function createSession(store, { announce = () => {}, url, beforeJoin } = 
       case "move_ok": return onMoveOk(msg);
       case "ack": return onAck(msg);
       case "chat": return onChat(msg);
+      case "guesses": return onGuesses(msg);
       case "error": return onError(msg);
       case "pong": return undefined;
       default: return onEvent(msg);
@@ -200,6 +204,14 @@ export function createSession(store, { announce = () => {}, url, beforeJoin } = 
     if (!mine) announce(`${msg.from.name} says: ${msg.text}`);
   }
 
+  function onGuesses(msg) {
+    if (!Number.isInteger(msg.ply) || !Array.isArray(msg.split) || !msg.you) return;
+    store.update({ guesses: msg });
+    const share = msg.total ? Math.round((100 * msg.right) / msg.total) : 0;
+    const you = msg.you.right === null ? "" : msg.you.right ? " You guessed it!" : " You missed it.";
+    announce(`${share}% of the crowd guessed that move.${you} Your streak: ${msg.you.streak}.`);
+  }
+
   function onMoveOk(msg) {
     store.update((s) => {
       if (!s.pending || s.pending.message.move_id !== msg.move_id) return s;
@@ -220,6 +232,11 @@ export function createSession(store, { announce = () => {}, url, beforeJoin } = 
   function onError(msg) {
     const s = store.get();
     const error = notice(msg.code, msg.message);
+    if (s.myGuess && msg.ref && msg.ref === s.myGuess.id) { // a guess refused: it does not count
+      store.update({ myGuess: null, guessError: error });
+      announce(`${error.title}: ${msg.message}`);
+      return;
+    }
     const sent = msg.ref ? s.inflight[msg.ref] : null;
     if (sent) {
       const inflight = { ...s.inflight };
@@ -328,6 +345,16 @@ export function createSession(store, { announce = () => {}, url, beforeJoin } = 
       store.update({ pending: { message, cell, shown: shown || cell }, premove: null, moveError: null, notice: null });
       if (s.joined) conn.send(message); // otherwise it goes out after the next welcome
       retryUnanswered(message.move_id);
+      return true;
+    },
+
+    /** A spectator's guess that the next move is `cell` (changeable until the move lands). */
+    guess(cell) {
+      const s = store.get();
+      if (s.role !== "spectator" || !s.room || !s.joined) return false;
+      const id = newId("g");
+      conn.send(guessMessage(cell, s.room.rules, s.room.version, id));
+      store.update({ myGuess: { cell, ply: s.room.moves.length, id }, guessError: null });
       return true;
     },
 

@@ -2,9 +2,11 @@
 // new piece survive re-renders. Layout (which cells exist) is rebuilt only when the
 // board's shape changes; each render then sets every cell from the view.
 //
-// view = {shapeKey, rules, layers: [{layer, label, rows: [[cell]]}], interactive, myTurn,
+// view = {shapeKey, rules, layers: [{layer, label, rows: [[cell]]}], interactive, guessing, myTurn,
 //         me, finished, hasLine, animate, busy, focusKey}
-// cell = {key, row, col, layer, mark, last, win, winStep, pending, playable, premove, label}
+// cell = {key, row, col, layer, mark, last, win, winStep, pending, playable, premove, label,
+//         guessed, guessable, share}: a spectator's open guess (dashed, never a piece) and, after a
+//         move, the share of the crowd that guessed the cell
 // The cells of a winning line celebrate (board.css): one after the other along the line
 // (--win-step), once; not at all when the user prefers reduced motion.
 // A cell that cannot be played now says so (aria-disabled, no pointer cursor); clicks on
@@ -17,6 +19,7 @@ import { piece } from "./pieces.js";
 export function renderBoard(root, view) {
   if (root.dataset.shape !== view.shapeKey) build(root, view);
   cls(root, "interactive", view.interactive);
+  cls(root, "guessing", Boolean(view.guessing));
   cls(root, "my-turn", view.myTurn);
   cls(root, "finished", view.finished);
   cls(root, "has-line", view.hasLine);
@@ -71,7 +74,7 @@ function updateCell(root, cell, view) {
   const el = root.querySelector(`[data-key="${cell.key}"]`);
   if (!el) return;
   attr(el, "aria-label", cell.label);
-  attr(el, "aria-disabled", cell.playable ? null : "true");
+  attr(el, "aria-disabled", cell.playable || cell.guessable ? null : "true");
   cls(el, "playable", cell.playable);
   attr(el, "tabindex", cell.key === view.focusKey ? "0" : "-1");
   cls(el, "last", cell.last);
@@ -97,6 +100,22 @@ function updateCell(root, cell, view) {
   }
   setPremove(el, cell.premove ? view.me : null);
   setEval(el, cell.evaluation);
+  cls(el, "guessed", Boolean(cell.guessed));
+  setTag(el, "guess-share", cell.share);
+}
+
+/** A small tag in the cell (`name` its class) showing `value`, or none. */
+function setTag(el, name, value) {
+  let tag = el.querySelector(`.${name}`);
+  if (!value) {
+    if (tag) tag.remove();
+    return;
+  }
+  if (!tag) {
+    tag = h("span", { class: name, "aria-hidden": "true" });
+    el.append(tag);
+  }
+  if (tag.textContent !== value) tag.textContent = value;
 }
 
 /** The faint, outlined piece of a queued premove (a ghost that previews do not clear). */

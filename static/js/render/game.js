@@ -10,6 +10,7 @@ import { renderBanner } from "./banner.js";
 import { renderBoard } from "./board.js";
 import { buildChat, renderChat } from "./chat.js";
 import { renderClocks, updateClocks } from "./clocks.js";
+import { renderGuesses } from "./guesses.js";
 import { renderConn } from "./conn.js";
 import { icon } from "./icons.js";
 import { renderInfo } from "./info.js";
@@ -111,6 +112,8 @@ export function renderGame(el, state, view, on) {
   memo(el.moveError, state.moveError, () =>
     renderNotice(el.moveError, state.moveError, { onDismiss: on.dismissMoveError }));
   renderReplay(el.replay, view, { onGo: on.goReplay });
+  const c = view.crowd;
+  memo(el.guesses, JSON.stringify({ ...c, shares: [...c.shares] }), () => renderGuesses(el.guesses, c));
   memo(el.moves, `${view.total}|${view.ply}|${view.players.map((p) => p.name)}`, () =>
     renderMoves(el.moves, view, { onPick: on.goReplay }));
   memo(el.actions, actionsKey("bar"), () => fill(el.actions, buttonsFor("bar")));
@@ -170,7 +173,8 @@ export function gameLayout(app) {
           part("lineOverlay", "div", { class: "line-overlay", role: "status", hidden: true })),
         part("clocks", "div", { class: "clock-rail", role: "group", "aria-label": "Clocks", hidden: true })),
       part("tools", "div", { class: "board-tools", role: "group", "aria-label": "Board tools", hidden: true }),
-      part("replay", "div", { class: "replay", role: "group", "aria-label": "Replay" })),
+      part("replay", "div", { class: "replay", role: "group", "aria-label": "Replay" }),
+      part("guesses", "section", { class: "guess-card card", hidden: true, "aria-label": "Guess the next move", "aria-live": "polite" })),
     h("aside", { class: "side-col", "aria-label": "Game details and moves" },
       h("section", { class: "info-card card", "aria-labelledby": "info-title" },
         h("h2", { id: "info-title" }, "Game"),

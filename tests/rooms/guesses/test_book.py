@@ -20,12 +20,11 @@ async def test_the_split_counts_each_guessers_last_guess(backend: Backend) -> No
     book, other = backend.guesses, twin(backend)
     key = ply_key(1, 0)
     assert await book.split("roomA", key) == {}
-    await book.put("roomA", key, "w1.a", "0,0,0")
-    await book.put("roomA", key, "w1.a", "1,1,0")  # changed: replaces
-    await other.put("roomA", key, "w2.b", "1,1,0")
-    await other.put("roomA", key, "w2.c", "2,2,0")
-    await book.put("roomA", ply_key(1, 1), "w1.a", "0,0,0")  # the next ply: apart
-    await book.put("roomB", key, "w1.d", "0,0,0")  # another room: apart
+    await book.put("roomA", key, {"w1.a": "0,0,0"})
+    await book.put("roomA", key, {"w1.a": "1,1,0"})  # changed: replaces
+    await other.put("roomA", key, {"w2.b": "1,1,0", "w2.c": "2,2,0"})
+    await book.put("roomA", ply_key(1, 1), {"w1.a": "0,0,0"})  # the next ply: apart
+    await book.put("roomB", key, {"w1.d": "0,0,0"})  # another room: apart
     assert await book.split("roomA", key) == {"1,1,0": 2, "2,2,0": 1}
     assert await other.split("roomA", key) == {"1,1,0": 2, "2,2,0": 1}
     assert await book.split("roomA", ply_key(1, 1)) == {"0,0,0": 1}
@@ -35,10 +34,10 @@ async def test_the_split_counts_each_guessers_last_guess(backend: Backend) -> No
 async def test_the_memory_book_forgets_old_plies() -> None:
     now = [0.0]
     book = MemoryGuessBook(ttl=10.0, max_plies=2, clock=lambda: now[0])
-    await book.put("r", "1:0", "a", "0,0,0")
+    await book.put("r", "1:0", {"a": "0,0,0"})
     now[0] = 11.0
     assert await book.split("r", "1:0") == {}  # expired
     for ply in range(3):
-        await book.put("r", f"1:{ply}", "a", "0,0,0")
+        await book.put("r", f"1:{ply}", {"a": "0,0,0"})
     assert await book.split("r", "1:0") == {}  # the oldest went first
     assert await book.split("r", "1:2") == {"0,0,0": 1}

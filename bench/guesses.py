@@ -1,0 +1,315 @@
+"""What spectators' guesses cost the players: the opponent's move latency in one room watched
+by a guessing crowd, against the same room with the same crowd not guessing, as a ratio.
+
+    .venv/bin/python -m bench.guesses [--spectators 1000] [--moves 60] [--rounds 4]
+        [--think 0.3] [--config redis] [--ratio 1.10]
+
+One server (``--config``: ``redis`` one worker, ``redis2`` two, on a private redis-server),
+one room (19×19, a line of 19: games last, a full board is a rematch). The two players run
+in this process; ``--spectators`` WebSockets on the spectators' path run in a child process.
+The players alternate moves, each ``--think`` seconds after the opponent's; the latency of a
+move is from the mover's send to the opponent's ``moved``, both on this process's clock.
+Rounds alternate (so drift falls on both): ``--moves`` moves with the crowd only watching,
+then ``--moves`` with every spectator guessing each move once, at a random moment of the
+think time, a random empty cell. Reports each phase's p50/p99 and the ratio of the p99s,
+with the guesses sent and the splits received; exits 1 when the ratio is above ``--ratio``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing
+import multiprocessing.synchronize
+import os
+import random
+import statistics
+import sys
+import time
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from .load.http import HttpPool
+from .load.launch import CONFIGS, RedisProcess, launch
+
+__all__ = ["main", "measure"]
+
+RULES = {"rows": 19, "cols": 19, "k": 19}
+WAIT = 120.0
+RATIO = 1.10
+
+
+def _ws(url: str, room_id: str, *, watch: bool) -> str:
+    return url.replace("http", "ws", 1) + f"/ws/{room_id}" + ("/watch" if watch else "")
+
+
+async def _recv(ws: ClientConnection) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+    return message
+
+
+# -- the crowd (a child process) ------------------------------------------------------------
+
+
+class _Board:
+    """The cells taken in the current game, as the crowd's first connection sees them."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.taken: set[tuple[int, int]] = set()
+        self.version = 0
+
+    def empty_cell(self) -> tuple[int, int]:
+        while True:
+            cell = (random.randrange(self.size), random.randrange(self.size))
+            if cell not in self.taken:
+                return cell
+
+
+async def _spectator(
+    url: str, room_id: str, *, board: _Board, guessing: Any, think: float,
+    counts: dict[str, int], first: bool,
+) -> None:  # fmt: skip
+    async with connect(_ws(url, room_id, watch=True), proxy=None, max_queue=None) as ws:
+        await ws.send(json.dumps({"type": "join", "as": "spectator"}))
+        while (await _recv(ws))["type"] != "welcome":
+            pass
+        counts["joined"] += 1
+        pending: asyncio.Task[None] | None = None
+        async for text in ws:
+            message = json.loads(text)
+            kind = message.get("type")
+            if kind == "moved":
+                if first:
+                    board.taken.add((message["row"], message["col"]))
+                    board.version = message["version"]
+                if guessing.value and message.get("status") == "playing":
+                    if pending is not None:
+                        pending.cancel()
+                    pending = asyncio.create_task(
+                        _guess(ws, message["version"], board, think, counts)
+                    )
+            elif kind == "new_game" and first:
+                board.taken.clear()
+            elif kind == "guesses":
+                counts["splits"] += 1
+            elif kind == "error":
+                counts["refused"] += 1
+
+
+async def _guess(
+    ws: ClientConnection, version: int, board: _Board, think: float, counts: dict[str, int]
+) -> None:
+    await asyncio.sleep(random.uniform(0, 0.8 * think))
+    row, col = board.empty_cell()
+    await ws.send(json.dumps({"type": "guess", "row": row, "col": col, "version": version}))
+    counts["guesses"] += 1
+
+
+def _crowd(
+    url: str, room_id: str, spectators: int, think: float,
+    signals: tuple[Any, multiprocessing.synchronize.Event, multiprocessing.synchronize.Event, Any],
+) -> None:  # fmt: skip
+    """The crowd's process; ``signals``: the guessing flag, ready, stop, and the results' queue."""
+    guessing, ready, stop, out = signals
+
+    async def run() -> None:
+        board = _Board(RULES["rows"])
+        counts = {"joined": 0, "guesses": 0, "splits": 0, "refused": 0}
+        tasks = []
+        for i in range(spectators):
+            tasks.append(asyncio.create_task(
+                _spectator(
+                    url, room_id, board=board, guessing=guessing, think=think, counts=counts,
+                    first=i == 0,
+                )
+            ))  # fmt: skip
+            if i % 50 == 49:
+                await asyncio.sleep(0.05)  # a crowd arriving, not a flood
+        while counts["joined"] < spectators:
+            await asyncio.sleep(0.1)
+        ready.set()
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        out.put(counts)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    asyncio.run(run())
+
+
+# -- the players (this process) -------------------------------------------------------------
+
+
+class _Player:
+    def __init__(self, ws: ClientConnection, mark: str) -> None:
+        self.ws = ws
+        self.mark = mark
+        self.version = 0
+        self.taken: set[tuple[int, int]] = set()
+
+    async def until(self, *kinds: str) -> dict[str, Any]:
+        while True:
+            message = await _recv(self.ws)
+            if isinstance(message.get("version"), int):
+                self.version = max(self.version, message["version"])
+            if message["type"] == "error":
+                raise RuntimeError(f"the server refused a player's message: {message}")
+            if message["type"] in kinds:
+                return message
+
+
+async def _arrival(player: _Player) -> tuple[dict[str, Any], float]:
+    """The next ``moved`` event ``player`` receives, and when (this process's clock)."""
+    moved = await player.until("moved")
+    return moved, time.perf_counter()
+
+
+async def _seat(url: str, room_id: str) -> _Player:
+    ws = await connect(_ws(url, room_id, watch=False), proxy=None, max_queue=None)
+    await ws.send(json.dumps({"type": "join", "as": "player"}))
+    player = _Player(ws, "")
+    welcome = await player.until("welcome")
+    player.mark, player.version = welcome["mark"], welcome["version"]
+    return player
+
+
+async def _play(
+    players: dict[str, _Player], moves: int, think: float, turn: str
+) -> tuple[list[float], str]:
+    """``moves`` moves; the opponent's latency of each (seconds), and whose turn is next."""
+    latencies: list[float] = []
+    while len(latencies) < moves:
+        mover = players[turn]
+        other = next(p for p in players.values() if p is not mover)
+        await asyncio.sleep(think)
+        row, col = random.choice(
+            [
+                (r, c)
+                for r in range(RULES["rows"])
+                for c in range(RULES["cols"])
+                if (r, c) not in mover.taken
+            ]
+        )
+        sent = time.perf_counter()
+        await mover.ws.send(json.dumps({
+            "type": "move", "row": row, "col": col, "version": mover.version,
+            "move_id": f"{mover.mark}{mover.version}",
+        }))  # fmt: skip
+        arrivals = await asyncio.gather(_arrival(other), _arrival(mover))
+        moved, arrived = arrivals[0]
+        latencies.append(arrived - sent)
+        for player in players.values():
+            player.taken.add((row, col))
+        if moved["status"] == "finished":  # a full board: the next game
+            for player in players.values():
+                await player.ws.send(json.dumps({"type": "rematch", "id": "r"}))
+            new_games = [await p.until("new_game") for p in players.values()]
+            marks = new_games[0]["marks"]
+            players = {marks[p.mark]: p for p in players.values()}
+            for player in players.values():
+                player.mark, player.taken = marks[player.mark], set()
+            turn = new_games[0]["turn"]
+        else:
+            turn = moved["turn"]
+    return latencies, turn
+
+
+def _summary(latencies: list[float]) -> dict[str, float]:
+    ordered = sorted(latencies)
+    return {
+        "moves": len(ordered),
+        "p50_ms": round(1000 * statistics.median(ordered), 2),
+        "p99_ms": round(1000 * ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))], 2),
+    }
+
+
+async def _rounds(
+    url: str, room_id: str, args: argparse.Namespace, guessing: Any
+) -> dict[str, Any]:
+    first, second = await _seat(url, room_id), await _seat(url, room_id)
+    players = {first.mark: first, second.mark: second}
+    await first.until("player_joined")  # the second seat: both players at the same version
+    plain: list[float] = []
+    guessed: list[float] = []
+    _, turn = await _play(players, 10, args.think, "X")  # warm up
+    for _ in range(args.rounds):
+        guessing.value = False
+        got, turn = await _play(players, args.moves, args.think, turn)
+        plain += got
+        guessing.value = True
+        got, turn = await _play(players, args.moves, args.think, turn)
+        guessed += got
+    guessing.value = False
+    return {"plain": _summary(plain), "guessing": _summary(guessed)}
+
+
+async def _room(url: str) -> str:
+    pool = HttpPool(url)
+    try:
+        return await pool.create_room(RULES)
+    finally:
+        await pool.close()
+
+
+def measure(args: argparse.Namespace) -> dict[str, Any]:
+    redis = RedisProcess().start()
+    server = launch("server", CONFIGS[args.config], redis.url)
+    try:
+        room_id = asyncio.run(_room(server.url))
+        ctx = multiprocessing.get_context("spawn")
+        guessing, ready, stop, out = ctx.Value("b", False), ctx.Event(), ctx.Event(), ctx.Queue()
+        crowd = ctx.Process(
+            target=_crowd,
+            args=(server.url, room_id, args.spectators, args.think, (guessing, ready, stop, out)),
+        )
+        crowd.start()
+        try:
+            if not ready.wait(WAIT):
+                raise RuntimeError("the crowd did not join in time")
+            result = asyncio.run(_rounds(server.url, room_id, args, guessing))
+        finally:
+            stop.set()
+            counts = out.get(timeout=WAIT) if crowd.is_alive() else {}
+            crowd.join(WAIT)
+    finally:
+        server.stop()
+        redis.stop()
+    plain, guessed = result["plain"]["p99_ms"], result["guessing"]["p99_ms"]
+    return {
+        "spectators": args.spectators,
+        "config": args.config,
+        "think_s": args.think,
+        **result,
+        "p99_ratio": round(guessed / plain, 3) if plain else None,
+        "crowd": counts,
+        "loadavg": [round(x, 2) for x in os.getloadavg()],
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.guesses", description=__doc__.splitlines()[0]
+    )
+    parser.add_argument("--spectators", type=int, default=1000)
+    parser.add_argument("--moves", type=int, default=60, help="moves per phase of each round")
+    parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--think", type=float, default=0.3, help="seconds before each move")
+    parser.add_argument("--config", choices=["redis", "redis2"], default="redis")
+    parser.add_argument(
+        "--ratio", type=float, default=RATIO, help="the highest p99 ratio that passes"
+    )
+    args = parser.parse_args(argv)
+    if args.spectators < 1 or args.moves < 1 or args.rounds < 1 or args.think < 0:
+        parser.error("--spectators, --moves and --rounds must be 1 or more, --think 0 or more")
+    report = measure(args)
+    print(json.dumps(report, indent=2))
+    ratio = report["p99_ratio"]
+    return 0 if ratio is not None and ratio <= args.ratio else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
