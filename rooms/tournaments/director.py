@@ -173,7 +173,9 @@ class Director:
                 if result is not None:
                     scored = partial(_scored, game.round, game.index, *result, now=clock())
                     record, _ = await change(tournament_id, scored)
-            record, advanced = await change(tournament_id, partial(advance, now=clock()))
+            # off the loop: a Swiss's pairing is a search that may take a moment
+            step = partial(advance, now=clock())
+            record, advanced = await change(tournament_id, step, in_thread=True)
             if not advanced:
                 break
         return record

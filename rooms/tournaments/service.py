@@ -9,6 +9,7 @@ each committed record (the live socket, the runner's next step).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -56,13 +57,18 @@ class TournamentService:
             raise RoomError(ErrorCode.NOT_FOUND, f"no tournament {tournament_id!r:.40}")
         return record
 
-    async def change(self, tournament_id: str, edit: Change) -> tuple[TournamentRecord, bool]:
+    async def change(
+        self, tournament_id: str, edit: Change, *, in_thread: bool = False
+    ) -> tuple[TournamentRecord, bool]:
         """Apply ``edit`` and commit; the record as it now stands and whether it changed.
-        ``edit`` raises RoomError to refuse (nothing is written)."""
+        ``edit`` raises RoomError to refuse (nothing is written). ``in_thread`` runs it off
+        the event loop (a Swiss's pairing search may take a moment; the record it edits is
+        this call's own copy)."""
         for _ in range(self._max_attempts):
             record = await self.get(tournament_id)
             expected = record.version
-            if not edit(record):
+            changed = await asyncio.to_thread(edit, record) if in_thread else edit(record)
+            if not changed:
                 return record, False
             record.version, record.updated = expected + 1, self.clock()
             if await self.shelf.commit(record, expected):
