@@ -1,6 +1,7 @@
 """The board keeps its box from the first paint to the rematch, on desktop and phone: the
 invited player's Join, every move, the result banner with Rematch and the next game move
-nothing (the result, the rematch and the status live beside or over the board)."""
+nothing, for either player and a spectator (the result, the rematch and the status live
+over the players' cards and beside or over the board)."""
 
 from __future__ import annotations
 
@@ -60,6 +61,11 @@ def test_the_board_never_moves_from_first_paint_through_the_end_and_a_rematch(
     expect(role_badge(ada)).to_have_text("You play X")
     still.check(ada, "ada", "her join")
 
+    watcher = new_page(viewport, phone=phone)
+    watcher.goto(f"/r/{room}/watch")
+    expect(role_badge(watcher)).to_have_text("Spectating")
+    still.check(watcher, "the watcher", "the first paint")
+
     bob = new_page(viewport, name="Bob", phone=phone)
     bob.goto(f"/r/{room}")
     expect(name_field(bob)).to_be_visible()
@@ -76,11 +82,14 @@ def test_the_board_never_moves_from_first_paint_through_the_end_and_a_rematch(
         expect_cell(other, row, col, mark)
         still.check(ada, "ada", f"{mark}'s move")
         still.check(bob, "bob", f"{mark}'s move")
+        still.check(watcher, "the watcher", f"{mark}'s move")
 
     expect(banner(ada)).to_contain_text("You won!")
     expect(banner(bob)).to_contain_text("You lost")
     still.check(ada, "ada", "the result")
     still.check(bob, "bob", "the result")
+    expect(banner(watcher)).to_contain_text("Ada (X) won")
+    still.check(watcher, "the watcher", "the result")
 
     banner(bob).get_by_role("button", name="Rematch", exact=True).click()
     expect(banner(ada)).to_contain_text("wants a rematch")
@@ -96,3 +105,4 @@ def test_the_board_never_moves_from_first_paint_through_the_end_and_a_rematch(
     expect_cell(ada, 2, 2, "X")
     still.check(ada, "ada", "the rematch's first move")
     still.check(bob, "bob", "the rematch's first move")
+    still.check(watcher, "the watcher", "the rematch's first move")
