@@ -10,13 +10,15 @@ from itertools import count
 
 import pytest
 
-from rooms import ErrorCode, RoomError
+from rooms import Backend, ErrorCode, RoomError, RoomService, Watch
 from rooms.ratings import MemoryBook
-from rooms.tournaments import KNOCKOUT, SWISS, Status, TournamentRecord
+from rooms.tournaments import KNOCKOUT, SWISS, Status, TournamentRecord, TournamentService
+from rooms.tournaments.director import Director
 from rooms.tournaments.kinds import advance, start
 from rooms.tournaments.record import DRAW, Game
 from rooms.tournaments.seeding import seeding_ratings
 from tests.rooms.tournaments.test_shelf import make
+from tests.support.waiting import eventually
 
 
 def entered(kind: str, n: int, **options: object) -> TournamentRecord:
@@ -143,3 +145,40 @@ async def test_a_knockout_is_seeded_by_the_ratings_in_its_pool() -> None:
     start(record, 0.0, ratings)
     assert record.seeds == ["p3", "p0", "p2", "bot:random:1", "p1"]  # unrated: 1500, in order
     assert await seeding_ratings(entered(SWISS, 4, rounds=2), book) == {}  # only a knockout
+
+
+async def test_a_swiss_starting_by_its_time_with_few_entrants_plays_fewer_rounds(
+    backend: Backend,
+) -> None:
+    """The director's start at ``starts_at``: 3 entrants for a Swiss of 4 rounds play 2, each
+    round's rooms made and, bots playing, every round played to the finish."""
+    rooms, tournaments = RoomService(backend.store), TournamentService(backend.tournaments)
+    watch = Watch(rooms)  # plays the bots' moves
+    director = Director(tournaments, rooms, interval=0.05, ratings=MemoryBook())
+
+    def build(tournament_id: str, now: float) -> TournamentRecord:
+        record = make(tournament_id, now)
+        record.kind, record.rounds, record.starts_at = SWISS, 4, now
+        for _ in range(3):
+            record.add_bot("random", "Bot (random)")
+        return record
+
+    made = await tournaments.create(build)
+    try:
+        started = await director.step(made.id)
+        assert started.rounds == 2 and started.round >= 1
+        assert all(g.room is not None for g in started.round_games())
+        director.start()
+        record = await eventually(
+            lambda: _finished(tournaments, made.id), "the bots' Swiss to finish", timeout=30
+        )
+        assert len(record.byes) == 2 and len(set(record.byes.values())) == 2
+        assert len(record.games) == 2
+    finally:
+        await director.close()
+        await watch.close()
+
+
+async def _finished(tournaments: TournamentService, tournament_id: str) -> TournamentRecord | None:
+    record = await tournaments.get(tournament_id)
+    return record if record.status is Status.FINISHED else None
