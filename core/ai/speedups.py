@@ -16,7 +16,7 @@ from typing import Protocol
 from .bitboard import BitLayout
 from .search_host import SearchHost
 
-__all__ = ["PURE_ENV", "CompiledSearch", "compiled_available", "compiled_search"]
+__all__ = ["PURE_ENV", "CompiledSearch", "compiled_available", "compiled_built", "compiled_search"]
 
 PURE_ENV = "TICTACTOE_PURE"
 """Set to anything but "" or "0": every solver runs the pure-Python search."""
@@ -44,15 +44,18 @@ def _forced_pure() -> bool:
     return os.environ.get(PURE_ENV, "") not in ("", "0")
 
 
-def compiled_available() -> bool:
-    """Whether solvers may use the compiled search (built, importable, not switched off)."""
-    if _forced_pure():
-        return False
+def compiled_built() -> bool:
+    """Whether the compiled searches were built and import here."""
     try:
         from . import _search  # noqa: F401
     except ImportError:
         return False
     return True
+
+
+def compiled_available() -> bool:
+    """Whether solvers may use the compiled searches (built, importable, not switched off)."""
+    return not _forced_pure() and compiled_built()
 
 
 def compiled_search(host: SearchHost, buckets: int, distance_buckets: int) -> CompiledSearch | None:

@@ -21,8 +21,9 @@ from core.ai import Budget, Solver
 from core.ai.bitboard import bit_layout
 from core.ai.budget import OutOfBudget
 from core.ai.solve import root_distance
-from core.ai.speedups import PURE_ENV, compiled_available
+from core.ai.speedups import PURE_ENV, compiled_built
 from tests.core.ai.ai_reference import sampled_positions
+from tests.core.ai.implementations import require_compiled
 from tests.core.engine_helpers import PROPERTY_SETTINGS, choice_lists, play_choices, small_rules
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -71,11 +72,13 @@ def agree(compiled: Solver, pure: Solver, game: Game, budget: Budget) -> None:
 
 
 def test_the_compiled_search_is_built_here() -> None:
-    assert compiled_available(), "core/ai/_search.c is not built: pip install -e ."
+    require_compiled()
+    assert compiled_built()
 
 
 @pytest.mark.parametrize("rules", RULES, ids=lambda r: r.describe())
 def test_the_same_tree_as_the_pure_search(rules: Rules, monkeypatch: pytest.MonkeyPatch) -> None:
+    require_compiled()
     """Sampled positions of one game, in turn through one pair of solvers: the tables fill
     alike, so every later search meets the same entries too."""
     compiled, pure = both(rules, monkeypatch)
@@ -93,6 +96,7 @@ def test_the_same_tree_as_the_pure_search(rules: Rules, monkeypatch: pytest.Monk
 @given(rules=small_rules(), choices=choice_lists(12))
 @PROPERTY_SETTINGS
 def test_any_rules_any_position_the_same_answer(rules: Rules, choices: list[int]) -> None:
+    require_compiled()
     if rules.players != 2 or bit_layout(rules).bits > 64:
         reject()
     game = Game(rules)
@@ -105,6 +109,7 @@ def test_any_rules_any_position_the_same_answer(rules: Rules, choices: list[int]
 
 
 def test_a_node_budget_stops_both_on_the_same_node(monkeypatch: pytest.MonkeyPatch) -> None:
+    require_compiled()
     rules = Rules(5, 6, 4, gravity=True)
     compiled, pure = both(rules, monkeypatch)
     for solver in (compiled, pure):
@@ -122,6 +127,7 @@ def test_boards_past_64_bits_run_the_pure_search() -> None:
 
 
 def test_the_environment_switch_forces_the_pure_search(monkeypatch: pytest.MonkeyPatch) -> None:
+    require_compiled()
     monkeypatch.setenv(PURE_ENV, "1")
     assert Solver(Rules(3, 3, 3)).implementation == "pure"
     monkeypatch.setenv(PURE_ENV, "0")
@@ -152,6 +158,7 @@ def test_without_the_module_the_solver_runs_pure() -> None:
 
 
 def test_bad_input_gets_a_typed_error() -> None:
+    require_compiled()
     from core.ai._search import ValueSearch
 
     solver = Solver(Rules(3, 3, 3))
