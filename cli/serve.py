@@ -211,6 +211,12 @@ def _observability_flags(parser: argparse.ArgumentParser) -> None:
         "TICTACTOE_METRICS_TOKEN: a flag shows in the process list)",
     )
     group.add_argument(
+        "--operator-token",
+        default=None,
+        help="turn on the operators' API (/api/fairplay) for 'Authorization: Bearer TOKEN' "
+        "(prefer TICTACTOE_OPERATOR_TOKEN: a flag shows in the process list)",
+    )
+    group.add_argument(
         "--otlp-endpoint",
         default=None,
         metavar="URL",
@@ -268,6 +274,7 @@ def settings_from_args(args: argparse.Namespace) -> Settings:
         wait_for_redis=args.wait_for_redis,
         metrics_address=args.metrics_address,
         metrics_token=args.metrics_token,
+        operator_token=args.operator_token,
         otlp_endpoint=args.otlp_endpoint,
         sentry_dsn=args.sentry_dsn,
         drain_period=args.drain_period,

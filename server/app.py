@@ -32,6 +32,7 @@ from rooms import (
     Watch,
     open_backend,
 )
+from rooms.fairplay.judge import FairPlayJudge
 from rooms.guesses import GuessDesk
 from rooms.tournaments import TournamentService
 from rooms.tournaments.director import Director
@@ -91,6 +92,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     watch = Watch(service, think=bots.think)
     # rated games' ends (rooms.ratings.rater); only tests crash between its two steps
     rater = Rater(service, backend.ratings, between=partial(crash_point, AFTER_RATING))
+    fairplay = FairPlayJudge(service, backend.fairplay)  # each ended game, against the solver
     hub.on_due = watch.noted  # the due of each event, parsed only when not null
     desk = GuessDesk(backend.guesses, service.load)
     hub.on_event = desk.observe  # a move's split, after the move went out (rooms.guesses)
@@ -120,6 +122,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         connections=ConnectionLimit(settings.max_connections),
         lag=LoopLag(settings.admission_lag),
         rater=rater,
+        fairplay=fairplay,
     )
 
     flusher = Flusher()  # the per-move counts, into prometheus_client once a second
@@ -155,6 +158,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await state.feeds.close()
                 await director.close()
                 await rater.close()
+                await fairplay.close()
                 await watch.close()
                 await desk.close()
                 await asyncio.to_thread(bots.close, wait=True)  # server.bots: why it waits

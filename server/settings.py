@@ -117,6 +117,9 @@ class Settings:
     own, and the app's port no longer does; empty: on the app's port."""
     metrics_token: str = ""
     """When set, ``/metrics`` answers only requests with ``Authorization: Bearer <it>``."""
+    operator_token: str = ""
+    """When set, the operators' API (``/api/fairplay``) answers requests with
+    ``Authorization: Bearer <it>``; empty: that API answers 404, as if absent."""
     otlp_endpoint: str = ""
     """The OTLP/HTTP collector's base URL (``http://collector:4318``): a span per HTTP
     request and per room command, sent to ``<it>/v1/traces`` (needs the ``otel`` extra)."""
@@ -253,7 +256,13 @@ class Settings:
 
 
 def _observability(settings: Settings) -> None:
-    for name in ("metrics_address", "metrics_token", "otlp_endpoint", "sentry_dsn"):
+    for name in (
+        "metrics_address",
+        "metrics_token",
+        "operator_token",
+        "otlp_endpoint",
+        "sentry_dsn",
+    ):
         value = getattr(settings, name)
         if not isinstance(value, str):
             raise SettingsError(name, f"must be text, got {value!r}")

@@ -16,6 +16,7 @@ from starlette.applications import Starlette
 
 from rooms import Backend, Hub, Presence, Rater, RoomService, Sweeper, Watch
 from rooms.backends import QuickPlayQueue
+from rooms.fairplay.judge import FairPlayJudge
 from rooms.guesses import GuessDesk
 from rooms.tournaments import TournamentService
 from rooms.tournaments.director import Director
@@ -61,6 +62,8 @@ class AppState:
     """This worker's event-loop lag and the admission of newcomers (server.guards.admission)."""
     rater: Rater | None = None
     """Applies the ratings of the rated games this worker sees ended (rooms.ratings.rater)."""
+    fairplay: FairPlayJudge | None = None
+    """Judges the games this worker saw end against the solver (rooms.fairplay.judge)."""
     drain: Drain = field(default_factory=Drain)
     """Set once the worker drains: ``/readyz`` answers 503 (server.guards.drain)."""
 

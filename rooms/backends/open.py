@@ -1,5 +1,5 @@
 """One backend chosen by URL: store, bus, presence registry, quick-play queue, player
-directory, rating book, tournament shelf and guess book together.
+directory, rating book, tournament shelf, guess book and fair-play ledger together.
 
 ``memory://`` (one process), ``redis://`` (``rediss://``, ``unix://``: one Redis, shared by
 workers and hosts), ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster) or
@@ -12,7 +12,7 @@ inside the running loop.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 from rooms.backends.bus import Bus
@@ -21,6 +21,7 @@ from rooms.backends.queue import MemoryQueue, QuickPlayQueue
 from rooms.backends.registry import MemoryRegistry, Registry
 from rooms.backends.store import Store
 from rooms.errors import UnsupportedBackend
+from rooms.fairplay import FairPlayLedger, MemoryLedger
 from rooms.guesses.book import GuessBook, MemoryGuessBook
 from rooms.players import MemoryDirectory, PlayerDirectory
 from rooms.ratings import MemoryBook, RatingBook
@@ -66,6 +67,8 @@ class Backend:
     """Tournament records (rooms.tournaments), in the same store, on its connections."""
     guesses: GuessBook
     """Spectators' guesses per room and ply (rooms.guesses), in the same store too."""
+    fairplay: FairPlayLedger = field(default_factory=MemoryLedger)
+    """Fair-play counts per identity (rooms.fairplay), in the same store, on its connections."""
 
     @property
     def shared(self) -> bool:
@@ -115,6 +118,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         )
     # the driver loads only for a Redis URL
     from rooms.backends.redis.connect import RedisOptions
+    from rooms.backends.redis.fairplay import RedisLedger
     from rooms.backends.redis.guesses import RedisGuessBook
     from rooms.backends.redis.players import RedisDirectory
     from rooms.backends.redis.presence import redis_registry
@@ -146,6 +150,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             RedisBook.of_store(store),
             RedisShelf.of_store(store),
             RedisGuessBook.of_store(store),
+            RedisLedger.of_store(store),
         )
     if scheme in CLUSTER_SCHEMES:
         from rooms.backends.redis.cluster.pair import cluster_pair
@@ -172,6 +177,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         RedisBook.of_store(store),
         RedisShelf.of_store(store),
         RedisGuessBook.of_store(store),
+        RedisLedger.of_store(store),
     )
 
 

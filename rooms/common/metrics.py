@@ -2,9 +2,10 @@
 
 rooms/ imports no metrics library and never server/: at the few points worth counting (a
 commit, a Redis round trip, an ``unavailable``, a bus reconnect or resync, a lost lease, the
-rooms this worker listens to) it calls the module's ``sink``, a no-op until ``install``
-replaces it (server.metrics installs the Prometheus one). Process-wide, as the metrics are.
-Each call must stay a few counter increments: some run once per move.
+rooms this worker listens to, a game judged for fair play) it calls the module's ``sink``,
+a no-op until ``install`` replaces it (server.metrics installs the Prometheus one).
+Process-wide, as the metrics are. Each call must stay a few counter increments: some run
+once per move.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ class Sink(Protocol):
     def rooms(self, count: int) -> None:
         """This worker now listens to ``count`` rooms (rooms with a connection here)."""
 
+    def fairplay(self, *, newly_flagged: int) -> None:
+        """A finished game was judged against the solver and counted (rooms.fairplay), and
+        ``newly_flagged`` of its players became flagged by it."""
+
 
 class NullSink:
     """Counts nothing: rooms/ on its own, and every process until server/ installs one."""
@@ -62,6 +67,9 @@ class NullSink:
         pass
 
     def rooms(self, count: int) -> None:
+        pass
+
+    def fairplay(self, *, newly_flagged: int) -> None:
         pass
 
 

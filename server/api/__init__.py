@@ -5,6 +5,7 @@ from __future__ import annotations
 from starlette.routing import Route
 
 from .analysis import analysis_routes
+from .fairplay import fairplay_routes
 from .health import health_routes
 from .oembed import oembed_routes
 from .players import player_routes
@@ -28,6 +29,7 @@ def api_routes() -> list[Route]:
         *tournament_routes(),
         *room_routes(),
         *health_routes(),
+        *fairplay_routes(),
         *oembed_routes(),
         Route("/api/{rest:path}", api_not_found, methods=_ANY),
     ]

@@ -19,6 +19,8 @@ __all__ = [
     "BUS_RECONNECTS",
     "CLOSES",
     "COLLECTOR_PAUSE",
+    "FAIRPLAY_FLAGS",
+    "FAIRPLAY_GAMES",
     "COMMIT_SECONDS",
     "CONNECTIONS",
     "ERRORS",
@@ -120,6 +122,16 @@ RESYNCS = Counter(
     "Rooms' latest events redelivered after a bus reconnect (kind=bus), or connections' "
     "version gaps repaired from the store (kind=gap).",
     ["kind"],
+)
+FAIRPLAY_GAMES = Counter(
+    "tictactoe_fairplay_games",
+    "Finished games judged against the solver and counted in the fair-play ledger "
+    "(rooms.fairplay; each game once, by the worker that judged it).",
+)
+FAIRPLAY_FLAGS = Counter(
+    "tictactoe_fairplay_flags",
+    "Identities that became flagged for an implausible match rate with perfect play over "
+    "many critical positions (a mark for an operator to look, never a sanction).",
 )
 LEASE_LOSSES = Counter(
     "tictactoe_lease_losses",

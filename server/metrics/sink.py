@@ -17,6 +17,8 @@ from .buffered import BufferedHistogram
 from .families import (
     BUS_RECONNECTS,
     COMMIT_SECONDS,
+    FAIRPLAY_FLAGS,
+    FAIRPLAY_GAMES,
     FAST_BUCKETS,
     LEASE_LOSSES,
     REDIS_ROUND_TRIP,
@@ -66,6 +68,11 @@ class PrometheusSink:
 
     def rooms(self, count: int) -> None:
         ROOMS_ACTIVE.set(count)
+
+    def fairplay(self, *, newly_flagged: int) -> None:
+        FAIRPLAY_GAMES.inc()
+        if newly_flagged:
+            FAIRPLAY_FLAGS.inc(newly_flagged)
 
 
 _SINK = PrometheusSink()

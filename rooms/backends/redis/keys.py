@@ -22,6 +22,9 @@ are global keys, so nothing needs a cross-slot script:
 ``<prefix>:tournaments``    sorted set: ids of tournaments not finished, scored by creation
 ``<prefix>:{<room>}:guess:<game>:<ply>`` hash: spectators' guesses of the room's next move
                             (``guesses``): connection id -> ``row,col,layer``; expires
+``<prefix>:{fairplay}:…``   the fair-play ledger (``fairplay``): ``p:<player>`` a hash of
+                            ``games``, ``critical``, ``matched``; ``done:<room>:<game>`` a game
+                            counted; ``flagged`` a set of player ids; one slot for all
 """
 
 from __future__ import annotations
@@ -84,6 +87,10 @@ class KeyLayout:
     def rating(self, pool: str, *parts: str) -> str:
         """A key of the rating pool ``pool`` (all of a pool's keys share its hash tag)."""
         return ":".join((f"{self.prefix}:{{rating:{pool}}}", *parts))
+
+    def fairplay(self, *parts: str) -> str:
+        """A key of the fair-play ledger (all of its keys share one hash tag)."""
+        return ":".join((f"{self.prefix}:{{fairplay}}", *parts))
 
     def tournament(self, tournament_id: str) -> str:
         """The hash of tournament ``tournament_id`` (its own hash tag: one key, one slot)."""

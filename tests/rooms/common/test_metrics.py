@@ -45,6 +45,9 @@ class Recorded:
     def rooms(self, count: int) -> None:
         self.calls.append(("rooms", count))
 
+    def fairplay(self, *, newly_flagged: int) -> None:
+        self.calls.append(("fairplay", newly_flagged))
+
 
 @pytest.fixture
 def recorded() -> Iterator[Recorded]:
