@@ -227,7 +227,11 @@ async def test_a_whole_games_traffic_validates_both_ways(
         return await r(client, {"type": "move", "row": row, "col": col,
                                 "version": client.version, "move_id": move_id})  # fmt: skip
 
+    await crowd.seen(x.version)
+    guess = {"type": "guess", "row": 1, "col": 1, "version": crowd.version, "id": "g1"}
+    assert (await r(crowd, guess))["type"] == "ack"
     assert (await move(x, 1, 1, "x1"))["type"] == "move_ok"
+    await crowd.until("guesses")
     assert (await move(x, 1, 1, "x1"))["duplicate"] is True
     assert (await move(o, 1, 1, "o1"))["code"] == "occupied"
     assert (await r(o, {"type": "move", "row": 0, "col": 0, "version": 0, "move_id": "o0"}))[
