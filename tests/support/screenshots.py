@@ -28,6 +28,7 @@ from playwright.sync_api import expect, sync_playwright
 
 from bench.browser import CHROMIUM, CHROMIUM_ARGS
 from server import Settings
+from tests.e2e.browser_helpers import cell, expect_cell
 from tests.support.live_server import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -93,10 +94,6 @@ class Shots:
         self.contexts.clear()
 
 
-def cell(page: Any, row: int, col: int) -> Any:
-    return page.get_by_role("gridcell", name=re.compile(rf"^row {row}, column {col},"))
-
-
 def seat(page: Any, room: str, mark: str) -> Any:
     page.goto(f"/r/{room}")
     page.get_by_role("button", name=f"Join as {mark}", exact=True).click()
@@ -108,8 +105,7 @@ def play(x: Any, o: Any, cells: list[tuple[int, int]]) -> None:
     for i, (row, col) in enumerate(cells):
         page, other = (x, o) if i % 2 == 0 else (o, x)
         cell(page, row, col).click()
-        mark = "X" if i % 2 == 0 else "O"
-        expect(cell(other, row, col)).to_have_attribute("aria-label", re.compile(f", {mark}"))
+        expect_cell(other, row, col, "X" if i % 2 == 0 else "O")
 
 
 def lobby(s: Shots) -> None:
