@@ -69,6 +69,7 @@ class Shots:
         self, page: Any, state: str, *, sizes: tuple[str, ...] = ("desktop", "phone")
     ) -> None:
         before = page.viewport_size
+        page.mouse.move(0, 0)  # no hover preview left under the last click
         for size in sizes:
             page.set_viewport_size(SIZES[size])
             for scheme in SCHEMES:
