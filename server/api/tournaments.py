@@ -327,7 +327,9 @@ def _bot(record: TournamentRecord, player: Player, data: dict[str, Any], now: fl
             f"level: {level!r:.40} is not a bot level (known: {', '.join(LEVELS)})",
             field="level",
         )
-    record.add_bot(level, f"Bot ({level})", now=now)
+    # the second bot of a level is "Bot (medium) 2", so a bracket or a table tells them apart
+    same = 1 + sum(1 for e in record.entrants if e.bot == level)
+    record.add_bot(level, f"Bot ({level})" + (f" {same}" if same > 1 else ""), now=now)
     return True
 
 

@@ -98,6 +98,8 @@ async def test_a_swiss_of_seven_over_three_rounds_is_played_through(server: Live
     pairs = Counter(frozenset((g["first"], g["second"])) for g in games)
     assert set(pairs.values()) == {1}
     ids = [e["id"] for e in answer["entrants"]]
+    bots = [e["name"] for e in answer["entrants"] if e["bot"]]
+    assert bots == ["Bot (random)", "Bot (random) 2", "Bot (random) 3", "Bot (random) 4"]
     played = Counter(p for g in games for p in (g["first"], g["second"]))
     assert all(played[i] + byes.count(i) == 3 for i in ids)
     humans = [p["id"] for p in (ada, bob, cy)]
