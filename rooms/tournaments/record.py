@@ -16,6 +16,7 @@ same room finds it taken instead of making another. Standings are ``core.standin
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
@@ -185,12 +186,15 @@ class TournamentRecord:
         if self.kind != KNOCKOUT or not self.seeds:
             return table
         reached = stages(self.bracket())
+        stage = {s.name: reached.get(s.name, 0) for s in table}
         seed = {name: i for i, name in enumerate(self.seeds)}
-        ordered = sorted(table, key=lambda s: (-reached.get(s.name, 0), seed.get(s.name, 0)))
+        ordered = sorted(table, key=lambda s: (-stage[s.name], seed.get(s.name, 0)))
+        at = Counter(stage.values())  # players who came as far: on one shared rank
         return tuple(
             replace(
                 s,
-                rank=1 + sum(1 for o in ordered if reached.get(o.name, 0) > reached.get(s.name, 0)),
+                rank=1 + sum(n for far, n in at.items() if far > stage[s.name]),
+                shared=at[stage[s.name]] > 1,
             )
             for s in ordered
         )

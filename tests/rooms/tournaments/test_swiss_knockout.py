@@ -105,6 +105,7 @@ def test_a_knockout_of_eight_is_seeded_by_rating_and_a_drawn_game_replayed() -> 
     final = record.bracket()[-1][0]
     assert final.winner == record.standings()[0].name
     assert [s.rank for s in record.standings()] == [1, 2, 3, 3, 5, 5, 5, 5]
+    assert [s.shared for s in record.standings()] == [False, False] + [True] * 6
     assert TournamentRecord.of_text(record.text()) == record
 
 
