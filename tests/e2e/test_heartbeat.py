@@ -18,7 +18,7 @@ from tests.support.live_server import LiveServer
 
 pytestmark = pytest.mark.e2e
 
-SHOWN_WITHIN_MS = 3250  # static/js/net/socket.js: HEARTBEAT_MS + DEAD_MS + a tick
+SHOWN_WITHIN_MS = 3250  # static/js/net/socket.js: HEARTBEAT_MS + DEAD_MS + a tick (250)
 SLACK_MS = 1500  # a loaded machine's late timers: a bound against hangs, not the goal
 RESUMED_MS = 20_000  # the attempt under way when the line returns hangs until OPEN_MS
 

@@ -1,16 +1,18 @@
 // One WebSocket to one room that comes back by itself: reconnects with exponential
 // backoff and jitter, notices a dead line within seconds with application pings (the
-// heartbeat of docs/protocol.md: after a second without a word from the server it sends
-// `ping`, and a server that then says nothing for two seconds more counts as gone, so a
-// silent drop shows in about three seconds), gives up on an opening that hangs, drops the
+// heartbeat of docs/protocol.md: after 1.5 s without a word from the server it sends
+// `ping`, and a server that then says nothing for 1.5 s more counts as gone, so a silent
+// drop shows in about three seconds), gives up on an opening that hangs, drops the
 // line as soon as the browser says it went offline (and, rather than knocking on a closed
 // door, waits for it to come back online), and reports its state plainly. It knows nothing
 // of rooms or moves (see session.js).
 
 import { FATAL_CLOSE_CODES } from "./protocol.js";
 
-export const HEARTBEAT_MS = 1000; // a ping after this long without a word from the server
-export const DEAD_MS = 2000; // then gone if nothing at all comes back within this: about 3 s in all
+// Half a second more of quiet before a ping costs the server a third of the pings of an
+// idle line (each 80–90 µs of its CPU: docs/performance.md, Heartbeat).
+export const HEARTBEAT_MS = 1500; // a ping after this long without a word from the server
+export const DEAD_MS = 1500; // then gone if nothing at all comes back within this: about 3 s in all
 const OPEN_MS = 5000; // an opening (TCP, TLS, the upgrade) that takes longer is given up
 const TICK_MS = 250;
 
