@@ -25,6 +25,7 @@ COMMANDS = {
     "solve": "cli.engine.solve",
     "analyze": "cli.engine.analyze",
     "tournament": "cli.engine.tournament",
+    "book": "cli.engine.book",
     "bench": "cli.bench",
     "soak": "cli.soak",
 }
