@@ -3,7 +3,8 @@
 The solver proves each class of symmetric moves' win/draw/loss value, then measures the
 distance to the end of the wins and losses. Both passes go round the classes with a node
 allowance that grows four times a round, so the easy moves are proven before a hard one
-takes the whole budget. A move whose value is not proven in time is ``unknown`` with a
+takes the whole budget; where an opening book ships for the rules (``core.ai.book``), the
+moves it answers start out proven. A move whose value is not proven in time is ``unknown`` with a
 heuristic score (attack plus defence over the k-windows); a proven win or loss whose
 distance was not measured in time has ``moves_to_end`` None. Games the solver cannot play
 (three or four players) get heuristic scores only. The result is plain dataclasses with
@@ -17,6 +18,7 @@ from typing import Any
 
 from ..game import Game
 from ..move import Move
+from .book import book_for
 from .budget import DEFAULT_BUDGET, Budget, OutOfBudget
 from .searchboard import SearchBoard
 from .solve import distance_of_move, move_classes, score_of
@@ -101,7 +103,7 @@ def analyze(
     position = solver.start(game, budget)
     classes = move_classes(solver, position, solver.moves(position))
     heuristic = _heuristic_scores(game)
-    values: dict[int, int] = {}  # class representative -> proven value
+    values = _book_values(game, solver, classes)  # class representative -> proven value
     distances: dict[int, int] = {}
     try:
         _prove_values(solver, position, classes, values)
@@ -126,6 +128,20 @@ def analyze(
                 )
     analysed.sort(key=rank)
     return Analysis(game.board.text, game.turn, tuple(analysed), solver.nodes, solver.elapsed())
+
+
+def _book_values(game: Game, solver: Solver, classes: list[list[int]]) -> dict[int, int]:
+    """The values the shipped opening book proves (none without a book for the rules)."""
+    book = book_for(game.rules)
+    if book is None:
+        return {}
+    known = book.move_values(game.board.cells)
+    layout = solver.layout
+    return {
+        members[0]: known[layout.index(members[0])]
+        for members in classes
+        if layout.index(members[0]) in known
+    }
 
 
 def _prove_values(

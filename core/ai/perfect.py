@@ -15,6 +15,10 @@ never lost. Otherwise the bot says so: the move is the hard bot's (Monte Carlo t
 with the rest of the budget), ``last_result.proven`` is False, and ``unproven_moves``
 counts such moves (a league and the CLI report it, so "perfect" is never claimed where it
 was not). The solver keeps its transposition table between moves of the same rules.
+
+Where an opening book ships for the rules (``core.ai.book``), a position the book holds is
+answered from it at once: its proven value and the book's move keeping it (the book holds
+every reply to that move, down to where the live search proves in time).
 """
 
 from __future__ import annotations
@@ -24,11 +28,12 @@ import random
 from ..game import Game
 from ..move import Move
 from ..rules import Rules
+from .book import BookEntry, book_for
 from .bot import require_move
 from .budget import Budget, OutOfBudget
 from .mcts import MctsBot
 from .searchboard import SearchBoard
-from .solve import SolveResult, solve
+from .solve import SolveResult, result_from_start, score_of, solve
 from .solver import Position, Solver, check_two_players
 from .values import Verdict
 
@@ -38,6 +43,7 @@ TIE_BREAK_PLAYOUTS = 400  # playouts to choose among moves with equally few safe
 PROOF_SHARE = 0.5  # of a limited budget, for the proof; the rest picks the move
 
 _VALUES = {Verdict.WIN: 1, Verdict.DRAW: 0, Verdict.LOSS: -1}
+_VERDICTS = {value: verdict for verdict, value in _VALUES.items()}
 
 
 def safe_replies(solver: Solver, position: Position, move: int, value: int) -> int:
@@ -70,6 +76,10 @@ class PerfectBot:
         check_two_players(game.rules)
         solver = self._solver_for(game.rules)
         position = solver.layout.bits_of_cells(game.board.cells)
+        book = book_for(game.rules)
+        entry = None if book is None else book.probe(game.board.cells)
+        if entry is not None:
+            return self._from_book(game, solver, position, entry)
         result = solve(game, _share(self.budget, PROOF_SHARE), solver=solver)
         self.last_result = result
         rest = _rest(self.budget, result)
@@ -91,6 +101,25 @@ class PerfectBot:
                 index = self._chances.choose_index(board, None, _rest(self.budget, result))
                 move = Move(*game.rules.coords(index))
         self._remember(solver, position, move, value)
+        return move
+
+    def _from_book(self, game: Game, solver: Solver, position: Position, entry: BookEntry) -> Move:
+        """The book's move: proven to keep the book's proven value."""
+        move = Move(*game.rules.coords(entry.move))
+        verdict = _VERDICTS[entry.value]
+        self.last_result = SolveResult(
+            verdict,
+            result_from_start(verdict, game.turn),
+            None,
+            move,
+            (move,),
+            True,
+            score_of(entry.value, None),
+            0,
+            0.0,
+        )
+        self.proven_moves += 1
+        self._remember(solver, position, move, entry.value)
         return move
 
     def _among_best(self, game: Game, solver: Solver, result: SolveResult, rest: Budget) -> Move:
