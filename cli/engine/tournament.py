@@ -3,7 +3,10 @@
 Every pair of the listed levels plays --games games, first moves alternating, through
 ``core.tournament``'s round robin (3 points a win, 1 a draw); the table lists wins, draws,
 losses and points, then each pair's score, then how many of the perfect bot's moves were
-proven (a move not proven within the budget is a best guess, and says so).
+proven (a move not proven within the budget is a best guess, and says so), then, for each
+audited level (--audit, default perfect), how many results its moves threw away: moves from
+a won or drawn position into a worse one, checked after each game by the solver and the
+opening book (moves the check could not decide within --audit-budget-s are listed apart).
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ import json
 from typing import Any
 
 from core import GameError
+from core.ai import Budget
 from core.ai.league import League, run_league
 
 from ..ai_flags import add_budget_flag, budget_from_args, fail
@@ -37,6 +41,19 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--games", type=int, default=2, help="games per pair (default 2)")
     parser.add_argument("--seed", type=int, default=0, help="seed for the bots' choices")
     add_budget_flag(parser, 1.0, "per move for hard and perfect")
+    parser.add_argument(
+        "--audit",
+        default="perfect",
+        help="comma-separated levels whose moves are checked for thrown-away results "
+        '(default: perfect; "" for none)',
+    )
+    parser.add_argument(
+        "--audit-budget-s",
+        type=float,
+        default=5.0,
+        metavar="S",
+        help="seconds the check of one move may take (default 5)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     add_rules_flags(parser, players=False)
     parser.set_defaults(func=run)
@@ -46,9 +63,17 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     levels = [name.strip() for name in args.bots.split(",") if name.strip()]
     budget = budget_from_args(args)
+    audit = [name.strip() for name in args.audit.split(",") if name.strip()]
+    audit = [name for name in audit if name in levels or args.audit != "perfect"]
     try:
         league = run_league(
-            rules, levels, args.games, seed=args.seed, budgets=dict.fromkeys(levels, budget)
+            rules,
+            levels,
+            args.games,
+            seed=args.seed,
+            budgets=dict.fromkeys(levels, budget),
+            audit=audit,
+            audit_budget=Budget(seconds=args.audit_budget_s),
         )
     except GameError as exc:
         fail(str(exc))
@@ -93,5 +118,12 @@ def render_league(league: League) -> str:
             if not proof.unproven
             else f"{proof.level}: {proof.unproven} of its {proof.moves} moves unproven "
             "(the budget ran out before the proof: a best guess, not perfect play)"
+        )
+    for count in league.audits:
+        found = count.audit
+        unchecked = f", {found.unchecked} not decided by the check" if found.unchecked else ""
+        lines.append(
+            f"{count.level}: results thrown away {found.thrown} "
+            f"(of {found.moves} moves checked afterwards{unchecked})"
         )
     return "\n".join(lines)

@@ -5,11 +5,15 @@ played as double round robins (the last one single when ``games`` is odd), and t
 tables are added up. Each level is one bot for the whole league, seeded from ``seed`` and
 its place in ``levels`` (so a league under node budgets replays exactly, and the perfect
 bot's transposition table serves every game it plays).
+
+With ``audit`` levels, every game is checked afterwards move by move by the solver
+(``core.ai.audit``): how many of each audited level's moves threw a result away (left a won
+or drawn position for a worse one), and how many the check's budget did not decide.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,12 +21,24 @@ from ..errors import GameError
 from ..round_robin import Pairing
 from ..rules import Rules
 from ..tournament import Points, Tournament
+from .audit import Audit, audit_game
 from .budget import Budget
 from .factory import make_bot
 from .perfect import PerfectBot
 from .selfplay import play_game
+from .solver import Solver
 
-__all__ = ["BotStanding", "League", "Match", "ProofCount", "run_league"]
+__all__ = [
+    "AUDIT_BUDGET",
+    "AuditCount",
+    "BotStanding",
+    "League",
+    "Match",
+    "ProofCount",
+    "run_league",
+]
+
+AUDIT_BUDGET = Budget(seconds=5.0)  # per audited move
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,10 +96,22 @@ class ProofCount:
 
 
 @dataclass(frozen=True, slots=True)
+class AuditCount:
+    """A level's moves checked after its games: thrown-away results and undecided moves."""
+
+    level: str
+    audit: Audit
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"bot": self.level, **self.audit.to_dict()}
+
+
+@dataclass(frozen=True, slots=True)
 class League:
     standings: tuple[BotStanding, ...]  # best first
     matches: tuple[Match, ...]  # one per pair, in the order of ``levels``
     proofs: tuple[ProofCount, ...] = ()  # one per level whose bot proves its moves
+    audits: tuple[AuditCount, ...] = ()  # one per audited level
 
     def match(self, level: str, opponent: str) -> Match:
         """The score of ``level`` against ``opponent`` (either order)."""
@@ -99,6 +127,7 @@ class League:
             "standings": [s.to_dict() for s in self.standings],
             "matches": [m.to_dict() for m in self.matches],
             "proofs": [p.to_dict() for p in self.proofs],
+            "audits": [a.to_dict() for a in self.audits],
         }
 
 
@@ -110,16 +139,24 @@ def run_league(
     seed: int = 0,
     budgets: Mapping[str, Budget] | None = None,
     points: Points | None = None,
+    audit: Collection[str] = (),
+    audit_budget: Budget = AUDIT_BUDGET,
 ) -> League:
     """Every pair of ``levels`` plays ``games`` games: the summed table and each pair's score.
 
-    ``budgets`` maps a level to its thinking budget (default: the bots' one second).
+    ``budgets`` maps a level to its thinking budget (default: the bots' one second);
+    ``audit`` names the levels whose moves are checked afterwards, ``audit_budget`` a move.
     """
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise GameError(f"games per pair must be a whole number ≥ 1, got {games!r}")
     if rules.players != 2:
         raise GameError(f"a league plays two-player games; these rules have {rules.players}")
     budgets = budgets or {}
+    unknown = sorted(set(audit) - set(levels))
+    if unknown:
+        raise GameError(f"cannot audit {', '.join(map(repr, unknown))}: not in this league")
+    audits = {level: Audit(0, 0, 0) for level in levels if level in audit}
+    auditor = Solver(rules) if audits else None
     bots = {
         level: make_bot(level, seed=seed * 1_009 + place, budget=budgets.get(level))
         for place, level in enumerate(levels)
@@ -133,8 +170,14 @@ def run_league(
         tournament = Tournament(levels, double=double, points=points or Points(bye=0))
 
         def play(pairing: Pairing) -> str | None:
-            outcome = play_game(rules, [bots[level] for level in pairing.players]).outcome
+            game = play_game(rules, [bots[level] for level in pairing.players])
+            outcome = game.outcome
             assert outcome is not None
+            for mark, level in zip(rules.marks, pairing.players, strict=True):
+                if level in audits:
+                    audits[level] += audit_game(
+                        rules, game.history_indices, mark, budget=audit_budget, solver=auditor
+                    )
             winner = None if outcome.winner is None else pairing.player(outcome.winner)
             key = pairing.players if pairing.players in pairs else pairing.players[::-1]
             pairs[key][0 if winner == key[0] else 1 if winner is None else 2] += 1
@@ -157,4 +200,5 @@ def run_league(
         if isinstance(bot, PerfectBot)
     )
     matches = tuple(Match(a, b, *score) for (a, b), score in pairs.items())
-    return League(standings, matches, proofs)
+    counted = tuple(AuditCount(level, found) for level, found in audits.items())
+    return League(standings, matches, proofs, counted)
