@@ -14,12 +14,13 @@ import argparse
 import json
 import os
 import random
+import signal
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from core import Rules
+from core import Game, GameError, Rules
 from core.ai import UNLIMITED, SearchProgress, Solver
 from core.ai.book import (
     DEFAULT_LEAF_NODES,
@@ -27,13 +28,14 @@ from core.ai.book import (
     Book,
     BookBuilder,
     BuildProgress,
+    book_keys,
     book_lines,
     decode,
     encode,
     shipped_name,
 )
-from core.ai.book.build import Snapshot
-from core.ai.book.codec import FORMAT_VERSION
+from core.ai.book.build import BOT, OPPONENT, Snapshot
+from core.ai.book.codec import FORMAT_VERSION, pack
 
 from ..ai_flags import fail
 from ..rules_flags import add_rules_flags, rules_from_args
@@ -78,8 +80,33 @@ def register(subparsers: Any) -> None:
         default=None,
         help="go no deeper than this ply (default: until the leaves)",
     )
+    build.add_argument(
+        "--stop-after-s",
+        type=float,
+        default=None,
+        help="stop after this many seconds and write the book of what is proven so far "
+        "(its header says complete: false; run again to continue)",
+    )
     build.add_argument("--save-every-s", type=float, default=30.0, help="seconds between saves")
     build.set_defaults(func=run_build)
+    add = commands.add_parser(
+        "add",
+        help="add a known result's line to a book (for a board the solver cannot prove)",
+        description="Add the positions along --line (from the empty board) with their values: "
+        "--value is the empty board's, for the first player, and the line must end where "
+        "the side to move loses (every move keeps that value). --source names the proof; "
+        "the header records it.",
+    )
+    add_rules_flags(add, players=False)
+    add.add_argument("--out", type=Path, default=None, help="the book file (default: shipped)")
+    add.add_argument(
+        "--line",
+        required=True,
+        help="the moves, comma-separated: columns under gravity, else cell indices, from 0",
+    )
+    add.add_argument("--value", required=True, choices=sorted(_VALUES), help="for the first player")
+    add.add_argument("--source", required=True, help="where the result is proven")
+    add.set_defaults(func=run_add)
     show = commands.add_parser("show", help="a book's header and depth")
     _add_book_source(show)
     show.set_defaults(func=run_show)
@@ -112,12 +139,7 @@ def run_build(args: argparse.Namespace) -> int:
     rules = rules_from_args(args)
     if args.leaf_nodes < 1:
         fail(f"--leaf-nodes must be 1 or more, got {args.leaf_nodes}")
-    out = args.out
-    if out is None:
-        name = shipped_name(rules)
-        if name is None:
-            fail(f"no shipped book for {rules.describe()}: give --out")
-        out = DATA_DIR / name
+    out = args.out or _shipped_path(rules)
     progress_path = args.progress or out.with_name(out.name + ".progress")
     for folder in {out.parent, progress_path.parent}:
         folder.mkdir(parents=True, exist_ok=True)
@@ -143,6 +165,8 @@ def run_build(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
+        if args.stop_after_s is not None and progress.seconds >= args.stop_after_s:
+            raise _TimeUp
         if now - last["save"] >= args.save_every_s:
             last["save"] = now
             _save_progress(progress_path, rules, args.leaf_nodes, builder.snapshot())
@@ -163,30 +187,66 @@ def run_build(args: argparse.Namespace) -> int:
         proven=proven,
         roles=roles,
         on_progress=report,
+        on_search=searching,
     )
+    previous = signal.signal(signal.SIGTERM, _interrupt)  # a kill saves the progress too
     started = time.monotonic()
+    complete = False
     try:
-        entries = builder.build()
+        builder.build()
+        complete = True
     except KeyboardInterrupt:
         _save_progress(progress_path, rules, args.leaf_nodes, builder.snapshot())
         print(f"book: stopped; progress saved to {progress_path}", file=sys.stderr)
         return 130
+    except _TimeUp:
+        print(f"book: --stop-after-s reached; progress saved to {progress_path}", file=sys.stderr)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     _save_progress(progress_path, rules, args.leaf_nodes, builder.snapshot())
-    info = {"leaf_nodes": args.leaf_nodes, "max_plies": args.max_plies}
-    book = Book(rules, entries, info)
-    info["plies"] = _depth(book)
-    _write_atomic(out, encode(rules, entries, info))
+    book = _write_book(out, builder, args, complete)
     print(
         json.dumps(
             {
                 "book": str(out),
-                "entries": len(entries),
-                "plies": info["plies"],
+                "entries": len(book),
+                **book.info,
                 "seconds": round(time.monotonic() - started, 1),
-            }
+            },
+            ensure_ascii=False,
         )
     )
     return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+class _TimeUp(Exception):
+    """--stop-after-s: the build stops, its progress saved, and writes what it has."""
+
+
+def _write_book(out: Path, builder: BookBuilder, args: argparse.Namespace, complete: bool) -> Book:
+    """The book file of every proven position so far (all of them when ``complete``)."""
+    done, proven, roles = builder.snapshot()
+    entries = {**proven, **done}
+    root, _ = book_keys(builder.rules).key(Game(builder.rules).board.cells)
+    info: dict[str, Any] = {
+        "leaf_nodes": args.leaf_nodes,
+        "max_plies": args.max_plies,
+        "complete": complete,
+        # which side's strategy (the bot moving first, second) is in the book to its leaves
+        "strategies": {
+            "first": bool(roles.get(root, 0) & BOT),
+            "second": bool(roles.get(root, 0) & OPPONENT),
+        },
+        "proven_by": "tictactoe's solver (core.ai.solver)",
+    }
+    book = Book(builder.rules, entries, info)
+    info["plies"] = _depth(book)
+    _write_atomic(out, encode(builder.rules, entries, info))
+    return Book(builder.rules, entries, info)
 
 
 def _depth(book: Book) -> int:
@@ -230,6 +290,67 @@ def _write_atomic(path: Path, data: bytes) -> None:
     temporary = path.with_name(path.name + ".tmp")
     temporary.write_bytes(data)
     os.replace(temporary, path)
+
+
+# -- add ---------------------------------------------------------------------------------
+
+_VALUES = {"win": 1, "draw": 0, "loss": -1}
+
+
+def run_add(args: argparse.Namespace) -> int:
+    rules = rules_from_args(args)
+    out = args.out or _shipped_path(rules)
+    game = Game(rules)
+    keys = book_keys(rules)
+    value = _VALUES[args.value]
+    found: dict[int, int] = {}
+    try:
+        moves = [int(part) for part in args.line.split(",")]
+        for step, move in enumerate(moves):
+            index = _cell_of(game, move)
+            key, sym = keys.key(game.board.cells)
+            found[key] = pack(value if step % 2 == 0 else -value, keys.to_keyed(index, sym))
+            game.play_index(index)
+    except (ValueError, GameError) as exc:
+        fail(f"--line: {exc}")
+    last = value if len(moves) % 2 == 0 else -value
+    if game.is_over or last != -1:
+        fail("--line must end where the side to move loses (then any move keeps the value)")
+    key, sym = keys.key(game.board.cells)
+    found[key] = pack(-1, keys.to_keyed(game.legal_indices()[0], sym))
+    entries: dict[int, int] = {}
+    info: dict[str, Any] = {"complete": False, "strategies": {"first": False, "second": False}}
+    if out.exists():
+        book = load_book_file(out, rules)
+        entries, info = dict(book.entries), book.info
+    entries.update(found)
+    known = [*info.get("known", []), {"line": moves, "value": args.value, "source": args.source}]
+    info = {k: v for k, v in info.items() if k != "sha256"} | {"known": known}
+    book = Book(rules, entries, info)
+    info["plies"] = _depth(book)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    _write_atomic(out, encode(rules, entries, info))
+    print(json.dumps({"book": str(out), "entries": len(entries), **info}, ensure_ascii=False))
+    return 0
+
+
+def _cell_of(game: Game, move: int) -> int:
+    """The cell a --line move names: a column under gravity, else a cell index."""
+    return _drop(game, move) if game.rules.gravity else move
+
+
+def _drop(game: Game, column: int) -> int:
+    for index in game.legal_indices():
+        if game.rules.coords(index)[1] == column:
+            return index
+    raise ValueError(f"column {column} cannot take a mark now")
+
+
+def _shipped_path(rules: Rules) -> Path:
+    name = shipped_name(rules)
+    if name is None:
+        fail(f"no shipped book for {rules.describe()}: give --out")
+    return DATA_DIR / name
 
 
 # -- show and check ------------------------------------------------------------------------

@@ -221,10 +221,12 @@ def test_tournament_says_how_many_perfect_moves_were_proven(
 ) -> None:
     code, out, _ = run(capsys, "tournament", "--bots", "random,perfect", "--games", "2")
     assert code == 0 and "perfect: every one of its" in out and "moves proven" in out
+    assert "perfect: results thrown away 0 (of " in out
     code, out, _ = run(
         capsys,
         "tournament",
         *("--bots", "perfect,random", "--games", "1", "--budget-s", "0.01", "--json"),
+        *("--audit", ""),
         *("--rows", "6", "--cols", "7", "--k", "4", "--gravity"),
     )
     (proofs,) = last_json(out)["proofs"]

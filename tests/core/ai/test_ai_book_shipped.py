@@ -1,0 +1,91 @@
+"""The books shipped in the package: they load (their checksum verified), know the boards'
+known values, and sampled entries re-proven by the solver agree; the perfect bot and the
+analysis answer from them at once."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from core import Game, Move, Rules
+from core.ai import UNLIMITED, Budget, PerfectBot, Solver, Verdict, analyze
+from core.ai.book import SHIPPED, Book, book_for, book_lines
+
+C4_6X5 = Rules(5, 6, 4, gravity=True)
+K4_5X5 = Rules(5, 5, 4)
+C4_7X6 = Rules(6, 7, 4, gravity=True)
+KNOWN = {C4_6X5: 0, K4_5X5: 0, C4_7X6: 1}  # the empty board's value for the first player
+PROVABLE = [C4_6X5, K4_5X5]  # the solver re-proves their entries (7×6's are beyond it)
+
+
+def shipped(rules: Rules) -> Book:
+    book = book_for(rules)
+    assert book is not None, f"no book shipped for {rules.describe()}"
+    return book
+
+
+@pytest.mark.parametrize("rules", list(SHIPPED), ids=lambda r: r.describe())
+def test_each_shipped_book_loads_with_the_known_value(rules: Rules) -> None:
+    book = shipped(rules)
+    assert len(book) > 0 and len(book.info["sha256"]) == 64 and book.info["plies"] >= 0
+    root = book.probe(Game(rules).board.cells)
+    assert root is not None and root.value == KNOWN[rules]
+
+
+def test_seven_by_six_opens_in_the_middle_column() -> None:
+    root = shipped(C4_7X6).probe(Game(C4_7X6).board.cells)
+    assert root is not None and C4_7X6.coords(root.move)[1] == 3  # d4
+
+
+def sample(book: Book, count: int, seed: int, deepest_plies: int | None) -> list[Game]:
+    games = [game for _, _, game in book_lines(book)]
+    if deepest_plies is not None:
+        bottom = max(game.ply for game in games) - deepest_plies
+        games = [game for game in games if game.ply >= bottom]
+    return random.Random(seed).sample(games, min(count, len(games)))
+
+
+def reproven(rules: Rules, games: list[Game], book: Book) -> None:
+    solver = Solver(rules)
+    for game in games:
+        entry = book.probe(game.board.cells)
+        assert entry is not None
+        position = solver.start(game, UNLIMITED)
+        assert solver.value(position) == entry.value, game.board.text
+        kept = solver.move_value(position, solver.layout.move(entry.move))
+        assert kept == entry.value, game.board.text
+
+
+@pytest.mark.parametrize("rules", PROVABLE, ids=lambda r: r.describe())
+def test_sampled_deep_entries_are_reproven(rules: Rules) -> None:
+    book = shipped(rules)
+    reproven(rules, sample(book, 6, seed=1, deepest_plies=4), book)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rules", PROVABLE, ids=lambda r: r.describe())
+def test_sampled_entries_of_every_depth_are_reproven(rules: Rules) -> None:
+    book = shipped(rules)
+    reproven(rules, sample(book, 25, seed=2, deepest_plies=None), book)
+
+
+@pytest.mark.parametrize("rules", list(SHIPPED), ids=lambda r: r.describe())
+def test_perfect_answers_the_opening_from_the_book(rules: Rules) -> None:
+    bot = PerfectBot(random.Random(1), Budget(seconds=None, nodes=1))
+    move = bot.choose(Game(rules))
+    result = bot.last_result
+    assert result is not None and result.proven and result.nodes == 0
+    assert result.value is (Verdict.WIN if KNOWN[rules] else Verdict.DRAW)
+    root = shipped(rules).probe(Game(rules).board.cells)
+    assert root is not None and move == Move(*rules.coords(root.move))
+
+
+@pytest.mark.parametrize("rules", list(SHIPPED), ids=lambda r: r.describe())
+def test_analyze_starts_with_the_book_s_values(rules: Rules) -> None:
+    book = shipped(rules)
+    root = book.probe(Game(rules).board.cells)
+    assert root is not None
+    analysis = analyze(Game(rules), Budget(seconds=None, nodes=1))
+    best = {entry.move: entry for entry in analysis.moves}[Move(*rules.coords(root.move))]
+    assert best.proven and best.value is (Verdict.WIN if KNOWN[rules] else Verdict.DRAW)
