@@ -5,9 +5,10 @@
 
 Pons' solver is built for the book's board by ``bench.pons.build_pons`` (from --source, a
 git URL or a checkout). Every book position reached from the empty board
-(``core.ai.book.book_lines``) is given to it as its line of columns, in weak mode (win/draw/loss only), and its answer is compared
-with the book's value. Pons' solver applies to 2D gravity boards, k=4, normal play, 4 to
-9 columns, 4 rows or more and at most 64 bits of board; it plays without an opening book.
+(``core.ai.book.book_lines``) is given to it as its line of columns, in weak mode
+(win/draw/loss only), and its answer is compared with the book's value. Pons' solver
+applies to 2D gravity boards, k=4, normal play, 4 to 9 columns, 4 rows or more and at
+most 64 bits of board; it plays without an opening book.
 """
 
 from __future__ import annotations
