@@ -50,6 +50,9 @@ RATED = {
 }
 """Need a rated room (and identities): provoked in test_rated.py, which also checks that
 they leave the room unchanged."""
+GUESSES = {ErrorCode.NOT_A_SPECTATOR, ErrorCode.GUESSES_CLOSED}
+"""A spectator's guess refused: provoked in test_guesses.py and, in a room watched with a
+delay, tests/server/api/test_watch_delay.py (a guess never changes the room at all)."""
 
 
 class Scenario:
@@ -208,6 +211,6 @@ async def test_every_error_code_leaves_the_room_unchanged(
     s.provoked.add("internal_error")
 
     missing = (
-        {code.value for code in ErrorCode} - HTTP_ONLY - SERVICE_ONLY - LIFECYCLE - RATED
+        {code.value for code in ErrorCode} - HTTP_ONLY - SERVICE_ONLY - LIFECYCLE - RATED - GUESSES
     ) - s.provoked
     assert missing == {"room_not_found"}  # closes the socket: test_edge.py provokes it
