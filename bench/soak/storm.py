@@ -118,7 +118,6 @@ async def _storm_child(share: _Share, pipe: Connection) -> dict[str, Any]:
         raise SoakError("no kill instant from the parent")
     kill_at = float(pipe.recv())
     cpu_at_kill = _own_cpu()
-    handshakes_before = sum(len(c.handshakes) for c in clients)
     unavailable_before = sum(tally.unavailable.values())
     deadline = kill_at + share.resume_timeout
     while time.monotonic() < deadline and not all(c.rejoined_at for c in clients):
@@ -131,7 +130,7 @@ async def _storm_child(share: _Share, pipe: Connection) -> dict[str, Any]:
         # The welcome of the resume is the client's second (the first was before the kill).
         "connected": [c.welcomed_on[1] - kill_at for c in back],
         "answered": [c.rejoined_at[0] - c.welcomed_on[1] for c in back],
-        "handshakes": sum(len(c.handshakes) for c in clients) - handshakes_before,
+        "handshakes": sum(1 for c in clients for t in c.handshakes if t >= kill_at),
         "unavailable": sum(tally.unavailable.values()) - unavailable_before,
         "cpu": _own_cpu() - cpu_at_kill,
         "failures": [c.failure for c in clients if c.failure][:5],
