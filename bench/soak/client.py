@@ -43,7 +43,12 @@ JOIN_RETRYABLE = RETRYABLE | {"already_joined", "internal_error"}
 client joins again on a new connection (docs/protocol.md, close codes)."""
 REPLY_WAIT = 10.0
 """Seconds without an answer after which a connection counts as dead (closed, rejoined)."""
-OPEN_TIMEOUT = 5.0
+OPEN_TIMEOUT = 30.0
+"""Seconds a WebSocket handshake may take. A server busy with a reconnect storm answers
+handshakes late but answers them: a client that gave up sooner and connected again threw
+away the work the server had already done for it and queued more, and past a few hundred
+such clients the server did nothing else (a storm of 2,000 clients on a busy machine
+resumed none of them with 5 s). A browser waits longer still."""
 TRAIL = 16
 """Messages a client remembers (sent and received), for the report of a stuck game."""
 
@@ -224,7 +229,8 @@ class Client:
                         close_timeout=1,
                         proxy=None,
                     )
-                except (OSError, InvalidHandshake, InvalidURI, TimeoutError):
+                except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
+                    self.trail.append(f"! {url[-5:]} connect: {type(exc).__name__} {exc}"[:160])
                     avoid = url
                 else:
                     line = _Line(ws, url, self)
@@ -296,6 +302,12 @@ class Client:
                     + " | ".join(exc.trail)
                 )
                 return
+            except Exception as exc:  # a keeper that dies must say why, never stall unseen
+                self.failure = (
+                    f"{self.name} stopped rejoining: {type(exc).__name__}: {exc}; its last "
+                    "messages: " + " | ".join(self.trail)
+                )
+                raise
             self.reconnects += 1
             self.rejoined_at.append(time.monotonic())
             self.tally.reconnected(kind, time.monotonic() - dropped_at)
