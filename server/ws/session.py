@@ -259,6 +259,13 @@ class Session(FrameReader):
                 await self._act(message)
         except RoomError as exc:
             tracing.command_failed(exc.code.value)
+            if exc.code is ErrorCode.NOT_JOINED and self._joined is not None:
+                # The room no longer holds this joined connection: another worker evicted
+                # it, this one's lease having lapsed (cut off from Redis) before it noticed.
+                # Nothing was applied; the client resumes and sends it again, as after a
+                # lost lease (an error here would read as a refusal for good).
+                self._lease_lost()
+                return
             self._error(exc, ref)
             if self._spent:
                 self._rejoin_afresh()
