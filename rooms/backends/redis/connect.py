@@ -51,6 +51,7 @@ _TRANSIENT_ERRORS = (
     rx.TryAgainError,
     rx.ClusterDownError,
     rx.AskError,
+    rx.NoScriptError,  # a replica just promoted has not got the script yet: the retry loads it
 )
 """The same, for the replies redis-py already turns into their own classes (a MOVED or ASK
 that outlived the cluster client's own redirections is a topology still settling)."""
@@ -188,6 +189,16 @@ class guarded:  # lower case: used as ``async with guarded(...)``, as the functi
         raise_typed(self._what, exc)
 
 
+def _raised_in_driver(exc: BaseException) -> bool:
+    """Whether the innermost Python frame of ``exc``'s traceback is redis-py's."""
+    tb = exc.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    return str(tb.tb_frame.f_globals.get("__name__", "")).startswith("redis.")
+
+
 def raise_typed(what: str, exc: BaseException | None) -> None:
     """Raise the RoomError that stands for the Redis failure ``exc`` while doing ``what``;
     return (the caller lets ``exc`` go on) for no error, a RoomError, a cancel and
@@ -196,6 +207,10 @@ def raise_typed(what: str, exc: BaseException | None) -> None:
         return
     if isinstance(exc, rx.ConnectionError | rx.TimeoutError | OSError):
         raise unavailable(what, str(exc) or type(exc).__name__) from None
+    if isinstance(exc, AttributeError | RuntimeError) and _raised_in_driver(exc):
+        # redis-py's connection code itself breaking on a connection that closed under it
+        # (its writer gone, the transport closed), as a cluster node dies: a lost link.
+        raise unavailable(what, f"{type(exc).__name__}: {exc}") from None
     if isinstance(exc, rx.ClusterError | rx.RedisClusterException):
         # A cluster that cannot be reached, has a slot nobody serves, or kept
         # redirecting: a failover or resharding in progress, not a bug
