@@ -60,6 +60,9 @@ def test_a_round_robin_played_in_three_browsers(
     tournament_id = ada.url.rstrip("/").rsplit("/", 1)[-1]
     expect(ada.get_by_role("heading", level=1)).to_have_text("Club night")
     expect(ada.locator(".t-status")).to_have_text("Open: starts when its creator starts it")
+    # the creator is an entrant already: nothing is ranked yet, and the page says why
+    expect(ada.locator(".empty-note", has_text="start with the first round")).to_be_visible()
+    expect(ada.get_by_text("No entrants yet.")).to_have_count(0)
 
     # the list of public tournaments links to it; Bob joins from there
     bob = new_page(name="Bob")

@@ -28,7 +28,11 @@ export function entrantList(t, mine) {
 /** Rank, name, points, games, wins/draws/losses, Sonneborn–Berger, then one column per
  *  entrant (numbered by rank) with the result against them. */
 export function standingsTable(t, mine) {
-  if (!t.standings.length) return h("p", { class: "empty-note" }, "No entrants yet.");
+  if (!t.standings.length) {
+    // before the start the entrants are listed beside this, and nothing is ranked yet
+    const why = t.entrants && t.entrants.length ? "The standings start with the first round." : "No entrants yet.";
+    return h("p", { class: "empty-note" }, why);
+  }
   const cross = crosstable(t);
   const number = new Map(cross.order.map((id, i) => [id, i + 1]));
   const names = namer(t);
