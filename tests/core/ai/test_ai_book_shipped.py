@@ -10,7 +10,7 @@ import pytest
 
 from core import Game, Move, Rules
 from core.ai import UNLIMITED, Budget, PerfectBot, Solver, Verdict, analyze
-from core.ai.book import SHIPPED, Book, book_for, book_lines
+from core.ai.book import SHIPPED, Book, book_for
 
 C4_6X5 = Rules(5, 6, 4, gravity=True)
 K4_5X5 = Rules(5, 5, 4)
@@ -48,11 +48,29 @@ def is_leaf(book: Book, game: Game) -> bool:
     return not after.is_over and book.probe(after.board.cells) is None
 
 
+def descend(book: Book, rng: random.Random, stop_at: int | None) -> Game:
+    """A random walk down the book from the empty board, through book positions only, to a
+    leaf (or to ply ``stop_at``): no walk over the whole book."""
+    game = Game(book.rules)
+    while not is_leaf(book, game) and (stop_at is None or game.ply < stop_at):
+        children = []
+        for index in game.legal_indices():
+            child = game.copy()
+            child.play_index(index)
+            if not child.is_over and book.probe(child.board.cells) is not None:
+                children.append(child)
+        if not children:
+            break
+        game = rng.choice(children)
+    return game
+
+
 def sample(book: Book, count: int, seed: int, *, leaves: bool) -> list[Game]:
-    games = [game for _, _, game in book_lines(book)]
-    if leaves:
-        games = [game for game in games if is_leaf(book, game)]
-    return random.Random(seed).sample(games, min(count, len(games)))
+    rng = random.Random(seed)
+    deepest = book.info["plies"]
+    return [
+        descend(book, rng, None if leaves else rng.randrange(deepest + 1)) for _ in range(count)
+    ]
 
 
 def reproven(rules: Rules, games: list[Game], book: Book) -> None:
