@@ -15,12 +15,10 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.conftest import SCREENSHOTS
+from tests.support.games import top_row_win
 from tests.support.live_server import LiveServer
-from tests.support.ws_client import Client
 
 pytestmark = pytest.mark.e2e
-
-WON_ON_TOP_ROW = [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)]
 
 
 def _finished_game(live: LiveServer) -> str:
@@ -29,19 +27,7 @@ def _finished_game(live: LiveServer) -> str:
     made: list[str] = []
 
     async def play() -> None:
-        room = await live.create_room()
-        x, o = await Client.open(live, room), await Client.open(live, room)
-        try:
-            await x.join(name="Ada")
-            await o.join(name="Grace")
-            for player, (row, col) in zip([x, o, x, o, x], WON_ON_TOP_ROW, strict=True):
-                await player.seen(max(x.version, o.version))
-                assert (await player.move(row, col))["type"] == "move_ok"
-            await x.until("moved", status="finished")
-        finally:
-            await x.close()
-            await o.close()
-        made.append(room)
+        made.append(await top_row_win(live))
 
     thread = threading.Thread(target=asyncio.run, args=(play(),))
     thread.start()

@@ -28,6 +28,8 @@ from rooms.common import metrics
 from rooms.errors import ErrorCode, RoomError, UnsupportedBackend
 
 __all__ = [
+    "Beside",
+    "beside",
     "host_port",
     "RedisClient",
     "RedisOptions",
@@ -223,3 +225,25 @@ def raise_typed(what: str, exc: BaseException | None) -> None:
         raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis refused {what}: {message}") from exc
     if isinstance(exc, rx.RedisError):
         raise RoomError(ErrorCode.INTERNAL_ERROR, f"redis failed {what}: {exc}") from exc
+
+
+@dataclass(frozen=True, slots=True)
+class Beside:
+    """What a store's neighbour needs of a Redis room store: its client, key prefix and
+    call timeout (the player directory, the rating book and the others share them)."""
+
+    client: Any
+    prefix: str
+    timeout: float
+
+
+def beside(store: object, what: str) -> Beside:
+    """``store``'s client, key prefix and timeout, for ``what`` that lives beside it;
+    RoomError(unavailable) naming ``what`` for a store that is not a Redis one."""
+    client = getattr(store, "client", None)
+    layout = getattr(store, "layout", None)
+    if client is None or layout is None:
+        name = getattr(store, "name", type(store).__name__)
+        raise RoomError(ErrorCode.UNAVAILABLE, f"no {what} for a {name} store")
+    timeout = float(getattr(getattr(store, "options", None), "timeout", 2.0))
+    return Beside(client, str(layout.prefix), timeout)

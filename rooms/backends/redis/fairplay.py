@@ -9,10 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.fairplay import Judged
-from rooms.backends.redis.connect import guarded, text
+from rooms.backends.redis.connect import beside, guarded, text
 from rooms.backends.redis.keys import KeyLayout
 from rooms.backends.store import Store
-from rooms.errors import ErrorCode, RoomError
 from rooms.fairplay.ledger import DONE_TTL, FLAG_CRITICAL, FLAG_RATE, Summary
 from rooms.players.record import PLAYER_TTL
 
@@ -56,12 +55,8 @@ class RedisLedger:
     @classmethod
     def of_store(cls, store: Store) -> RedisLedger:
         """The ledger beside a Redis store (its client, key prefix and timeout)."""
-        client = getattr(store, "client", None)
-        layout = getattr(store, "layout", None)
-        if client is None or layout is None:
-            raise RoomError(ErrorCode.UNAVAILABLE, f"no fair-play ledger for a {store.name} store")
-        timeout = float(getattr(getattr(store, "options", None), "timeout", 2.0))
-        return cls(client, layout.prefix, timeout=timeout)
+        found = beside(store, "fair-play ledger")
+        return cls(found.client, found.prefix, timeout=found.timeout)
 
     async def record(self, game_key: str, judged: Mapping[str, Judged]) -> list[Summary] | None:
         players = list(judged)

@@ -15,10 +15,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from rooms.backends.redis.connect import guarded, text
+from rooms.backends.redis.connect import beside, guarded, text
 from rooms.backends.redis.keys import KeyLayout
 from rooms.backends.store import Store
-from rooms.errors import ErrorCode, RoomError
 from rooms.guesses.book import GUESS_TTL
 
 __all__ = ["RedisGuessBook"]
@@ -36,12 +35,8 @@ class RedisGuessBook:
     @classmethod
     def of_store(cls, store: Store) -> RedisGuessBook:
         """The book beside a Redis store (its client, key prefix and timeout)."""
-        client = getattr(store, "client", None)
-        layout = getattr(store, "layout", None)
-        if client is None or layout is None:
-            raise RoomError(ErrorCode.UNAVAILABLE, f"no guess book for a {store.name} store")
-        timeout = float(getattr(getattr(store, "options", None), "timeout", 2.0))
-        return cls(client, layout.prefix, timeout=timeout)
+        found = beside(store, "guess book")
+        return cls(found.client, found.prefix, timeout=found.timeout)
 
     async def put(self, room_id: str, key: str, cells: Mapping[str, str]) -> None:
         name = self._layout.guesses(room_id, key)

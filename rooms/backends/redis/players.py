@@ -16,10 +16,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rooms.backends.redis.connect import guarded, text
+from rooms.backends.redis.connect import beside, guarded, text
 from rooms.backends.redis.keys import KeyLayout
 from rooms.backends.store import Store
-from rooms.errors import ErrorCode, RoomError
 from rooms.players.directory import Directory
 from rooms.players.record import PLAYER_TTL
 
@@ -72,13 +71,8 @@ class RedisDirectory(Directory):
     @classmethod
     def of_store(cls, store: Store, *, ttl: float = PLAYER_TTL) -> RedisDirectory:
         """The directory beside a Redis store (its client, key prefix and timeout)."""
-        client = getattr(store, "client", None)
-        layout = getattr(store, "layout", None)
-        if client is None or layout is None:
-            raise RoomError(ErrorCode.UNAVAILABLE, f"no player directory for a {store.name} store")
-        options = getattr(store, "options", None)
-        timeout = float(getattr(options, "timeout", 2.0))
-        return cls(client, layout.prefix, timeout=timeout, ttl=ttl)
+        found = beside(store, "player directory")
+        return cls(found.client, found.prefix, timeout=found.timeout, ttl=ttl)
 
     async def _insert(self, player_id: str, fields: dict[str, str]) -> bool:
         args = [fields["h"], fields["n"], fields["c"], fields["s"], self._ttl_ms]

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rooms.backends.redis.connect import guarded, text
+from rooms.backends.redis.connect import beside, guarded, text
 from rooms.backends.store import Store
-from rooms.errors import ErrorCode, RoomError
 
 __all__ = ["CLAIM", "OFFER", "RedisQueue"]
 
@@ -55,13 +54,8 @@ class RedisQueue:
     @classmethod
     def of_store(cls, store: Store) -> RedisQueue:
         """The queue beside a Redis store (its client, key prefix and timeout)."""
-        client = getattr(store, "client", None)
-        layout = getattr(store, "layout", None)
-        if client is None or layout is None:
-            raise RoomError(ErrorCode.UNAVAILABLE, f"no quick-play queue for a {store.name} store")
-        options = getattr(store, "options", None)
-        timeout = float(getattr(options, "timeout", 2.0))
-        return cls(client, layout.prefix, timeout=timeout)
+        found = beside(store, "quick-play queue")
+        return cls(found.client, found.prefix, timeout=found.timeout)
 
     def _key(self, key: str) -> str:
         return f"{self._prefix}:qp:{{{key}}}"

@@ -14,10 +14,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from rooms.backends.redis.connect import guarded, text
+from rooms.backends.redis.connect import beside, guarded, text
 from rooms.backends.redis.keys import KeyLayout
 from rooms.backends.store import Store
-from rooms.errors import ErrorCode, RoomError
 from rooms.players.record import PLAYER_TTL
 from rooms.ratings.book import (
     DONE_TTL,
@@ -84,12 +83,8 @@ class RedisBook(Book):
     @classmethod
     def of_store(cls, store: Store) -> RedisBook:
         """The book beside a Redis store (its client, key prefix and timeout)."""
-        client = getattr(store, "client", None)
-        layout = getattr(store, "layout", None)
-        if client is None or layout is None:
-            raise RoomError(ErrorCode.UNAVAILABLE, f"no rating book for a {store.name} store")
-        timeout = float(getattr(getattr(store, "options", None), "timeout", 2.0))
-        return cls(client, layout.prefix, timeout=timeout)
+        found = beside(store, "rating book")
+        return cls(found.client, found.prefix, timeout=found.timeout)
 
     def _key(self, pool: str, *parts: str) -> str:
         return self._layout.rating(pool, *parts)

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from rooms.backends.redis.connect import guarded, text
+from rooms.backends.redis.connect import beside, guarded, text
 from rooms.backends.redis.keys import KeyLayout
 from rooms.backends.store import Store
-from rooms.errors import ErrorCode, RoomError
 from rooms.tournaments.record import Status, TournamentRecord
 from rooms.tournaments.shelf import TOURNAMENT_TTL
 
@@ -56,12 +55,8 @@ class RedisShelf:
     @classmethod
     def of_store(cls, store: Store) -> RedisShelf:
         """The shelf beside a Redis store (its client, key prefix and timeout)."""
-        client = getattr(store, "client", None)
-        layout = getattr(store, "layout", None)
-        if client is None or layout is None:
-            raise RoomError(ErrorCode.UNAVAILABLE, f"no tournaments for a {store.name} store")
-        timeout = float(getattr(getattr(store, "options", None), "timeout", 2.0))
-        return cls(client, layout.prefix, timeout=timeout)
+        found = beside(store, "tournaments")
+        return cls(found.client, found.prefix, timeout=found.timeout)
 
     def _key(self, tournament_id: str) -> str:
         return self._layout.tournament(tournament_id)

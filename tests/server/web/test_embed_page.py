@@ -14,8 +14,8 @@ from urllib.parse import quote
 
 import httpx
 
+from tests.support.games import top_row_win
 from tests.support.live_server import LiveServer
-from tests.support.ws_client import Client
 
 STATIC = Path(__file__).resolve().parents[3] / "static"
 BLOCK = re.compile(rb'<script type="application/json" id="embed-game">(.*?)</script>', re.S)
@@ -28,30 +28,11 @@ def _block(page: bytes) -> dict[str, Any]:
     return block
 
 
-async def _finished_game(live: LiveServer) -> str:
-    """A room whose game X (Ada) won on the top row against O (Grace)."""
-    room = await live.create_room()
-    x, o = await Client.open(live, room), await Client.open(live, room)
-    try:
-        await x.join(name="Ada")
-        await o.join(name="Grace")
-        for player, (row, col) in zip(
-            [x, o, x, o, x], [(0, 0), (1, 0), (0, 1), (1, 1), (0, 2)], strict=True
-        ):
-            await player.seen(max(x.version, o.version))
-            assert (await player.move(row, col))["type"] == "move_ok"
-        await x.until("moved", status="finished")
-    finally:
-        await x.close()
-        await o.close()
-    return room
-
-
 async def test_the_viewer_carries_the_game_and_may_be_framed(
     make_server: Callable[..., LiveServer],
 ) -> None:
     live = make_server(static_dir=STATIC)
-    room = await _finished_game(live)
+    room = await top_row_win(live)
     async with httpx.AsyncClient(base_url=live.url) as http:
         page = await http.get(f"/embed/{room}", headers={"accept-encoding": "identity"})
         assert page.status_code == 200 and page.headers["content-type"].startswith("text/html")
@@ -102,7 +83,7 @@ async def test_oembed_answers_for_this_servers_rooms_only(
     make_server: Callable[..., LiveServer],
 ) -> None:
     live = make_server(static_dir=STATIC)
-    room = await _finished_game(live)
+    room = await top_row_win(live)
     async with httpx.AsyncClient(base_url=live.url) as http:
 
         async def ask(url: str, **params: str) -> httpx.Response:
