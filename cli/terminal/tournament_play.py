@@ -41,13 +41,17 @@ def round_name(number: int, rounds: int, kind: str) -> str:
 
 
 def render_standings(view: dict[str, Any], me: str | None = None) -> str:
-    """The standings as a table: rank, name, points, games played; ``>`` marks ``me``."""
+    """The standings as a table: rank (``1=`` for a rank shared by players level on every
+    tie-break, as the browser shows it), name, points, games played; ``>`` marks ``me``."""
     rows = view["standings"]
     width = max([len("name"), *(len(s["name"]) for s in rows)])
     lines = [f" rank  {'name':<{width}}  points  played"]
     for s in rows:
         mark = ">" if s["id"] == me else " "
-        line = f"{mark}{s['rank']:>4}  {s['name']:<{width}}  {s['points']:>6}  {s['played']:>6}"
+        shared = "=" if s.get("shared") else " "
+        line = (
+            f"{mark}{s['rank']:>4}{shared} {s['name']:<{width}}  {s['points']:>6}  {s['played']:>6}"
+        )
         lines.append(line)
     return "\n".join(lines)
 

@@ -247,3 +247,16 @@ def test_tournament_links_and_the_standings_table() -> None:
         "    1  Bot (random)       6       2",
         ">   2  Ada                3       2",
     ]
+    tie = {
+        "standings": [
+            {"rank": 1, "id": "a", "name": "Ann", "points": 3, "played": 2, "shared": True},
+            {"rank": 1, "id": "b", "name": "Bea", "points": 3, "played": 2, "shared": True},
+            {"rank": 3, "id": "c", "name": "Cy", "points": 0, "played": 2, "shared": False},
+        ]
+    }
+    assert render_standings(tie).splitlines() == [
+        " rank  name  points  played",
+        "    1= Ann        3       2",
+        "    1= Bea        3       2",
+        "    3  Cy         0       2",
+    ]
