@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +35,9 @@ log = logging.getLogger("tictactoe.rooms")
 
 GUESSES = "guesses"
 """The type of the message a spectator gets after each move that was guessed at."""
+
+SLICE = 128
+"""Spectators sent their split per turn of the event loop (as the hub serves a crowd)."""
 
 _MOVED = '{"type":"moved",'
 """How a ``moved`` event's text starts (rooms.room.events: the tag is encoded first)."""
@@ -144,7 +147,8 @@ class GuessDesk:
             game_number = room.game_number if room.game.ply >= ply else room.game_number - 1
             key = ply_key(game_number, ply - 1)
             split = await self._book.split(room_id, key)
-            self._send(room_id, key, ply, event, split)
+            for _ in self._send(room_id, key, ply, event, split):
+                await asyncio.sleep(0)  # a slice a turn: a move arriving meanwhile goes first
         except RoomError as exc:
             log.info("room %s: no split for a move: %s", room_id, exc.message)
         except Exception:
@@ -152,7 +156,8 @@ class GuessDesk:
 
     def _send(
         self, room_id: str, key: str, ply: int, event: dict[str, Any], split: dict[str, int]
-    ) -> None:
+    ) -> Iterator[None]:
+        """Send each local spectator their split, yielding after every ``SLICE`` of them."""
         played = f"{event['row']},{event['col']},{event.get('layer', 0)}"
         total = sum(split.values())
         head = dumps(
@@ -169,7 +174,9 @@ class GuessDesk:
             }
         )
         head = head[:-1] + ',"you":'  # one shared text; each spectator's own part after it
-        for guesser in tuple(self._rooms.get(room_id, {}).values()):
+        for count, guesser in enumerate(tuple(self._rooms.get(room_id, {}).values()), 1):
+            if count % SLICE == 0:
+                yield
             guessed = guesser.key == key
             if guessed:
                 right = guesser.cell == played

@@ -25,6 +25,7 @@ from starlette.routing import Route
 from rooms import ErrorCode, RoomError
 from rooms.protocol import dumps
 from rooms.room import game_id, record_of
+from rooms.room.delayed import public_record
 
 from ..state import app_state
 from .files import REVALIDATE, ClientFiles
@@ -38,8 +39,11 @@ __all__ = ["EMBED_ELEMENT", "embed_routes"]
 EMBED_ELEMENT = "embed-game"
 
 
-def _game_block(room: RoomState, wanted: str | None) -> dict[str, Any]:
-    record = record_of(room, wanted)
+def _game_block(room: RoomState, wanted: str | None, now: float) -> dict[str, Any]:
+    if wanted is None or wanted == str(room.game_number):
+        record = public_record(room, now)  # a game watched with a delay: as its spectators see it
+    else:
+        record = record_of(room, wanted)
     rules = room.rules
     return {
         "room_id": room.room_id,
@@ -68,7 +72,8 @@ def embed_routes(client: ClientFiles) -> list[Route]:
         status = 200
         try:
             room = await state.service.load(request.path_params["room_id"])
-            text = dumps(_game_block(room, request.query_params.get("game"))).encode()
+            block = _game_block(room, request.query_params.get("game"), state.service.now())
+            text = dumps(block).encode()
         except RoomError as exc:
             # the page says so in the frame; a store that is down is worth a retry, a
             # missing room or game is not

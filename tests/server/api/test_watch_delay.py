@@ -1,7 +1,8 @@
 """A tournament watched with a delay, over a real server: the option is checked; with a 2 s
 delay the players see a move at once, while a spectator sees it only 2 s after it landed, as
 a ``state`` (never an event), and no other route shows it earlier: a ``sync``, the room API,
-the room page's embedded snapshot, the game's record.txt and the tournament's games.txt."""
+the room page's embedded snapshot, the game's record.txt, the tournament's games.txt and the
+embedded viewer (``/embed/{id}``)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from tests.support.ws_client import Client
 
 STATIC = Path(__file__).resolve().parents[3] / "static"
 BLOCK = re.compile(r'<script type="application/json" id="room-snapshot">(.*?)</script>', re.S)
+EMBED = re.compile(r'<script type="application/json" id="embed-game">(.*?)</script>', re.S)
 DELAY = 2.0
 
 
@@ -48,20 +50,24 @@ async def test_the_delay_is_checked(server: LiveServer, bad: Any) -> None:
 
 
 async def views(http: httpx.AsyncClient, room_id: str, tid: str) -> list[int]:
-    """The plies that the room API, the room page, record.txt and games.txt show."""
-    api, page, record, games = await asyncio.gather(
+    """The plies that the room API, the room page, record.txt, games.txt and the embedded
+    viewer show."""
+    api, page, record, games, embed = await asyncio.gather(
         http.get(f"/api/rooms/{room_id}"),
         http.get(f"/r/{room_id}/watch"),
         http.get(f"/api/rooms/{room_id}/record.txt"),
         http.get(f"/api/tournaments/{tid}/games.txt"),
+        http.get(f"/embed/{room_id}"),
     )
     embedded = json.loads(BLOCK.findall(page.text)[0])
+    viewer = json.loads(EMBED.findall(embed.text)[0])
     moves = re.compile(r"^\d+\.\s+[XO]\s+r\d", re.M)
     return [
         api.json()["ply"],
         embedded["ply"],
         len(moves.findall(record.text)),
         len(moves.findall(games.text)),
+        len(viewer["moves"]),
     ]
 
 
@@ -108,7 +114,7 @@ async def test_a_spectator_sees_a_move_only_after_the_delay(
             early = await views(http, room_id, tid)
             synced = await watcher.reply({"type": "sync", "id": "s"})
             within = time.monotonic() - sent < DELAY
-            assert early == [0, 0, 0, 0] or not within
+            assert early == [0, 0, 0, 0, 0] or not within
             assert synced["type"] == "state"
             assert (synced["state"]["ply"], synced["state"]["clock"]) == (0, None) or not within
             moved = await o.until("moved", version=ok["version"])  # the opponent: at once
@@ -123,7 +129,7 @@ async def test_a_spectator_sees_a_move_only_after_the_delay(
             assert shown["state"]["now"] - landed >= DELAY  # by the server's clock
             assert seen - sent >= DELAY
             assert not [m for m in watcher.log if m["type"] == "moved"]
-            assert await views(http, room_id, tid) == [1, 1, 1, 1]
+            assert await views(http, room_id, tid) == [1, 1, 1, 1, 1]
         finally:
             for client in (*seats, watcher):
                 await client.close()
