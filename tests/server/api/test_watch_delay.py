@@ -112,7 +112,8 @@ async def test_a_spectator_sees_a_move_only_after_the_delay(
             # meanwhile no route shows the move to a non-player (asked within the delay:
             # what came back later than that may show it, on a machine that slow)
             early = await views(http, room_id, tid)
-            synced = await watcher.reply({"type": "sync", "id": "s"})
+            await watcher.send({"type": "sync", "id": "s"})
+            synced = await watcher.until("state", ref="s")
             within = time.monotonic() - sent < DELAY
             assert early == [0, 0, 0, 0, 0] or not within
             assert synced["type"] == "state"
