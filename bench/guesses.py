@@ -265,6 +265,8 @@ async def _rounds(
         got, turn = await _play(players, args.moves, args.think, turn)
         guessed += got
     guessing.value = False
+    for player in players.values():
+        await player.ws.close()
     return {"plain": _summary(plain), "guessing": _summary(guessed)}
 
 
