@@ -192,13 +192,16 @@ class guarded:  # lower case: used as ``async with guarded(...)``, as the functi
 
 
 def _raised_in_driver(exc: BaseException) -> bool:
-    """Whether the innermost Python frame of ``exc``'s traceback is redis-py's."""
+    """Whether the innermost frame of ``exc``'s traceback outside asyncio (whose streams
+    redis-py writes through) is redis-py's."""
     tb = exc.__traceback__
-    if tb is None:
-        return False
-    while tb.tb_next is not None:
+    last = ""
+    while tb is not None:
+        module = str(tb.tb_frame.f_globals.get("__name__", ""))
+        if not module.startswith("asyncio"):
+            last = module
         tb = tb.tb_next
-    return str(tb.tb_frame.f_globals.get("__name__", "")).startswith("redis.")
+    return last.startswith("redis.")
 
 
 def raise_typed(what: str, exc: BaseException | None) -> None:
