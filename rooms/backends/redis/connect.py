@@ -192,13 +192,13 @@ class guarded:  # lower case: used as ``async with guarded(...)``, as the functi
 
 
 def _raised_in_driver(exc: BaseException) -> bool:
-    """Whether the innermost frame of ``exc``'s traceback outside asyncio (whose streams
-    redis-py writes through) is redis-py's."""
+    """Whether the innermost frame of ``exc``'s traceback outside the event loop (asyncio's
+    streams and uvloop's transports, which redis-py writes through) is redis-py's."""
     tb = exc.__traceback__
     last = ""
     while tb is not None:
         module = str(tb.tb_frame.f_globals.get("__name__", ""))
-        if not module.startswith("asyncio"):
+        if not module.startswith(("asyncio", "uvloop")):
             last = module
         tb = tb.tb_next
     return last.startswith("redis.")
