@@ -29,7 +29,7 @@ from tests.support.ws_client import WAIT
 
 pytestmark = pytest.mark.process  # every test here runs the terminal client
 
-ROW = re.compile(r"^[ >]\s*(\d+)  (.+?)\s+(\d+)\s+(\d+)$")
+ROW = re.compile(r"^[ >]\s*(\d+)[= ] (.+?)\s+(\d+)\s+(\d+)$")  # "1=": a shared rank
 EVERY_CELL = "".join(f"{row} {col}\n" for row in range(3) for col in range(3))
 """A script that always finds a move: each line is a free cell or one taken (asked again)."""
 

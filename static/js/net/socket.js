@@ -63,6 +63,7 @@ export class Connection {
     this.lastRx = 0;
     this.pingSentAt = 0; // the first ping still unanswered (nothing received since)
     this.lastPing = 0;
+    this.enrolled = false; // whether this socket has sent its first ping (see _startHeartbeat)
     this._online = () => this.reconnectNow();
     // Offline, a socket can look open for many seconds before a ping times out: say so now.
     this._offline = () => {
@@ -137,6 +138,7 @@ export class Connection {
       clearTimeout(this.opening);
       this.lastRx = Date.now();
       this.pingSentAt = 0;
+      this.enrolled = false; // this socket has not pinged yet
       this._startHeartbeat();
       this.onStatus({ state: "open" });
       this.onOpen();
@@ -199,6 +201,17 @@ export class Connection {
       const now = Date.now();
       if (this.pingSentAt && now - this.pingSentAt > this.deadMs) {
         this._dropped(1006, "the server stopped answering");
+        return;
+      }
+      // One ping as soon as the page may send one (once joined): the server keeps the
+      // heartbeat only for a connection that has pinged, and a line cut within 1.5 s of the
+      // last message would otherwise never be noticed by the server (docs/protocol.md)
+      if (!this.enrolled) {
+        const message = this.ping();
+        if (message && this.send(message)) {
+          this.enrolled = true;
+          this.lastPing = now;
+        }
         return;
       }
       // After heartbeatMs without a word, a ping each heartbeatMs until something comes back
