@@ -37,7 +37,7 @@ export function startLobby(app) {
           h("small", {}, "other rules, a bot, a clock of your own, a private room")),
         form),
       h("p", { class: "hint tournament-hint" }, "Or ", h("a", { href: "/tournaments" }, "run a tournament"),
-        ": a round robin where everyone plays everyone.")),
+        ": a round robin, an arena, a Swiss or a knockout.")),
     h("div", { class: "lobby-side" },
       h("section", { class: "card rooms-card", "aria-labelledby": "rooms-title" },
         h("div", { class: "card-head" },
