@@ -1,4 +1,4 @@
-"""``/embed/{room_id}``: a game's viewer made to be framed by other sites, and its oEmbed.
+"""``/embed/{room_id}``: a game's viewer made to be framed by other sites.
 
 The viewer is the client's one page (server/web/files.py) with the game's record inside it
 (a ``<script type="application/json" id="embed-game">`` block: rules, players, moves,
