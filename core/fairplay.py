@@ -29,7 +29,7 @@ from .game import Game
 from .move import Move
 from .rules import Rules
 
-__all__ = ["PER_POSITION", "SMALLEST_CELLS", "Judged", "judge"]
+__all__ = ["LARGEST_CELLS", "PER_POSITION", "SMALLEST_CELLS", "Judged", "judge"]
 
 _ORDER = {Verdict.WIN: 0, Verdict.DRAW: 1, Verdict.LOSS: 2}
 
@@ -47,6 +47,10 @@ class Judged:
 
 
 PER_POSITION = Budget(seconds=0.5)
+LARGEST_CELLS = 42
+"""Boards with more cells (Gomoku, 4×4×4) are not judged: the solver proves few of their
+positions in time, and there it would search in pure Python, holding the interpreter lock
+that the worker's event loop needs, for nothing."""
 SMALLEST_CELLS = 10
 """Boards with fewer cells are not judged: perfect play on 3×3 is common knowledge, and a
 player who draws every game there matches every critical move without any help."""
@@ -63,8 +67,9 @@ def judge(
     """Each mark's ``Judged`` over ``moves`` played from the empty board under ``rules``,
     counting the positions the solver proves within ``budget`` each (and within ``total_s``
     seconds for the game); None when nothing can be judged (not two players, a board
-    under ``smallest_cells``, or no position proven)."""
-    if rules.players != 2 or rules.rows * rules.cols * rules.layers < smallest_cells:
+    under ``smallest_cells`` or over ``LARGEST_CELLS`` cells, or no position proven)."""
+    cells = rules.rows * rules.cols * rules.layers
+    if rules.players != 2 or not smallest_cells <= cells <= LARGEST_CELLS:
         return None
     game = Game(rules)
     judged = {mark: Judged() for mark in rules.marks}

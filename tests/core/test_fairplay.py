@@ -41,7 +41,9 @@ def test_only_proven_positions_of_two_player_games_on_real_boards_are_judged() -
     assert judge(CLASSIC, drawn, smallest_cells=SMALLEST_CELLS) is None  # 3×3 tells nothing
     assert judge(Rules(rows=3, cols=3, k=3, players=3), cells((0, 0)), smallest_cells=0) is None
     gomoku = Rules(rows=15, cols=15, k=5)
-    assert judge(gomoku, cells((7, 7)), budget=Budget(None, nodes=50)) is None  # none proven
+    assert judge(gomoku, cells((7, 7))) is None  # too big to be worth the search
+    open_board = Rules(rows=6, cols=5, k=4)  # no opening book: the search alone
+    assert judge(open_board, cells((2, 2)), budget=Budget(None, nodes=50)) is None  # none proven
 
 
 def test_a_big_board_is_judged_on_the_positions_proven_in_its_budget() -> None:
