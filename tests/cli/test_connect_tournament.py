@@ -10,6 +10,7 @@ opponent resigns, and the tournament socket opened again after a drop.
 from __future__ import annotations
 
 import asyncio
+import io
 import re
 import socket
 from collections.abc import Callable
@@ -21,7 +22,7 @@ import pytest
 
 from cli.terminal.identity_file import Identity, IdentityFile, default_path
 from cli.terminal.net_tournament import TournamentFeed, TournamentLink
-from cli.terminal.tournament_play import render_standings
+from cli.terminal.tournament_play import _Entrant, render_standings
 from tests.support.cli_process import finish, start_cli
 from tests.support.live_server import LiveServer
 from tests.support.waiting import eventually
@@ -260,3 +261,24 @@ def test_tournament_links_and_the_standings_table() -> None:
         "    1= Bea        3       2",
         "    3  Cy         0       2",
     ]
+
+
+def test_a_bye_in_a_round_the_socket_skipped_is_still_told() -> None:
+    """A slow socket skips to the newest view: round 2 (the bye) began and ended between the
+    views of rounds 1 and 3, and the player is still told of it."""
+    out = io.StringIO()
+    me = {"id": "me", "secret": "s"}
+    no_moves: Any = None  # never asked for a move here
+    entrant = _Entrant(TournamentLink("http://h", "t"), me, no_moves, out=out, err=io.StringIO())
+    schedule = [
+        {"number": 1, "bye": "b", "games": []},
+        {"number": 2, "bye": "me", "games": []},
+        {"number": 3, "bye": "c", "games": []},
+    ]
+    view = {"kind": "round_robin", "status": "running", "rounds": 3, "schedule": schedule}
+    entrant._progress({**view, "round": 3}, {**view, "round": 1})
+    assert "You sit this round out (a bye)." in out.getvalue()
+    quiet = io.StringIO()
+    entrant.out = quiet
+    entrant._progress({**view, "round": 3}, {**view, "round": 2})  # told at round 2 already
+    assert "a bye" not in quiet.getvalue()
