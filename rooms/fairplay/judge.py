@@ -18,9 +18,10 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 
 from core import Move, Rules
-from core.fairplay import Judged, judge
+from core.fairplay import LARGEST_CELLS, SMALLEST_CELLS, Judged, judge
 from rooms.common import metrics
 from rooms.common.tasks import cancel_all
+from rooms.errors import RoomError
 from rooms.fairplay.ledger import FairPlayLedger, Summary
 from rooms.room.room import Room
 from rooms.service import RoomService
@@ -73,8 +74,9 @@ class FairPlayJudge:
             for seat in room.seats
             if seat.player_id is not None and not seat.bot
         }
-        if not players:
-            return
+        cells = room.rules.rows * room.rules.cols * room.rules.layers
+        if not players or not SMALLEST_CELLS <= cells <= LARGEST_CELLS:
+            return  # nobody to count it for, or a board core.fairplay does not judge
         self._seen[key] = None
         while len(self._seen) > 1024:  # a worker's memory of games it saw end, bounded
             self._seen.pop(next(iter(self._seen)))
@@ -99,6 +101,9 @@ class FairPlayJudge:
                 return
             counts = {player: judged[mark] for mark, player in players.items()}
             after = await self._ledger.record(game_key, counts)
+        except RoomError as exc:  # the store is unreachable: this game goes uncounted
+            log.warning("fair play: %s not counted: %s", game_key, exc.message)
+            return
         except Exception:  # a signal, never worth a worker: say so and go on
             log.exception("fair play: judging %s failed", game_key)
             return
