@@ -18,7 +18,10 @@ def test_the_guesses_bench_measures_both_phases() -> None:
     assert found["plain"]["moves"] == 4 and found["guessing"]["moves"] == 4
     crowd = found["crowd"]
     assert crowd["joined"] == 8
-    assert 0 < crowd["guesses"] <= 8 * 4  # at most one a spectator a guessed move
+    # at most one a spectator a move seen while guessing: the 4 moves of the guessing phase,
+    # and the plain phase's last one when its event reaches the crowd's process after the
+    # flag has turned (the crowd runs in its own process, a beat behind on a busy machine)
+    assert 0 < crowd["guesses"] <= 8 * (4 + 1)
     assert crowd["refused"] <= crowd["guesses"]  # late ones are stale on a busy machine
     assert crowd["splits"] > 0
     plain, guessing = found["plain"]["p99_ms"], found["guessing"]["p99_ms"]
