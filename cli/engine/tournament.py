@@ -2,8 +2,9 @@
 
 Every pair of the listed levels plays --games games, first moves alternating, through
 ``core.tournament``'s round robin (3 points a win, 1 a draw); the table lists wins, draws,
-losses and points, then each pair's score, then how many of the perfect bot's moves were
-proven (a move not proven within the budget is a best guess, and says so), then, for each
+losses and points, then each pair's score (in all, and split by who moved first), then how
+many of the perfect bot's moves were proven (a move not proven within the budget is a best
+guess, and says so), then, for each
 audited level (--audit, default perfect), how many results its moves threw away: moves from
 a won or drawn position into a worse one, checked after each game by the solver and the
 opening book (moves the check could not decide within --audit-budget-s are listed apart).
@@ -17,7 +18,7 @@ from typing import Any
 
 from core import GameError
 from core.ai import Budget
-from core.ai.league import League, run_league
+from core.ai.league import League, Score, run_league
 
 from ..ai_flags import add_budget_flag, budget_from_args, fail
 from ..rules_flags import add_rules_flags, rules_from_args
@@ -85,6 +86,10 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _wdl(score: Score) -> str:
+    return f"{score.wins}-{score.draws}-{score.losses}"
+
+
 def render_league(league: League) -> str:
     header = ("rank", "bot", "played", "wins", "draws", "losses", "points")
     rows = [
@@ -109,7 +114,8 @@ def render_league(league: League) -> str:
     ]
     lines.append("")
     lines += [
-        f"{m.level} v {m.opponent}: {m.wins} won, {m.draws} drawn, {m.losses} lost"
+        f"{m.level} v {m.opponent}: {m.wins} won, {m.draws} drawn, {m.losses} lost "
+        f"(moving first {_wdl(m.as_first)}; second {_wdl(m.as_second)})"
         for m in league.matches
     ]
     for proof in league.proofs:

@@ -35,6 +35,7 @@ __all__ = [
     "League",
     "Match",
     "ProofCount",
+    "Score",
     "run_league",
 ]
 
@@ -64,22 +65,62 @@ class BotStanding:
 
 
 @dataclass(frozen=True, slots=True)
+class Score:
+    """Wins, draws and losses, from one side's point of view."""
+
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+
+    def reversed(self) -> Score:
+        """The same games seen from the other side."""
+        return Score(self.losses, self.draws, self.wins)
+
+    def __add__(self, other: Score) -> Score:
+        return Score(self.wins + other.wins, self.draws + other.draws, self.losses + other.losses)
+
+    def to_dict(self) -> dict[str, int]:
+        return {"wins": self.wins, "draws": self.draws, "losses": self.losses}
+
+
+@dataclass(frozen=True, slots=True)
 class Match:
-    """Two levels' games against each other: ``wins`` for ``level``, ``losses`` for it."""
+    """Two levels' games against each other, from ``level``'s side, split by who moved
+    first: a game's value depends on it (Connect Four is a first player's win), so a total
+    alone hides whether a bot won every game it started."""
 
     level: str
     opponent: str
-    wins: int
-    draws: int
-    losses: int
+    as_first: Score  # the games ``level`` started
+    as_second: Score  # the games ``opponent`` started
+
+    @property
+    def total(self) -> Score:
+        return self.as_first + self.as_second
+
+    @property
+    def wins(self) -> int:
+        return self.total.wins
+
+    @property
+    def draws(self) -> int:
+        return self.total.draws
+
+    @property
+    def losses(self) -> int:
+        return self.total.losses
+
+    def reversed(self) -> Match:
+        """The same games from ``opponent``'s side."""
+        return Match(self.opponent, self.level, self.as_second.reversed(), self.as_first.reversed())
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "bot": self.level,
             "opponent": self.opponent,
-            "wins": self.wins,
-            "draws": self.draws,
-            "losses": self.losses,
+            **self.total.to_dict(),
+            "as_first": self.as_first.to_dict(),
+            "as_second": self.as_second.to_dict(),
         }
 
 
@@ -119,7 +160,7 @@ class League:
             if (m.level, m.opponent) == (level, opponent):
                 return m
             if (m.opponent, m.level) == (level, opponent):
-                return Match(level, opponent, m.losses, m.draws, m.wins)
+                return m.reversed()
         raise GameError(f"{level!r} and {opponent!r} did not meet in this league")
 
     def to_dict(self) -> dict[str, Any]:
@@ -162,7 +203,8 @@ def run_league(
         for place, level in enumerate(levels)
     }
     totals: dict[str, list[int]] = {}  # level -> [played, wins, draws, losses, points]
-    pairs = {(a, b): [0, 0, 0] for i, a in enumerate(levels) for b in levels[i + 1 :]}
+    # each pair's score from its first level's side: [as first mover, as second mover]
+    pairs = {(a, b): [Score(), Score()] for i, a in enumerate(levels) for b in levels[i + 1 :]}
     remaining = games
     while remaining > 0:
         double = remaining >= 2
@@ -180,7 +222,11 @@ def run_league(
                     )
             winner = None if outcome.winner is None else pairing.player(outcome.winner)
             key = pairing.players if pairing.players in pairs else pairing.players[::-1]
-            pairs[key][0 if winner == key[0] else 1 if winner is None else 2] += 1
+            result = Score(
+                wins=int(winner == key[0]), draws=int(winner is None), losses=int(winner == key[1])
+            )
+            started = pairing.players[0] == key[0]  # the first mark moves first
+            pairs[key][0 if started else 1] += result
             return winner
 
         for standing in tournament.run(play):
@@ -199,6 +245,6 @@ def run_league(
         for level, bot in bots.items()
         if isinstance(bot, PerfectBot)
     )
-    matches = tuple(Match(a, b, *score) for (a, b), score in pairs.items())
+    matches = tuple(Match(a, b, first, second) for (a, b), (first, second) in pairs.items())
     counted = tuple(AuditCount(level, found) for level, found in audits.items())
     return League(standings, matches, proofs, counted)

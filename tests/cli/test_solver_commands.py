@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -214,6 +215,8 @@ def test_tournament_prints_the_standings(capsys: pytest.CaptureFixture[str]) -> 
     assert (played, wins, draws + losses, points) == (4, 0, 4, draws)  # no points for byes
     assert table["perfect"][5] == "0"  # never loses
     assert "random v medium: 0 won" in out and "medium v perfect: 0 won" in out
+    # each side of a pair started one of its two games: "won-drawn-lost" for each
+    assert re.search(r"medium v perfect: .*\(moving first 0-\d-\d; second 0-\d-\d\)", out)
 
 
 def test_tournament_says_how_many_perfect_moves_were_proven(
@@ -238,7 +241,15 @@ def test_tournament_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = last_json(out)
     assert code == 0 and data["standings"][0]["bot"] == "easy"
     assert data["matches"] == [
-        {"bot": "easy", "opponent": "random", "wins": 1, "draws": 0, "losses": 0}
+        {
+            "bot": "easy",
+            "opponent": "random",
+            "wins": 1,
+            "draws": 0,
+            "losses": 0,
+            "as_first": {"wins": 1, "draws": 0, "losses": 0},  # easy is listed first: X
+            "as_second": {"wins": 0, "draws": 0, "losses": 0},
+        }
     ]
 
 

@@ -48,3 +48,24 @@ def test_on_tic_tac_toe_the_top_three_never_lose_and_beat_the_bottom_two() -> No
     for weak in ("random", "easy"):
         assert league.match("perfect", weak).wins >= league.match("hard", weak).wins
     assert [(p.level, p.unproven) for p in league.proofs] == [("perfect", 0)]
+
+
+def test_each_pair_score_is_split_by_who_moved_first() -> None:
+    # 3×3 between perfect and random: perfect never loses, and each side starts half
+    league = run_league(Rules(3, 3, 3), ["perfect", "random"], 4, seed=3)
+    match = league.match("perfect", "random")
+    assert match.as_first.losses == match.as_second.losses == 0
+    started = match.as_first.wins + match.as_first.draws + match.as_first.losses
+    answered = match.as_second.wins + match.as_second.draws + match.as_second.losses
+    assert started == answered == 2
+    assert (match.wins, match.draws, match.losses) == (
+        match.as_first.wins + match.as_second.wins,
+        match.as_first.draws + match.as_second.draws,
+        0,
+    )
+    seen_from_random = league.match("random", "perfect")
+    assert seen_from_random.as_first == match.as_second.reversed()
+    assert seen_from_random.as_second == match.as_first.reversed()
+    row = league.to_dict()["matches"][0]
+    assert row["as_first"] == match.as_first.to_dict()
+    assert row["wins"] == match.wins
