@@ -5,7 +5,8 @@ Each subcommand module defines ``register(subparsers)``, which adds its parser a
 when listed here, so adding a command is adding a module and a line; a run imports only its
 own command's module (``tictactoe solve`` loads the engine, never the web server: it starts
 in a few tens of milliseconds), ``--help`` and mistakes all of them. The engine's commands
-live in ``cli/engine/``, the terminal client in ``cli/terminal/``; serving, loading and
+live in ``cli/engine/``, the terminal client in ``cli/terminal/``, the engine bridge (``bot``,
+and the project's bots as engines, ``engine``) in ``cli/bridge/``; serving, loading and
 soaking the server are the modules at the top.
 """
 
@@ -26,6 +27,7 @@ COMMANDS = {
     "analyze": "cli.engine.analyze",
     "tournament": "cli.engine.tournament",
     "book": "cli.engine.book",
+    "engine": "cli.bridge.builtin_engine",
     "bench": "cli.bench",
     "soak": "cli.soak",
 }
