@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("core", "rooms", "server", "bench", "cli")
+PACKAGES = ("core", "rooms", "server", "client", "bench", "cli")
 
 
 def module_name(path: Path, root: Path) -> str:

@@ -1,10 +1,12 @@
-"""The one-way import rule of the design: core ← rooms ← server ← bench ← cli.
+"""The one-way import rule of the design: core ← rooms ← server ← client ← bench ← cli.
 
 Each layer imports only the layers before it: core only the standard library and itself;
 rooms never imports server, Starlette, uvicorn or prometheus_client (it reports through
 rooms.common.metrics), and imports redis only inside its Redis backend
-(rooms/backends/redis/); server never imports bench or cli; bench never imports cli (the
-``tictactoe`` command on top of all).
+(rooms/backends/redis/); server never imports client, bench or cli. The client library
+stands apart from the server it talks to: it imports only core, the standard library and
+``websockets`` (a program that only plays needs nothing of the server's side); bench and
+cli may use it; bench never imports cli (the ``tictactoe`` command on top of all).
 """
 
 from __future__ import annotations
@@ -60,7 +62,20 @@ def test_rooms_never_imports_server_or_web_stack(path: Path) -> None:
             )
 
 
-LAYERS = ("core", "rooms", "server", "bench", "cli")
+CLIENT_MAY_IMPORT = frozenset({"core", "client", "websockets", "__future__"})
+
+
+@pytest.mark.parametrize("path", sources("client"), ids=lambda p: str(p.relative_to(ROOT)))
+def test_client_imports_only_core_and_websockets(path: Path) -> None:
+    for line, name in imported_modules(path):
+        top = name.split(".")[0]
+        assert top in CLIENT_MAY_IMPORT or top in STDLIB, (
+            f"{path.relative_to(ROOT)}:{line} imports {name!r}; the client library imports "
+            "only core, the standard library and websockets"
+        )
+
+
+LAYERS = ("core", "rooms", "server", "client", "bench", "cli")
 
 
 @pytest.mark.parametrize(

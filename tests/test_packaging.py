@@ -32,6 +32,7 @@ SOURCES = (
     "core",
     "rooms",
     "server",
+    "client",
     "bench",
     "cli",
     "static",
@@ -50,7 +51,7 @@ def test_every_code_folder_and_client_folder_is_a_listed_package() -> None:
     listed = set(SETUPTOOLS["packages"])
     code = {
         ".".join(init.parent.relative_to(ROOT).parts)
-        for top in ("core", "rooms", "server", "bench", "cli")
+        for top in ("core", "rooms", "server", "client", "bench", "cli")
         for init in (ROOT / top).rglob("__init__.py")
     }
     assert code <= listed, f"add to [tool.setuptools] packages: {sorted(code - listed)}"

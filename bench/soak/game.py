@@ -3,7 +3,7 @@
 The room is created over HTTP (retried until some server answers), the spectators join,
 then X and O take their seats with a plain ``join`` and play ``SCRIPT`` to its end: each
 mover waits until it has seen the opponent's last move, then plays against the version it
-knows, retrying through every fault (``Client.move``). The game ends ``finished``,
+knows, retrying through every fault (``Client.play``). The game ends ``finished``,
 ``stuck`` (not finished within the bound, or refused for good, with the reason) or
 ``orphaned`` (a seat-taking ``join`` lost its ``welcome``: the seat went to nobody who can
 play it, a gap of the protocol without an idempotent join, counted apart and not as stuck).
@@ -122,7 +122,7 @@ async def play_game(
             await mover.seen(last)
             if think:
                 await asyncio.sleep(rng.uniform(0, 2 * think))
-            reply = await mover.move(row, col, f"{mover.mark}{index:02d}")
+            reply = await mover.play(row, col, f"{mover.mark}{index:02d}")
             here, there = mover.server, (o if mover is x else x).server
             if here is not None and there is not None and here != there:
                 log.apart += 1
@@ -144,7 +144,7 @@ async def play_game(
     except Refused as exc:
         log.outcome = "stuck"
         log.reason = (
-            f"{exc.code} {exc.message.get('message')!r} during {log.stage}; "
+            f"{exc.code} {exc.message!r} during {log.stage}; "
             f"the client's last messages: {' | '.join(exc.trail)}"
         )
     except TimeoutError:

@@ -102,7 +102,7 @@ async def _storm_child(share: _Share, pipe: Connection) -> dict[str, Any]:
             await x.join(expect_mark="X")
             await o.join(expect_mark="O")
             await x.seen(o.version or 0)
-            await x.move(1, 1, "X00")
+            await x.play(1, 1, "X00")
             for index in range(spectators):
                 watcher = Client(room_id, "spectator", f"watcher{index}", targets, tally)
                 clients.append(watcher)

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .net_client import post_json
+from client import post_json
 
 __all__ = [
     "Identity",
@@ -129,8 +129,8 @@ def identity_for(
     http_base: str, file: IdentityFile, *, name: str | None = None, notify: Any = print
 ) -> Identity:
     """The identity kept for the server at ``http_base``, made there first when there is none
-    (named ``name``, or a guest name the server picks). IdentityError for the file; NetError
-    or Disconnected (net_client) when the server refuses or cannot be reached."""
+    (named ``name``, or a guest name the server picks). IdentityError for the file; Refused
+    or Disconnected (the client library's) when the server refuses or cannot be reached."""
     kept = file.get(http_base)
     if kept is not None:
         return kept

@@ -16,6 +16,7 @@ import argparse
 import sys
 from typing import TextIO
 
+from client import Disconnected, Refused, RoomClient, RoomLink, create_room
 from core import Game, GameError, MalformedMove, MoveRequest, Outcome, Rules
 
 from ..rules_flags import rules_from_args
@@ -24,7 +25,6 @@ from .bot_seat import bot_from_args
 from .game_loop import play_game
 from .identity_file import IdentityError, IdentityFile, default_path, identity_for, unknown_identity
 from .move_input import Command, PlayMove, Redo, Undo
-from .net_client import Disconnected, NetError, RoomClient, RoomLink, create_room
 from .seats import MoveSource, TerminalSeat
 
 __all__ = ["NetworkSeat", "RemoteSeat", "play_connected", "play_room"]
@@ -82,8 +82,8 @@ class NetworkSeat:
             return command
         index = len(game.history)
         try:
-            self._client.play(command.request)  # NetError (a GameError) when refused
-        except NetError:
+            self._client.play(command.request)  # Refused (a GameError) when refused
+        except Refused:
             if self._client.status == "finished":  # refused because the game ended
                 raise _EndedOffTheBoard from None
             raise
@@ -150,8 +150,8 @@ def play_connected(
         client.connect()
         if created:  # only now: the creator holds the first seat before anyone is invited
             notify(f"Created a room. Invite the other player: {link.play_url}")
-    except (ValueError, NetError, Disconnected, IdentityError) as exc:
-        if isinstance(exc, NetError) and exc.code == "bad_identity":
+    except (ValueError, Refused, Disconnected, IdentityError) as exc:
+        if isinstance(exc, Refused) and exc.code == "bad_identity":
             exc = unknown_identity(link.http_base, file)
         print(f"tictactoe: error: {exc}", file=err)
         return 2
@@ -168,7 +168,7 @@ def play_connected(
             bot = args.bot is not None
             local = bot_from_args(args, client.rules) if bot else TerminalSeat(input, out)
         return play_room(client, local, out=out, err=err)
-    except (NetError, Disconnected) as exc:
+    except (Refused, Disconnected) as exc:
         out.flush()
         print(f"tictactoe: error: {exc}", file=err)
         return 2

@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         return run_replay(args.replay)
     if getattr(args, "connect", None) is not None:
         # the network client loads only when used
-        from .net_tournament import TournamentLink
+        from client import TournamentLink
 
         tournament = TournamentLink.parse(args.connect)
         if tournament is not None:

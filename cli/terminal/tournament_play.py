@@ -2,7 +2,7 @@
 
 The terminal enters the tournament with the identity kept for that server (identity_file; a
 tournament's entrants are identities, so ``--guest`` is refused), then follows its live view
-(net_tournament). Whenever ``your_game`` names a room not played yet, it takes its seat there
+(client.tournament). Whenever ``your_game`` names a room not played yet, it takes its seat there
 and plays the game to its end with the terminal game (net_play): typed at the keyboard, or by
 the ``--bot``. It prints the standings after each game and the final ones at the end (exit
 0). It follows ``your_game`` and the status alone, so it plays any kind of tournament.
@@ -15,13 +15,20 @@ import sys
 import time
 from typing import Any, TextIO
 
+from client import (
+    Disconnected,
+    Refused,
+    RoomClient,
+    RoomLink,
+    TournamentFeed,
+    TournamentLink,
+    enter,
+)
 from core import Rules
 
 from .bot_seat import bot_from_args
 from .identity_file import IdentityError, IdentityFile, default_path, identity_for, unknown_identity
-from .net_client import Disconnected, NetError, RoomClient, RoomLink
 from .net_play import play_room
-from .net_tournament import TournamentFeed, TournamentLink, enter
 from .seats import MoveSource, TerminalSeat
 
 __all__ = ["play_tournament", "render_standings"]
@@ -105,7 +112,7 @@ class _Entrant:
                         return code
                 view = feed.next_view()
                 self._news(view)
-        except (NetError, Disconnected) as exc:
+        except (Refused, Disconnected) as exc:
             self.out.flush()
             print(f"tictactoe: error: {exc}", file=self.err)
             return 2
@@ -207,7 +214,7 @@ class _Entrant:
             self.say(f"You are {client.mark}{against} ({client.rules.describe()}).")
             code = play_room(client, self.local, out=self.out, err=self.err)
             finished = client.status == "finished"
-        except (NetError, Disconnected) as exc:  # this game is lost; the tournament goes on
+        except (Refused, Disconnected) as exc:  # this game is lost; the tournament goes on
             self.say(f"Could not play the game in {room_id}: {exc}")
             return None
         finally:
@@ -250,7 +257,7 @@ def play_tournament(
             link.http_base, file, name=args.name, notify=lambda line: print(line, file=out)
         )
         view, entered = enter(link, identity.credentials())
-    except NetError as exc:
+    except Refused as exc:
         if exc.code == "bad_identity":
             return fail(str(unknown_identity(link.http_base, file, guest=False)))
         if exc.code == "not_found":

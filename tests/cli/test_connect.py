@@ -1,5 +1,5 @@
 """``tictactoe play --connect``: the terminal game against a live server, as a player and as
-a spectator; the network client resumes its seat after a dropped connection."""
+a spectator (the client library it plays through: tests/client/)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from typing import Any
 
 import pytest
 
-from cli.terminal.net_client import Disconnected, NetError, RoomClient, RoomLink
-from core import MoveRequest
+from client import RoomLink
 from tests.support.cli_process import finish, start_cli
 from tests.support.live_server import LiveServer
 from tests.support.waiting import eventually
@@ -129,58 +128,3 @@ async def test_cli_connection_errors_are_clear(
     cli = await start_cli(*(f.format(port=server.port, dead=dead) for f in flags))
     code, _, err = await finish(cli)
     assert code == 2 and message in err and "Traceback" not in err
-
-
-async def test_room_client_resumes_its_seat_and_retries_the_move_once(
-    server: LiveServer, connect: Callable[..., Any]
-) -> None:
-    room_id = await server.create_room()
-    link = RoomLink.parse(f"{server.url}/r/{room_id}")
-    notes: list[str] = []
-    client = RoomClient(link, role="player", name="Sync", notify=notes.append)
-    await asyncio.to_thread(client.connect)
-    o = await connect(server, room_id)
-    await o.join()
-    await asyncio.to_thread(client.wait, lambda: client.status == "playing", WAIT)
-    first = await asyncio.to_thread(client.play, MoveRequest(col=0, row=0))
-    assert first["type"] == "move_ok"
-    await o.seen(first["version"])
-    assert (await o.move(1, 1))["type"] == "move_ok"
-    await asyncio.to_thread(client.wait, lambda: len(client.moves) == 2, WAIT)
-
-    assert client._ws is not None
-    client._ws.socket.shutdown(socket.SHUT_RDWR)  # the network drops, mid-game
-    landed = await asyncio.to_thread(client.play, MoveRequest(col=2, row=2))
-    assert landed["type"] == "move_ok" and client.reconnects == 1
-    assert "Reconnected." in notes and client.mark == "X"
-    snapshot = await server.snapshot(room_id)
-    assert [(m["mark"], m["row"], m["col"]) for m in snapshot["moves"]] == [
-        ("X", 0, 0),
-        ("O", 1, 1),
-        ("X", 2, 2),
-    ]
-    assert snapshot["players"][0]["name"] == "Sync" and snapshot["players"][0]["connected"]
-    await o.until("presence", mark="X", connected=False)
-    await o.until("presence", mark="X", connected=True)
-    await asyncio.to_thread(client.wait, lambda: client.version >= landed["version"], WAIT)
-    with pytest.raises(NetError) as refused:
-        await asyncio.to_thread(client.play, MoveRequest(col=2, row=2))
-    assert refused.value.code == "not_your_turn"
-    client.close()
-    with pytest.raises(Disconnected):
-        RoomClient(RoomLink("http://127.0.0.1:1", "abcd"), role="player").connect()
-
-
-def test_room_links() -> None:
-    assert RoomLink.parse("http://h:8000/r/abc") == RoomLink("http://h:8000", "abc")
-    assert RoomLink.parse("https://h/r/abc/watch") == RoomLink("https://h", "abc", True)
-    assert RoomLink.parse("ws://h:1/ws/abc").ws_url == "ws://h:1/ws/abc"
-    assert RoomLink.parse("ws://h:1/ws/abc/watch") == RoomLink("http://h:1", "abc", True)
-    assert RoomLink.parse("https://h/r/abc").watch_ws_url == "wss://h/ws/abc/watch"
-    spectator = RoomClient(RoomLink("http://h:1", "abc"), role="spectator")
-    assert spectator.socket_url == "ws://h:1/ws/abc/watch"  # a balancer may spread these
-    assert RoomClient(RoomLink("http://h:1", "abc"), role="player").socket_url == "ws://h:1/ws/abc"
-    assert RoomLink.parse("https://h/r/abc").ws_url == "wss://h/ws/abc"
-    assert RoomLink.parse("http://h:8000/") == RoomLink("http://h:8000", None)
-    with pytest.raises(ValueError):
-        RoomLink.parse("h:8000/r/abc")

@@ -21,8 +21,8 @@ import httpx
 import pytest
 
 from cli.terminal.identity_file import Identity, IdentityFile, default_path
-from cli.terminal.net_tournament import TournamentFeed, TournamentLink
 from cli.terminal.tournament_play import _Entrant, render_standings
+from client import TournamentFeed, TournamentLink
 from tests.support.cli_process import finish, start_cli
 from tests.support.live_server import LiveServer
 from tests.support.waiting import eventually

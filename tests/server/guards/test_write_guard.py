@@ -13,7 +13,7 @@ import pytest
 from starlette.routing import Route
 
 from bench.load.http import HttpPool
-from cli.terminal.net_client import RoomLink, create_room
+from client import RoomLink, create_room
 from core import Rules
 from server.api.responses import api_not_found
 from tests.support.live_server import LiveServer

@@ -1,11 +1,12 @@
-"""A terminal client of a tournament: its link, entering it over HTTP, and its live socket.
+"""Following a tournament: entering it over HTTP, and its live socket.
 
-``TournamentFeed`` follows ``/ws/t/{id}?player=ID`` (docs/protocol.md), which sends the whole
-view on connect and on every change: ``next_view`` answers the newest view not older than the
-last one, and a dropped socket is opened again after a pause that doubles up to
-``MAX_DELAY`` seconds, ``ATTEMPTS`` times in a row at most. A new connection's first message
-is the whole view, so nothing is missed while the socket is closed (``close`` it while a game
-is played: nobody reads it then).
+``TournamentFeed`` follows ``/ws/t/{id}?player=ID`` (docs/protocol.md, "The tournament
+socket"), which sends the whole view on connect and on every change: ``next_view`` answers
+the newest view not older than the last one, and a dropped socket is opened again after a
+pause that doubles up to ``MAX_DELAY`` seconds, ``ATTEMPTS`` times in a row at most. A new
+connection's first message is the whole view, so nothing is missed while the socket is
+closed (``close`` it while a game is played: nobody reads it then). A view's ``your_game``
+names the room of this player's game, when there is one (a client.room.RoomClient plays it).
 """
 
 from __future__ import annotations
@@ -14,16 +15,17 @@ import contextlib
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from websockets.exceptions import ConnectionClosed, InvalidStatus, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
-from .net_client import Disconnected, NetError, get_json, post_json
+from .errors import Disconnected, Refused
+from .http import get_json, post_json
+from .links import TournamentLink
 
-__all__ = ["ATTEMPTS", "MAX_DELAY", "TournamentFeed", "TournamentLink", "enter"]
+__all__ = ["ATTEMPTS", "MAX_DELAY", "TournamentFeed", "enter"]
 
 ATTEMPTS = 10
 """Failed connections in a row before the feed gives up (about half a minute)."""
@@ -31,44 +33,10 @@ MAX_DELAY = 5.0
 _NOT_FOUND = 4004  # the socket's close code for an unknown tournament
 
 
-@dataclass(frozen=True, slots=True)
-class TournamentLink:
-    """Where a tournament is: ``http://host:port/t/ID`` (its page)."""
-
-    http_base: str
-    tournament_id: str
-
-    @classmethod
-    def parse(cls, url: str) -> TournamentLink | None:
-        """The tournament ``url`` links to; None when it is no tournament's link (a room's, a
-        server's, or no link at all: RoomLink says what is wrong with it)."""
-        parts = urlsplit(url.strip())
-        scheme = {"http": "http", "https": "https", "ws": "http", "wss": "https"}.get(parts.scheme)
-        segments = [s for s in parts.path.split("/") if s]
-        if scheme is None or not parts.netloc or len(segments) != 2 or segments[0] != "t":
-            return None
-        return cls(f"{scheme}://{parts.netloc}", segments[1])
-
-    @property
-    def page_url(self) -> str:
-        return f"{self.http_base}/t/{quote(self.tournament_id, safe='')}"
-
-    @property
-    def api_path(self) -> str:
-        return f"/api/tournaments/{quote(self.tournament_id, safe='')}"
-
-    def ws_url(self, player_id: str) -> str:
-        return (
-            "ws"
-            + self.http_base[4:]
-            + f"/ws/t/{quote(self.tournament_id, safe='')}?player={quote(player_id, safe='')}"
-        )
-
-
 def enter(link: TournamentLink, player: dict[str, str]) -> tuple[dict[str, Any], bool]:
     """The tournament's view for ``player`` (``{"id", "secret"}``), entered into it when not
     an entrant yet; and whether it entered now. An entrant (even of a tournament under way)
-    just follows; NetError with the server's code otherwise (``not_found``,
+    just follows; Refused with the server's code otherwise (``not_found``,
     ``tournament_full``, ``tournament_closed``, ``bad_identity``...)."""
     view = get_json(link.http_base, f"{link.api_path}?player={quote(player['id'], safe='')}")
     if any(e["id"] == player["id"] for e in view["entrants"]):
@@ -99,7 +67,7 @@ class TournamentFeed:
 
     def next_view(self) -> dict[str, Any]:
         """The next view (the newest available, never older than the last one answered);
-        opens the socket when closed. NetError ``not_found`` for an unknown tournament,
+        opens the socket when closed. Refused ``not_found`` for an unknown tournament,
         Disconnected when ``attempts`` connections in a row failed."""
         failures = 0
         while True:
@@ -138,7 +106,7 @@ class TournamentFeed:
             self._dropped = True
             code = closed.rcvd.code if closed.rcvd is not None else None
             if code == _NOT_FOUND:
-                raise NetError("not_found", f"no tournament {self.link.tournament_id!r}") from None
+                raise Refused("not_found", f"no tournament {self.link.tournament_id!r}") from None
             raise Disconnected(f"the server closed the connection ({code})") from None
         if message.get("type") != "tournament":
             return None  # an error is followed by its close, handled above
