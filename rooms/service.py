@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, cast
 
 from core import GameError, Rules
+from rooms.backends.due import DueChange
 from rooms.backends.index import IndexChange, IndexingStore
 from rooms.backends.memory import MemoryStore
 from rooms.backends.store import Store, StoredRoom
@@ -213,6 +214,8 @@ class RoomService:
                 # copies share the archive until a new game replaces it (Room.copy)
                 archive_unchanged = room.games is held.games
                 publish = self._for_others(room)
+                # a correspondence room's deadline and lifetime, kept by the store (due)
+                extra = {"due": _due_change(room, self._clock())} if _corresponds(room) else {}
                 started = time.perf_counter()
                 if data is None:
                     swapped = await cast(MemoryStore, self.store).swap(
@@ -224,6 +227,7 @@ class RoomService:
                         finished=room.game.is_over,
                         archive_unchanged=archive_unchanged,
                         publish=publish,
+                        **extra,
                     )
                 elif index is None:
                     swapped = await self.store.swap(
@@ -235,6 +239,7 @@ class RoomService:
                         finished=room.game.is_over,
                         archive_unchanged=archive_unchanged,
                         publish=publish,
+                        **extra,
                     )
                 else:  # only a store that can is ever given one (Registry.folds_into)
                     swapped = await cast(IndexingStore, self.store).swap(
@@ -247,6 +252,7 @@ class RoomService:
                         archive_unchanged=archive_unchanged,
                         publish=publish,
                         index=index,
+                        **extra,
                     )
                 metrics.sink.commit(time.perf_counter() - started)
                 if swapped.committed:
@@ -330,6 +336,25 @@ class RoomService:
         summaries = [room.summary() for room in rooms if room.listed]
         summaries.sort(key=lambda s: s["status"] != "waiting")  # stable: newest first kept
         return summaries
+
+
+def _corresponds(room: Room) -> bool:
+    """Whether ``room`` plays a correspondence game (its deadline is kept by the store)."""
+    control = room.settings.time_control
+    return control is not None and control.days > 0
+
+
+def _due_change(room: Room, now: float) -> DueChange:
+    """The deadline a correspondence room has after a commit, how long the store keeps it
+    untouched (past the deadline by a whole allowance, so its end can still be seen), and
+    the identities seated in it (rooms.backends.due)."""
+    control = room.settings.time_control
+    assert control is not None
+    deadline = room.deadline()
+    at = deadline.at if deadline is not None else None
+    keep = max(at - now, 0.0) + control.initial if at is not None else control.initial
+    players = tuple(seat.player_id for seat in room.seats if seat.player_id and not seat.bot)
+    return DueChange(at, keep, players)
 
 
 def _decoded(cached: CachedRoom) -> Room:

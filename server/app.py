@@ -32,6 +32,8 @@ from rooms import (
     Watch,
     open_backend,
 )
+from rooms.backends.due import DueIndex
+from rooms.correspondence import DeadlineScanner
 from rooms.fairplay.judge import FairPlayJudge
 from rooms.guesses import GuessDesk
 from rooms.tournaments import TournamentService
@@ -93,6 +95,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
     # rated games' ends (rooms.ratings.rater); only tests crash between its two steps
     rater = Rater(service, backend.ratings, between=partial(crash_point, AFTER_RATING))
     fairplay = FairPlayJudge(service, backend.fairplay)  # each ended game, against the solver
+    # correspondence games' deadlines, kept by the store and ended by any worker's scan
+    store = backend.store
+    deadlines = (
+        DeadlineScanner(service, store, interval=settings.deadline_scan)
+        if isinstance(store, DueIndex)  # every store of open_backend
+        else None
+    )
     hub.on_due = watch.noted  # the due of each event, parsed only when not null
     desk = GuessDesk(backend.guesses, service.load)
     hub.on_event = desk.observe  # a move's split, after the move went out (rooms.guesses)
@@ -142,6 +151,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await presence.start()
                 sweeper.start()
                 director.start()
+                if deadlines is not None:
+                    deadlines.start()
                 state.lag.start()
                 state.heartbeats.start()
                 announce_build(settings.store_url)
@@ -157,6 +168,8 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await sweeper.close()
                 await state.feeds.close()
                 await director.close()
+                if deadlines is not None:
+                    await deadlines.close()
                 await rater.close()
                 await fairplay.close()
                 await watch.close()

@@ -81,6 +81,12 @@ class Settings:
     takeback_backoff: float = 5.0
     first_move: float = 30.0
     """The limit on each player's first move in rooms with a time control."""
+    correspondence_day: float = 24 * 3600.0
+    """Seconds a day of a correspondence time control counts (a test and operations knob:
+    tests play a "day" of a few seconds); a room keeps the allowance it was made with."""
+    deadline_scan: float = 5.0
+    """Seconds between two looks of this worker at the store's index of correspondence
+    deadlines (rooms.correspondence.scanner): how late a missed deadline may end its game."""
     bot_budget: float = 1.0
     """Seconds a bot may think per move."""
     bot_grace: float = 2.0
@@ -166,6 +172,8 @@ class Settings:
             "leave_grace",
             "takeback_backoff",
             "first_move",
+            "correspondence_day",
+            "deadline_scan",
             "bot_budget",
             "bot_grace",
             "chat_rate",
@@ -180,6 +188,11 @@ class Settings:
                 or not (math.isfinite(value) and value > 0)
             ):
                 raise SettingsError(name, f"must be a number above 0, got {value!r}")
+        if self.correspondence_day > 24 * 3600:
+            raise SettingsError(
+                "correspondence_day",
+                f"must be at most 86400 (a day), got {self.correspondence_day!r}",
+            )
         for name in ("tune_gc", "fastpath"):
             if not isinstance(getattr(self, name), bool):
                 raise SettingsError(name, f"must be True or False, got {getattr(self, name)!r}")
@@ -227,14 +240,13 @@ class Settings:
         """What a new room is created with (stored in it, so every worker agrees); ``pool``:
         the rating pool of a rated room."""
         return RoomSettings(
-            time_control=time_control,
             pool=pool,
             abandon_grace=self.abandon_grace,
             leave_grace=self.leave_grace,
             takeback_backoff=self.takeback_backoff,
             bot_budget=self.bot_budget,
             bot_grace=self.bot_grace,
-        )
+        ).with_time_control(time_control)
 
     def with_changes(self, **changes: Any) -> Settings:
         """A copy with some settings changed (None values are ignored)."""

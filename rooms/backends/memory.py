@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import TypeAlias
 
 from rooms.backends.bus import BufferedSubscription
+from rooms.backends.due import DueChange
 from rooms.backends.store import StoredRoom, Swapped
 from rooms.errors import ErrorCode, RoomError
 
@@ -133,6 +134,8 @@ class MemoryStore:
         self._clock = clock
         self._rooms: dict[str, _Entry] = {}
         self._listed: dict[str, float] = {}  # room id -> creation time
+        self._due: dict[str, float] = {}  # room id -> deadline (rooms.backends.due)
+        self._players: dict[str, dict[str, None]] = {}  # player id -> room ids, in order
         self._lock = threading.Lock()
         self._closed = False
 
@@ -197,6 +200,7 @@ class MemoryStore:
         finished: bool | None = None,  # one ttl for every room here
         archive_unchanged: bool = False,  # the whole text is kept: nothing to save
         publish: bool = True,
+        due: DueChange | None = None,
     ) -> bool:
         self._check_open()
         with self._lock:
@@ -213,6 +217,14 @@ class MemoryStore:
             while len(entry.log) > self._log_size:
                 entry.log.popleft()
             entry.expires = now + self._ttl
+            if due is not None:
+                entry.expires = now + max(self._ttl, due.keep)
+                if due.at is None:
+                    self._due.pop(room_id, None)
+                else:
+                    self._due[room_id] = due.at
+                for player_id in due.players:
+                    self._players.setdefault(player_id, {})[room_id] = None
             if listed:
                 self._listed.setdefault(room_id, entry.created)
             else:
@@ -232,13 +244,22 @@ class MemoryStore:
         finished: bool | None = None,
         archive_unchanged: bool = False,
         publish: bool = True,
+        due: DueChange | None = None,
     ) -> Swapped:
         """``commit``, then on a refusal the current room. One process: this store's own
         service is the only writer in production and caches what it commits, so the bus
         carries the bare event (a second service on the same store, as tests run, repairs
         its copy from the refusal). Goes through ``commit`` so that a subclass wrapping it
         wraps both."""
-        if await self.commit(room_id, expected, data, event, listed=listed, publish=publish):
+        if due is None:  # a subclass wrapping ``commit`` may not know of it
+            landed = await self.commit(
+                room_id, expected, data, event, listed=listed, publish=publish
+            )
+        else:
+            landed = await self.commit(
+                room_id, expected, data, event, listed=listed, publish=publish, due=due
+            )
+        if landed:
             return Swapped(True)
         return Swapped(False, await self.load(room_id))
 
@@ -267,6 +288,39 @@ class MemoryStore:
                 if len(found) >= limit:
                     break
             return found
+
+    # -- the due index (rooms.backends.due) -----------------------------------------------
+
+    async def due_rooms(self, now: float, limit: int) -> list[tuple[str, float]]:
+        self._check_open()
+        with self._lock:
+            due = sorted((at, room_id) for room_id, at in self._due.items() if at <= now)
+            return [(room_id, at) for at, room_id in due[:limit]]
+
+    async def repair_due(self, room_id: str, seen: float, at: float | None) -> bool:
+        self._check_open()
+        with self._lock:
+            if self._due.get(room_id) != seen:
+                return False
+            if at is None:
+                del self._due[room_id]
+            else:
+                self._due[room_id] = at
+            return True
+
+    async def player_rooms(self, player_id: str, limit: int) -> list[str]:
+        self._check_open()
+        with self._lock:
+            return list(self._players.get(player_id, {}))[:limit]
+
+    async def forget_player_room(self, player_id: str, room_id: str) -> None:
+        self._check_open()
+        with self._lock:
+            rooms = self._players.get(player_id)
+            if rooms is not None:
+                rooms.pop(room_id, None)
+                if not rooms:
+                    del self._players[player_id]
 
     def __len__(self) -> int:
         return len(self._rooms)

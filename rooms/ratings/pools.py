@@ -3,7 +3,8 @@
 One pool per game family and time class, named ``<family>.<class>`` (``classic.blitz``). A
 family is one of the product's presets (static/js/model/rules.js ``PRESETS``) for two players and
 without misère; the time class is the clock's estimated duration, as lichess estimates it:
-``initial + 40 × increment`` seconds, below 180 blitz, else rapid; no clock is untimed. Any
+``initial + 40 × increment`` seconds, below 180 blitz, else rapid; no clock is untimed; days per
+move (a correspondence clock, whatever a day counts on the server) is correspondence. Any
 other rules are not rated: asking for a rated room with them is ``not_rated``.
 """
 
@@ -33,7 +34,7 @@ FAMILIES: dict[str, Rules] = {
 """The rated families by the rules they are played with (``early_draw`` aside: it only
 declares sooner a draw that is certain, so it does not change who is stronger)."""
 
-TIME_CLASSES = ("untimed", "blitz", "rapid")
+TIME_CLASSES = ("untimed", "blitz", "rapid", "correspondence")
 BLITZ_BELOW = 180.0
 """Seconds of estimated duration (``initial + 40 × increment``) below which a game is blitz."""
 _MOVES = 40
@@ -64,9 +65,11 @@ def _without_early_draw(rules: Rules) -> Rules:
 
 
 def time_class(time_control: TimeControl | None) -> str:
-    """``untimed``, ``blitz`` or ``rapid`` for a room's clock."""
+    """``untimed``, ``blitz``, ``rapid`` or ``correspondence`` for a room's clock."""
     if time_control is None:
         return "untimed"
+    if time_control.correspondence:
+        return "correspondence"
     estimate = time_control.initial + _MOVES * time_control.increment
     return "blitz" if estimate < BLITZ_BELOW else "rapid"
 

@@ -4,6 +4,9 @@ A clock runs only for the side to move, and only once that side has made its fir
 before it, the side's first move has its own limit (``first_move`` seconds from when it
 got the turn), so a game cannot be left hanging. ``turn_started`` (kept by the room) is
 when the side to move got the turn; what it spent since is charged when it moves.
+
+A correspondence clock (``TimeControl.days``) gives every move the whole allowance: a move
+sets the mover's clock back to it, so the deadline is always the turn's start plus it.
 """
 
 from __future__ import annotations
@@ -42,6 +45,9 @@ class Clock:
 
     def charge(self, mark: str, *, started: float, now: float, increment: bool) -> None:
         """``mark`` ends its turn at ``now`` (a move with ``increment``, or the game's end)."""
+        if self.control.days and increment:  # a correspondence move: the next one has it all
+            self.remaining[mark] = self.control.initial
+            return
         left = max(self.remaining[mark] - max(now - started, 0.0), 0.0)
         self.remaining[mark] = left + (self.control.increment if increment else 0.0)
 

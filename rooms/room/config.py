@@ -13,7 +13,21 @@ from typing import Any
 
 from rooms.errors import ErrorCode, RoomError
 
-__all__ = ["MAX_WATCH_DELAY", "RoomSettings", "TimeControl", "watch_delay_of"]
+__all__ = [
+    "CORRESPONDENCE_DAYS",
+    "DAY",
+    "MAX_WATCH_DELAY",
+    "RoomSettings",
+    "TimeControl",
+    "watch_delay_of",
+]
+
+DAY = 24 * 3600.0
+"""A day of a correspondence time control, in seconds, unless the server scales it (the
+``correspondence_day`` setting, a test and operations knob: docs/operations.md)."""
+
+CORRESPONDENCE_DAYS = (1, 2, 3, 7)
+"""The days per move a correspondence game may give each player."""
 
 MAX_WATCH_DELAY = 60.0
 """The longest delay an organiser may set between the players' game and its spectators'."""
@@ -35,7 +49,7 @@ def watch_delay_of(value: object) -> float:
     return seconds
 
 
-def _seconds(field: str, value: object, *, zero: bool = False) -> float:
+def _seconds(field: str, value: object, *, zero: bool = False, most: float = DAY) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float):
         seconds = math.nan
     else:
@@ -47,40 +61,88 @@ def _seconds(field: str, value: object, *, zero: bool = False) -> float:
             f"{field}: must be a number of seconds {low}, got {value!r:.40}",
             field=field,
         )
-    if seconds > 24 * 3600:
+    if seconds > most:
+        limit = "one day" if most == DAY else f"{most:g} seconds"
         raise RoomError(
-            ErrorCode.INVALID_OPTIONS, f"{field}: at most one day, got {value!r:.40}", field=field
+            ErrorCode.INVALID_OPTIONS, f"{field}: at most {limit}, got {value!r:.40}", field=field
         )
     return seconds
+
+
+_LONGEST = max(CORRESPONDENCE_DAYS) * DAY
+"""The longest allowance a move may have (a correspondence game's): the bound of a clock and
+of the graces that follow it."""
+
+
+def _days(value: object) -> int:
+    if isinstance(value, bool) or value not in CORRESPONDENCE_DAYS:
+        known = ", ".join(map(str, CORRESPONDENCE_DAYS))
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS,
+            f"time_control.days: must be one of {known}, got {value!r:.40}",
+            field="time_control.days",
+        )
+    assert isinstance(value, int)
+    return value
 
 
 @dataclass(frozen=True, slots=True)
 class TimeControl:
     """``initial`` seconds per player, ``increment`` added after each of their moves, and
-    ``first_move``: the limit on each player's first move (the clocks start after it)."""
+    ``first_move``: the limit on each player's first move (the clocks start after it).
+
+    ``days`` (1, 2, 3 or 7; 0: a live clock) makes a correspondence control: each move has
+    ``initial`` seconds, the days as the server counted them when the room was made (stored,
+    so every worker agrees), and the clock goes back to the whole allowance after every move
+    (rooms.room.clock); ``increment`` is 0 and ``first_move`` the allowance."""
 
     initial: float
     increment: float = 0.0
     first_move: float = 30.0
+    days: int = 0
 
     def __post_init__(self) -> None:
-        _seconds("time_control.initial", self.initial)
+        most = _LONGEST if self.days else DAY
+        if self.days:
+            _days(self.days)
+        _seconds("time_control.initial", self.initial, most=most)
         _seconds("time_control.increment", self.increment, zero=True)
-        _seconds("time_control.first_move", self.first_move)
+        _seconds("time_control.first_move", self.first_move, most=most)
 
-    def to_dict(self) -> dict[str, float]:
-        return {"initial": self.initial, "increment": self.increment, "first_move": self.first_move}
+    @property
+    def correspondence(self) -> bool:
+        """Whether this is a correspondence control (days per move)."""
+        return self.days > 0
 
     @classmethod
-    def from_dict(cls, data: object, *, first_move: float = 30.0) -> TimeControl:
-        """From ``{"initial", "increment"?, "first_move"?}`` (untrusted: RoomError)."""
+    def per_move(cls, days: int, *, day: float = DAY) -> TimeControl:
+        """A correspondence control of ``days`` per move, a day being ``day`` seconds."""
+        if not (isinstance(day, int | float) and 0 < day <= DAY):
+            raise ValueError(f"a day must be above 0 and at most {DAY:g} seconds, not {day!r}")
+        allowance = _days(days) * float(day)
+        return cls(initial=allowance, increment=0.0, first_move=allowance, days=days)
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {
+            "initial": self.initial,
+            "increment": self.increment,
+            "first_move": self.first_move,
+        }
+        if self.days:  # only then: a live clock's record stays as it was
+            data["days"] = self.days
+        return data
+
+    @classmethod
+    def from_dict(cls, data: object, *, first_move: float = 30.0, day: float = DAY) -> TimeControl:
+        """From ``{"initial", "increment"?, "first_move"?}`` or ``{"days"}`` (untrusted:
+        RoomError); ``day``: the seconds a correspondence day counts here."""
         if not isinstance(data, Mapping):
             raise RoomError(
                 ErrorCode.INVALID_OPTIONS,
                 f"time_control: must be an object, got {data!r:.40}",
                 field="time_control",
             )
-        unknown = set(data) - {"initial", "increment", "first_move"}
+        unknown = set(data) - {"initial", "increment", "first_move", "days"}
         if unknown:
             name = sorted(unknown)[0]
             raise RoomError(
@@ -88,6 +150,15 @@ class TimeControl:
                 f"time_control: unknown field {name!r:.40}",
                 field=f"time_control.{name}",
             )
+        if "days" in data:
+            if len(data) > 1:
+                other = sorted(set(data) - {"days"})[0]
+                raise RoomError(
+                    ErrorCode.INVALID_OPTIONS,
+                    f"time_control.{other}: a correspondence control has days alone",
+                    field=f"time_control.{other}",
+                )
+            return cls.per_move(_days(data["days"]), day=day)
         if "initial" not in data:
             raise RoomError(
                 ErrorCode.INVALID_OPTIONS,
@@ -101,6 +172,8 @@ class TimeControl:
         )
 
     def describe(self) -> str:
+        if self.days:
+            return f"{self.days}d/move"
         return f"{self.initial:g}+{self.increment:g}"
 
 
@@ -131,12 +204,21 @@ class RoomSettings:
         return self.pool is not None
 
     def __post_init__(self) -> None:
-        for name in ("abandon_grace", "leave_grace", "takeback_backoff", "bot_budget"):
+        for name in ("abandon_grace", "leave_grace"):  # a correspondence game's: its allowance
+            _seconds(name, getattr(self, name), most=_LONGEST)
+        for name in ("takeback_backoff", "bot_budget"):
             _seconds(name, getattr(self, name))
         _seconds("bot_grace", self.bot_grace, zero=True)
         watch_delay_of(self.watch_delay)
 
     def with_time_control(self, time_control: TimeControl | None) -> RoomSettings:
+        """These settings with ``time_control``; a correspondence one also makes the graces
+        its allowance: a player away for less than a move's time is not gone."""
+        if time_control is not None and time_control.correspondence:
+            allowance = time_control.initial
+            return replace(
+                self, time_control=time_control, abandon_grace=allowance, leave_grace=allowance
+            )
         return replace(self, time_control=time_control)
 
     def public(self) -> dict[str, float]:

@@ -6,6 +6,7 @@ from starlette.routing import Route
 
 from .analysis import analysis_routes
 from .fairplay import fairplay_routes
+from .games import game_routes
 from .health import health_routes
 from .oembed import oembed_routes
 from .players import player_routes
@@ -24,6 +25,7 @@ def api_routes() -> list[Route]:
     (404, or 405 with ``Allow`` when the path exists with other methods)."""
     return [
         *analysis_routes(),
+        *game_routes(),
         *player_routes(),
         *rating_routes(),
         *tournament_routes(),

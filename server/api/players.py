@@ -28,7 +28,7 @@ from .ratings import player_ratings
 from .responses import error_response, read_body
 from .room_options import json_object
 
-__all__ = ["player_routes"]
+__all__ = ["bearer_credentials", "player_routes", "refused"]
 
 _FIELDS = ("name",)
 
@@ -46,7 +46,7 @@ def _name(data: dict[str, Any], *, required: bool) -> str | None:
         raise RoomError(ErrorCode.INVALID_NAME, str(exc), field="name") from None
 
 
-def _credentials(request: Request) -> Credentials:
+def bearer_credentials(request: Request) -> Credentials:
     """The path's id and the bearer secret; ``401 bad_identity`` without one."""
     scheme, _, secret = request.headers.get("authorization", "").partition(" ")
     secret = secret.strip()
@@ -57,7 +57,7 @@ def _credentials(request: Request) -> Credentials:
     return Credentials(request.path_params["player_id"], secret)
 
 
-def _refused(exc: RoomError) -> Response:
+def refused(exc: RoomError) -> Response:
     response = error_response(exc)
     if exc.code is ErrorCode.BAD_IDENTITY:  # RFC 6750: a 401 names the scheme it wants
         response.headers["WWW-Authenticate"] = 'Bearer realm="players"'
@@ -94,7 +94,7 @@ async def rename_player(request: Request) -> Response:
     state = app_state(request.app)
     try:
         check_write(request, state.settings.allowed_origins)
-        credentials = _credentials(request)
+        credentials = bearer_credentials(request)
         raw = await read_body(request, state.settings.max_body_bytes)
         name = _name(json_object(raw, _FIELDS), required=True)
         assert name is not None
@@ -102,7 +102,7 @@ async def rename_player(request: Request) -> Response:
         if player is None:
             raise bad_identity(credentials)
     except RoomError as exc:
-        return _refused(exc)
+        return refused(exc)
     return JSONResponse(player.public())
 
 

@@ -85,7 +85,11 @@ def _rules(data: dict[str, Any]) -> Rules:
 
 def _time_control(data: dict[str, Any], settings: Settings) -> TimeControl | None:
     raw = data.get("time_control")
-    return None if raw is None else TimeControl.from_dict(raw, first_move=settings.first_move)
+    if raw is None:
+        return None
+    return TimeControl.from_dict(
+        raw, first_move=settings.first_move, day=settings.correspondence_day
+    )
 
 
 def _bot(data: dict[str, Any], rules: Rules) -> tuple[str, str] | None:

@@ -10,6 +10,7 @@ import pytest
 from core import MoveRequest, Rules
 from rooms import ErrorCode, Role, RoomError, RoomService
 from rooms.backends import MemoryStore, StoredRoom
+from rooms.backends.due import DueChange
 from rooms.backends.memory import RoomText
 from rooms.room import Join, JoinReply, Leave, PlayMove
 from rooms.room.events import Spectators
@@ -35,6 +36,7 @@ class NetworkLikeStore(MemoryStore):
         finished: bool | None = None,
         archive_unchanged: bool = False,
         publish: bool = True,
+        due: DueChange | None = None,
     ) -> bool:
         await asyncio.sleep(0)  # the scheduling point under test, as a network call has
         return await super().commit(
@@ -46,6 +48,7 @@ class NetworkLikeStore(MemoryStore):
             finished=finished,
             archive_unchanged=archive_unchanged,
             publish=publish,
+            due=due,
         )
 
 

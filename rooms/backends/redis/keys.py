@@ -22,6 +22,8 @@ are global keys, so nothing needs a cross-slot script:
 ``<prefix>:tournaments``    sorted set: ids of tournaments not finished, scored by creation
 ``<prefix>:{<room>}:guess:<game>:<ply>`` hash: spectators' guesses of the room's next move
                             (``guesses``): connection id -> ``row,col,layer``; expires
+``<prefix>:{deadlines}``    sorted set: correspondence rooms scored by their deadline (``due``)
+``<prefix>:player:{<id>}:games`` set: the correspondence rooms of a player (``due``)
 ``<prefix>:{fairplay}:…``   the fair-play ledger (``fairplay``): ``p:<player>`` a hash of
                             ``games``, ``critical``, ``matched``; ``done:<room>:<game>`` a game
                             counted; ``flagged`` a set of player ids; one slot for all
@@ -83,6 +85,15 @@ class KeyLayout:
     def player(self, player_id: str) -> str:
         """The hash of the identity ``player_id`` (its own hash tag: one key, one slot)."""
         return f"{self.prefix}:player:{{{player_id}}}"
+
+    def player_games(self, player_id: str) -> str:
+        """The set of ``player_id``'s correspondence rooms (rooms.backends.due)."""
+        return f"{self.prefix}:player:{{{player_id}}}:games"
+
+    @property
+    def deadlines(self) -> str:
+        """The sorted set of correspondence rooms by deadline (rooms.backends.due)."""
+        return f"{self.prefix}:{{deadlines}}"
 
     def rating(self, pool: str, *parts: str) -> str:
         """A key of the rating pool ``pool`` (all of a pool's keys share its hash tag)."""

@@ -3,7 +3,8 @@
 Every script touches only one room's keys (sharing the ``{room_id}`` hash tag, ``keys``; CREATE
 also the epoch key, which a Cluster keeps on the room's slot), so it runs unchanged on a
 Cluster. The one exception, for one Redis only: a commit may also index or unindex its room
-under a worker (rooms.backends.index), on another slot; the Cluster store never asks for it.
+under a worker (rooms.backends.index), and a correspondence room's commit may (un)index its
+deadline (rooms.backends.due), on other slots; the Cluster store never asks for either.
 ``COMMIT``'s keys and arguments are built by name (``CommitArgs``). Scripts are sent by SHA1,
 auto-pipelined with the other hot commands (``batch``); on ``NOSCRIPT`` (Redis restarted or
 flushed) the script is loaded and the call repeated, transparently (on a Cluster through
@@ -26,7 +27,15 @@ from typing import Any, NamedTuple
 from rooms.backends.index import IndexChange
 from rooms.backends.redis.resp import Arg
 
-__all__ = ["COMMIT", "COMMIT_SHARDED", "CREATE", "EVENTS_SINCE", "CommitArgs", "CommitCode"]
+__all__ = [
+    "COMMIT",
+    "COMMIT_SHARDED",
+    "CREATE",
+    "EVENTS_SINCE",
+    "REPAIR_DUE",
+    "CommitArgs",
+    "CommitCode",
+]
 
 
 class CommitCode(IntEnum):
@@ -109,6 +118,15 @@ class CommitArgs(NamedTuple):
     """The room's id, as the index holds it."""
     index_keep: int = 0
     """Milliseconds the index lives past a change."""
+    deadlines: str = ""
+    """With a due change (``due``): the sorted set of rooms by deadline (rooms.backends.due)."""
+    due_change: bytes = b""
+    """``b"s"`` sets the room's deadline there, ``b"x"`` removes it; ``b""`` sends none (and
+    then neither the index change's slots unless it has one)."""
+    due_room: str = ""
+    """The room's id, as the deadlines hold it."""
+    due_at: str = ""
+    """The deadline, in seconds since the epoch (``repr`` of the float)."""
 
     def indexing(self, change: IndexChange) -> CommitArgs:
         """These arguments with ``change`` made in the same step."""
@@ -121,6 +139,16 @@ class CommitArgs(NamedTuple):
             index_keep=change.keep_ms,
         )
 
+    def due(self, deadlines: str, room_id: str, at: float | None) -> CommitArgs:
+        """These arguments with the room's deadline set to ``at`` (None: removed) in the same
+        step; the index change's slots are sent too (empty without one)."""
+        return self._replace(
+            deadlines=deadlines,
+            due_change=b"x" if at is None else b"s",
+            due_room=room_id,
+            due_at="" if at is None else repr(at),
+        )
+
     @classmethod
     def read(cls, keys: list[str], argv: list[Arg]) -> CommitArgs:
         """The arguments ``keys()`` and ``argv()`` listed, by name again (for tests and
@@ -129,12 +157,17 @@ class CommitArgs(NamedTuple):
         named: dict[str, Any] = dict(zip(("room", "log"), keys[:2], strict=True))
         named.update(zip(_FIXED_ARGV, argv[:fixed], strict=True))
         if len(keys) > 2:
-            named.update(zip(("lease", "rooms"), keys[2:], strict=True))
-            named.update(zip(_INDEX_ARGV, argv[fixed:], strict=True))
+            named.update(zip(("lease", "rooms"), keys[2:4], strict=True))
+            named.update(zip(_INDEX_ARGV, argv[fixed : fixed + 3], strict=True))
+        if len(keys) > 4:
+            named["deadlines"] = keys[4]
+            named.update(zip(_DUE_ARGV, argv[fixed + 3 :], strict=True))
         return cls(**named)
 
     def keys(self) -> list[str]:
         """The script's KEYS, in its order."""
+        if self.due_change:
+            return [self.room, self.log, self.lease, self.rooms, self.deadlines]
         if self.index_change:
             return [self.room, self.log, self.lease, self.rooms]
         return [self.room, self.log]
@@ -142,8 +175,10 @@ class CommitArgs(NamedTuple):
     def argv(self) -> list[Arg]:
         """The script's ARGV, in its order."""
         argv: list[Arg] = list(_fixed_argv(self))
-        if self.index_change:
+        if self.index_change or self.due_change:
             argv += _index_argv(self)
+        if self.due_change:
+            argv += _due_argv(self)
         return argv
 
 
@@ -163,18 +198,22 @@ _FIXED_ARGV = (
     "publish",
 )
 _INDEX_ARGV = ("index_change", "index_room", "index_keep")
+_DUE_ARGV = ("due_change", "due_room", "due_at")
 """The ARGV names in the script's order: the one place that knows it (keys: ``keys``)."""
 _fixed_argv = attrgetter(*_FIXED_ARGV)
 _index_argv = attrgetter(*_INDEX_ARGV)
+_due_argv = attrgetter(*_DUE_ARGV)
 
 
 COMMIT = """
 -- KEYS and ARGV, one slot a line, named as CommitArgs names them (and says what they hold).
--- The index change's two keys and three arguments come only with one (rooms.backends.index).
+-- The index change's two keys and three arguments come only with one (rooms.backends.index), or
+-- empty with a due change, whose key and three arguments come last (rooms.backends.due).
 local room = KEYS[1]
 local log = KEYS[2]
 local lease = KEYS[3]
 local rooms = KEYS[4]
+local deadlines = KEYS[5]
 local expected = tonumber(ARGV[1])
 local head = ARGV[2]
 local event = ARGV[3]
@@ -191,6 +230,9 @@ local publish = ARGV[13] ~= '0'  -- absent: published, as before
 local index_change = ARGV[14] or ''
 local index_room = ARGV[15]
 local index_keep = ARGV[16]
+local due_change = ARGV[17] or ''
+local due_room = ARGV[18]
+local due_at = ARGV[19]
 -- A swap answers a refusal with the stored version and the room's two fields, and
 -- publishes the event framed with the room (rooms.backends.store.framed / framed_head). An index
 -- change is made with the commit or not at all; 'a' refuses (-3) when the lease is gone.
@@ -254,6 +296,11 @@ if index_change == 'a' then
 elseif index_change == 'r' then
   redis.call('SREM', rooms, index_room)
 end
+if due_change == 's' then
+  redis.call('ZADD', deadlines, due_at, due_room)
+elseif due_change == 'x' then
+  redis.call('ZREM', deadlines, due_room)
+end
 local code = 1
 if (now[2] or '0') ~= listed then
   if listed == '1' then code = 3 else code = 2 end
@@ -288,4 +335,19 @@ if wanted > held then
   return false
 end
 return redis.call('LRANGE', KEYS[2], held - wanted, -1)
+"""
+
+REPAIR_DUE = """
+-- KEYS: deadlines.  ARGV: room, the score seen, the new score ('' removes).  1 if repaired:
+-- only an entry still as seen changes, so a commit's newer entry is never undone.
+local held = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not held or tonumber(held) ~= tonumber(ARGV[2]) then
+  return 0
+end
+if ARGV[3] == '' then
+  redis.call('ZREM', KEYS[1], ARGV[1])
+else
+  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+end
+return 1
 """

@@ -4,7 +4,10 @@ A room's hash, event log and channel share the hash tag ``{room_id}`` (``keys``)
 lives on one Cluster slot. ``create``, ``commit`` and ``events_since`` are Lua scripts
 (``scripts``), each ONE atomic round trip; ``commit`` compares the version, writes the room,
 appends to the bounded log, sets the TTL (``room_ttl``, or ``finished_ttl`` once the game is
-over), publishes, and on one Redis may (un)index the room under a worker (rooms.backends.index).
+over, or longer for a correspondence room), publishes, and on one Redis may (un)index the room
+under a worker (rooms.backends.index) and (un)index its deadline (rooms.backends.due: a Cluster
+does that in a second step, and the deadline scanner repairs what a worker dying between the two
+leaves).
 The lobby is kept by ordering and read repair (``lobby``), an unchanged archive is not sent
 again (``archive``), and hot commands are auto-pipelined (``batch``), each keeping its own reply
 or error.
@@ -23,7 +26,9 @@ import secrets
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
+from typing import Any
 
+from rooms.backends.due import DueChange
 from rooms.backends.index import IndexChange, NotIndexed
 from rooms.backends.redis.archive import commit_parts, whole
 from rooms.backends.redis.batch import LuaScript, RedisCalls, redis_calls
@@ -31,7 +36,14 @@ from rooms.backends.redis.connect import RedisClient, RedisOptions, guarded, mak
 from rooms.backends.redis.epoch import Epochs
 from rooms.backends.redis.keys import KeyLayout
 from rooms.backends.redis.lobby import read_lobby
-from rooms.backends.redis.scripts import COMMIT, CREATE, EVENTS_SINCE, CommitArgs, CommitCode
+from rooms.backends.redis.scripts import (
+    COMMIT,
+    CREATE,
+    EVENTS_SINCE,
+    REPAIR_DUE,
+    CommitArgs,
+    CommitCode,
+)
 from rooms.backends.store import StoredRoom, Swapped
 from rooms.common.ids import valid_room_id
 from rooms.common.jsontext import loads
@@ -65,6 +77,9 @@ def _ms(seconds: float) -> int:
 class RedisStore:
     name = "redis"
     _commit_source = COMMIT
+    _due_in_commit = True
+    """Whether the deadline index changes inside the commit script (not on a Cluster: the
+    index is on another slot)."""
 
     def __init__(
         self,
@@ -103,6 +118,7 @@ class RedisStore:
         self._create = LuaScript(CREATE)
         self._commit = LuaScript(self._commit_source)
         self._since = LuaScript(EVENTS_SINCE)
+        self._repair_due = LuaScript(REPAIR_DUE)
         self._epochs = Epochs(self._client, self._epoch_key, remember=remember)
 
     @property
@@ -203,6 +219,7 @@ class RedisStore:
         listed: bool,
         finished: bool | None = None,
         archive_unchanged: bool = False,
+        due: DueChange | None = None,
     ) -> bool:
         return (
             await self._commit_script(
@@ -214,6 +231,7 @@ class RedisStore:
                 swap=False,
                 finished=finished,
                 archive_unchanged=archive_unchanged,
+                due=due,
             )
         ).committed
 
@@ -229,6 +247,7 @@ class RedisStore:
         archive_unchanged: bool = False,
         publish: bool = True,
         index: IndexChange | None = None,
+        due: DueChange | None = None,
     ) -> Swapped:
         """``commit`` in its swap mode: ONE round trip whether it lands or not (a refusal
         brings back the stored version and text). ``index`` changes a worker's index in the
@@ -244,6 +263,7 @@ class RedisStore:
             archive_unchanged=archive_unchanged,
             publish=publish,
             index=index,
+            due=due,
         )
 
     async def _commit_script(
@@ -259,6 +279,7 @@ class RedisStore:
         archive_unchanged: bool,
         publish: bool = True,
         index: IndexChange | None = None,
+        due: DueChange | None = None,
     ) -> Swapped:
         if isinstance(expected, bool) or not isinstance(expected, int) or expected < 0:
             raise RoomError(ErrorCode.BAD_MESSAGE, f"not a version: {expected!r:.40}")
@@ -285,6 +306,11 @@ class RedisStore:
         )
         if index is not None:  # never on a Cluster (Registry.folds_into): another slot
             args = args.indexing(index)
+        if due is not None:
+            idle_ms = max(self._idle_ms, _ms(due.keep))
+            args = args._replace(idle_ttl=b"%d" % idle_ms)
+            if self._due_in_commit:
+                args = args.due(self._layout.deadlines, room_id, due.at)
         async with self._calls.guard("commit", self.options.timeout):
             epoch_key = self._epoch_key(room_id)
             if swap and epoch_key not in self._epochs.current:  # as load: date the slot
@@ -308,7 +334,58 @@ class RedisStore:
         self._epochs.seen(room_id)
         if code is not CommitCode.DONE:
             await self._relist(room_id, code, created)
+        if due is not None:
+            await self._after_due(room_id, due)
         return Swapped(True)
+
+    async def _after_due(self, room_id: str, due: DueChange) -> None:
+        """A correspondence commit's second step: the players' records (and on a Cluster the
+        deadline). Like the lobby's, it must not turn a landed commit into an error: the
+        room's next commit writes them again, and the deadline scanner repairs the index."""
+        try:
+            async with self._calls.guard("deadlines", self.options.timeout):
+                if not self._due_in_commit:
+                    await self._write_due(room_id, due.at)
+                keep = max(self._idle_ms, _ms(due.keep))
+                for player_id in due.players:
+                    key = self._layout.player_games(player_id)
+                    await self._calls.call("SADD", key, room_id)
+                    await self._calls.call("PEXPIRE", key, keep, "GT")
+                    await self._calls.call("PEXPIRE", key, keep, "NX")
+        except RoomError as exc:
+            log.warning("room %s: correspondence records not updated: %s", room_id, exc)
+
+    async def _write_due(self, room_id: str, at: float | None) -> None:
+        if at is None:
+            await self._calls.call("ZREM", self._layout.deadlines, room_id)
+        else:
+            await self._calls.call("ZADD", self._layout.deadlines, repr(at), room_id)
+
+    # -- the due index (rooms.backends.due) -----------------------------------------------
+
+    async def due_rooms(self, now: float, limit: int) -> list[tuple[str, float]]:
+        async with self._guard("due_rooms"):
+            found: list[Any] = await self._client.zrangebyscore(
+                self._layout.deadlines, "-inf", repr(now), start=0, num=limit, withscores=True
+            )
+        return [(text(member), float(score)) for member, score in found]
+
+    async def repair_due(self, room_id: str, seen: float, at: float | None) -> bool:
+        new = "" if at is None else repr(at)
+        async with self._calls.guard("repair_due", self.options.timeout):
+            done = await self._calls.script(
+                self._repair_due, [self._layout.deadlines], [room_id, repr(seen), new]
+            )
+        return bool(done)
+
+    async def player_rooms(self, player_id: str, limit: int) -> list[str]:
+        async with self._guard("player_rooms"):
+            members = await self._client.smembers(self._layout.player_games(player_id))
+        return sorted(text(member) for member in members)[:limit]
+
+    async def forget_player_room(self, player_id: str, room_id: str) -> None:
+        async with self._guard("forget_player_room"):
+            await self._client.srem(self._layout.player_games(player_id), room_id)
 
     async def _relist(self, room_id: str, code: CommitCode, created: str) -> None:
         """The lobby's second step. It must not turn a landed commit into an error: when

@@ -2,7 +2,7 @@
 // it is provisional, and a rated game's change per player.
 
 const FAMILIES = { classic: "Classic 3×3", connect4: "Connect Four", gomoku: "Gomoku", "3d": "3D 4×4×4" };
-const CLASSES = { untimed: "untimed", blitz: "blitz", rapid: "rapid" };
+const CLASSES = { untimed: "untimed", blitz: "blitz", rapid: "rapid", correspondence: "correspondence" };
 
 /** The pools the server rates (docs/ratings.md), in the order the pages list them. */
 export const POOLS = Object.keys(FAMILIES).flatMap((family) =>

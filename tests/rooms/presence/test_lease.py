@@ -13,6 +13,7 @@ import pytest
 from core import Rules
 from rooms import ErrorCode, LeaseLost, Presence, Role, RoomError, RoomService, Sweeper, worker_of
 from rooms.backends import MemoryRegistry, MemoryStore
+from rooms.backends.due import DueChange
 from rooms.backends.memory import RoomText
 from rooms.room import Join
 from tests.support.waiting import eventually
@@ -44,6 +45,7 @@ class FlakyStore(MemoryStore):
         finished: bool | None = None,
         archive_unchanged: bool = False,
         publish: bool = True,
+        due: DueChange | None = None,
     ) -> bool:
         if self.down:
             raise RoomError(ErrorCode.UNAVAILABLE, "the room store is unavailable; retry")
@@ -56,6 +58,7 @@ class FlakyStore(MemoryStore):
             finished=finished,
             archive_unchanged=archive_unchanged,
             publish=publish,
+            due=due,
         )
 
 

@@ -49,7 +49,10 @@ def test_no_clock_is_untimed_and_pool_ids_name_family_and_class() -> None:
     assert time_class(None) == "untimed"
     assert pool_of(Rules(), None) == "classic.untimed"
     assert pool_of(Rules(rows=4, cols=4, k=4, layers=4), TimeControl(300, 3)) == "3d.rapid"
-    assert len(POOLS) == 12 and all(valid_pool(pool) for pool in POOLS)
+    assert pool_of(Rules(rows=6, cols=7, k=4, gravity=True), TimeControl.per_move(7)) == (
+        "connect4.correspondence"
+    )
+    assert len(POOLS) == 16 and all(valid_pool(pool) for pool in POOLS)
     assert not valid_pool("classic") and not valid_pool("misere.blitz") and not valid_pool(3)
 
 

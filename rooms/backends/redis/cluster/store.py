@@ -13,6 +13,9 @@ slot's master. What differs from one Redis:
   the slot; losses are noticed when a lost room is looked up.
 - **Readiness.** ``ping`` asks every master: with ``cluster-require-full-coverage yes`` (the
   default) a cluster with an unserved slot refuses every command.
+- **The deadlines** of correspondence rooms (rooms.backends.due) are one sorted set too,
+  written in a second step after the commit; the deadline scanner repairs what a worker dying
+  between the two leaves, as the room's next commit does.
 - **The lobby** is one sorted set on whichever master its key hashes to, touched only when a
   public room is created, finishes or is listed, and kept consistent by ordering and read
   repair, never by a cross-slot script.
@@ -76,6 +79,7 @@ async def first_contact(client: RedisCluster, options: RedisOptions, what: str) 
 class RedisClusterStore(RedisStore):
     name = "redis-cluster"
     _commit_source = COMMIT_SHARDED
+    _due_in_commit = False  # the deadlines are on another slot: a second step
 
     def __init__(
         self,

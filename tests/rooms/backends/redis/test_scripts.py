@@ -43,7 +43,7 @@ def test_the_fields_are_the_script_s_slots_in_its_order(script: str) -> None:
 
 def test_without_an_index_change_its_keys_and_arguments_are_left_out() -> None:
     keys, argv = slots(COMMIT, "KEYS"), slots(COMMIT, "ARGV")
-    plain = naming_itself()._replace(index_change=b"")
+    plain = naming_itself()._replace(index_change=b"", due_change=b"")
     assert plain.keys() == keys[:2] == ["room", "log"]
     assert plain.argv() == argv[:13] and argv[13] == "index_change"
 
@@ -57,9 +57,23 @@ def test_what_was_sent_reads_back_by_name() -> None:
 
 
 def test_an_index_change_adds_its_keys_and_arguments() -> None:
-    plain = naming_itself()._replace(index_change=b"")
+    plain = naming_itself()._replace(index_change=b"", due_change=b"")
     change = IndexChange(True, ("ttt:w:lease", "ttt:w:rooms"), "roomaaaa", 60_000)
     indexing = plain.indexing(change)
     assert indexing.keys() == [*plain.keys(), "ttt:w:lease", "ttt:w:rooms"]
     assert indexing.argv() == [*plain.argv(), b"a", "roomaaaa", 60_000]
     assert plain.indexing(IndexChange(False, change.keys, "roomaaaa", 1)).index_change == b"r"
+
+
+def test_a_due_change_comes_last_with_the_index_change_s_slots_empty_or_not() -> None:
+    unset = CommitArgs._field_defaults
+    plain = naming_itself()._replace(**unset)
+    due = plain.due("ttt:{deadlines}", "roomaaaa", 1.5e9)
+    assert due.keys() == [*plain.keys(), "", "", "ttt:{deadlines}"]
+    assert due.argv() == [*plain.argv(), b"", "", 0, b"s", "roomaaaa", "1500000000.0"]
+    assert plain.due("ttt:{deadlines}", "roomaaaa", None).due_change == b"x"
+    change = IndexChange(True, ("ttt:w:lease", "ttt:w:rooms"), "roomaaaa", 60_000)
+    both = plain.indexing(change).due("ttt:{deadlines}", "roomaaaa", None)
+    assert both.keys()[2:] == ["ttt:w:lease", "ttt:w:rooms", "ttt:{deadlines}"]
+    for args in (due, both):
+        assert CommitArgs.read(args.keys(), args.argv()) == args
