@@ -28,6 +28,7 @@ COMMANDS = {
     "tournament": "cli.engine.tournament",
     "book": "cli.engine.book",
     "engine": "cli.bridge.builtin_engine",
+    "bot": "cli.bridge.bot_command",
     "bench": "cli.bench",
     "soak": "cli.soak",
 }
