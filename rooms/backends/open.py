@@ -1,5 +1,5 @@
 """One backend chosen by URL: store, bus, presence registry, quick-play queue, player
-directory, rating book, tournament shelf, guess book and fair-play ledger together.
+directory, rating book, tournament shelf, guess book, fair-play ledger and bots' desk together.
 
 ``memory://`` (one process), ``redis://`` (``rediss://``, ``unix://``: one Redis, shared by
 workers and hosts), ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster) or
@@ -20,6 +20,7 @@ from rooms.backends.memory import MemoryBus, MemoryStore
 from rooms.backends.queue import MemoryQueue, QuickPlayQueue
 from rooms.backends.registry import MemoryRegistry, Registry
 from rooms.backends.store import Store
+from rooms.bots.desk import BotDesk, MemoryBotDesk
 from rooms.errors import UnsupportedBackend
 from rooms.fairplay import FairPlayLedger, MemoryLedger
 from rooms.guesses.book import GuessBook, MemoryGuessBook
@@ -69,6 +70,8 @@ class Backend:
     """Spectators' guesses per room and ply (rooms.guesses), in the same store too."""
     fairplay: FairPlayLedger = field(default_factory=MemoryLedger)
     """Fair-play counts per identity (rooms.fairplay), in the same store, on its connections."""
+    bot_desk: BotDesk = field(default_factory=MemoryBotDesk)
+    """Bots' challenges, seats and online marks (rooms.bots.desk), in the same store too."""
 
     @property
     def shared(self) -> bool:
@@ -117,6 +120,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             "redis+sentinel://host:port[,host:port...]/service_name/db"
         )
     # the driver loads only for a Redis URL
+    from rooms.backends.redis.bot_desk import RedisBotDesk
     from rooms.backends.redis.connect import RedisOptions
     from rooms.backends.redis.fairplay import RedisLedger
     from rooms.backends.redis.guesses import RedisGuessBook
@@ -151,6 +155,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             RedisShelf.of_store(store),
             RedisGuessBook.of_store(store),
             RedisLedger.of_store(store),
+            RedisBotDesk.of_store(store),
         )
     if scheme in CLUSTER_SCHEMES:
         from rooms.backends.redis.cluster.pair import cluster_pair
@@ -178,6 +183,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         RedisShelf.of_store(store),
         RedisGuessBook.of_store(store),
         RedisLedger.of_store(store),
+        RedisBotDesk.of_store(store),
     )
 
 

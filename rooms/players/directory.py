@@ -41,9 +41,17 @@ _DRAWS = 3
 
 
 class PlayerDirectory(Protocol):
-    async def create(self, name: str) -> tuple[Player, str]:
+    async def create(self, name: str, *, bot: bool = False) -> tuple[Player, str]:
         """A new identity named ``name`` (already clean): the player and its secret, which is
-        never stored and never shown again."""
+        never stored and never shown again; ``bot``: a bot account (rooms.bots)."""
+
+    async def bot_token_hash(self, player_id: str) -> tuple[Player, str] | None:
+        """The bot ``player_id`` names and its token's hash (``""``: none, or revoked);
+        None when it names no bot. A read, not a use."""
+
+    async def set_bot_token(self, player_id: str, token_hash: str) -> bool:
+        """Store ``token_hash`` as the bot's token (``""`` revokes it) in one write that
+        every worker reads next; False when ``player_id`` names no bot."""
 
     async def get(self, player_id: str) -> Player | None:
         """The identity ``player_id`` names (None: none, or it expired); not a use of it."""
@@ -83,14 +91,19 @@ class Directory:
         and return True; else False."""
         raise NotImplementedError
 
+    async def _set_token(self, player_id: str, token_hash: str) -> bool:
+        """Only if the record is a bot's (``b`` is ``"1"``): set ``t`` to ``token_hash``, give
+        it ``ttl`` seconds again, and return True; else False."""
+        raise NotImplementedError
+
     # -- the seam -------------------------------------------------------------------------
 
-    async def create(self, name: str) -> tuple[Player, str]:
+    async def create(self, name: str, *, bot: bool = False) -> tuple[Player, str]:
         secret = new_secret()
         secret_hash = hash_secret(secret)
         now = self.clock()
         for _ in range(_DRAWS):
-            player = Player(new_player_id(), name, now, now)
+            player = Player(new_player_id(), name, now, now, bot=bot)
             if await self._insert(player.player_id, to_fields(player, secret_hash)):
                 return player, secret
         raise RoomError(ErrorCode.INTERNAL_ERROR, "could not draw a free player id")
@@ -104,6 +117,17 @@ class Directory:
 
     async def verify(self, credentials: Credentials) -> Player | None:
         return await self._use(credentials, None)
+
+    async def bot_token_hash(self, player_id: str) -> tuple[Player, str] | None:
+        fields = await self._read(player_id) if valid_player_id(player_id) else None
+        found = from_fields(player_id, fields) if fields is not None else None
+        if found is None or not found[0].bot:
+            return None
+        assert fields is not None
+        return found[0], fields.get("t", "")
+
+    async def set_bot_token(self, player_id: str, token_hash: str) -> bool:
+        return valid_player_id(player_id) and await self._set_token(player_id, token_hash)
 
     async def rename(self, credentials: Credentials, name: str) -> Player | None:
         return await self._use(credentials, name)

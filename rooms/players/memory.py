@@ -68,6 +68,16 @@ class MemoryDirectory(Directory):
             self._records[player_id] = (fields, now + self.ttl)
             return True
 
+    async def _set_token(self, player_id: str, token_hash: str) -> bool:
+        with self._lock:
+            now = self.clock()
+            fields = self._live(player_id, now)
+            if fields is None or fields.get("b") != "1":
+                return False
+            fields["t"] = token_hash
+            self._records[player_id] = (fields, now + self.ttl)
+            return True
+
     def _live(self, player_id: str, now: float) -> dict[str, str] | None:
         held = self._records.get(player_id)
         if held is None or held[1] <= now:

@@ -93,27 +93,44 @@ class Player:
     name: str
     created: float
     seen: float
+    bot: bool = False
+    """A bot account (rooms.bots): declared when it was made, never changed after."""
 
     def public(self) -> dict[str, Any]:
         """What anyone may read: ``GET /api/players/{id}``."""
-        return {"player_id": self.player_id, "name": self.name, "created": self.created}
+        return {
+            "player_id": self.player_id,
+            "name": self.name,
+            "created": self.created,
+            "bot": self.bot,
+        }
 
 
 def to_fields(player: Player, secret_hash: str) -> dict[str, str]:
-    """The stored record: ``h`` the secret's hash, ``n`` the name, ``c`` created, ``s`` seen."""
-    return {
+    """The stored record: ``h`` the secret's hash, ``n`` the name, ``c`` created, ``s`` seen;
+    a bot's also ``b`` (``"1"``) and, once it has one, ``t`` its token's hash (rooms.bots)."""
+    fields = {
         "h": secret_hash,
         "n": player.name,
         "c": repr(player.created),
         "s": repr(player.seen),
     }
+    if player.bot:
+        fields["b"] = "1"
+    return fields
 
 
 def from_fields(player_id: str, fields: dict[str, str]) -> tuple[Player, str] | None:
     """The player and its secret's hash from a stored record; None for no (or a partial)
     record, which counts as no identity."""
     try:
-        player = Player(player_id, fields["n"], float(fields["c"]), float(fields["s"]))
+        player = Player(
+            player_id,
+            fields["n"],
+            float(fields["c"]),
+            float(fields["s"]),
+            bot=fields.get("b") == "1",
+        )
         return player, fields["h"]
     except (KeyError, ValueError):
         return None

@@ -64,13 +64,17 @@ class JoinMessage:
     player: Credentials | None = None
     """The guest identity of a seat-taking join (None for spectators and resumes, which
     ignore it)."""
+    bot_token: str | None = None
+    """A bot account's API token (rooms.bots): the bot takes its own seat with it."""
 
     def __repr__(self) -> str:  # never print a token, a join key or a secret
         token = "<token>" if self.token is not None else None
         key = "<key>" if self.join_key is not None else None
+        bot = "<bot token>" if self.bot_token is not None else None
         return (
             f"JoinMessage(role={self.role.value!r}, name={self.name!r}, token={token}, "
-            f"join_key={key}, player={self.player!r}, last_version={self.last_version!r})"
+            f"join_key={key}, player={self.player!r}, bot_token={bot}, "
+            f"last_version={self.last_version!r})"
         )
 
 
@@ -218,6 +222,7 @@ def _join(data: dict[str, Any], ref: str | None) -> JoinMessage:
         raise _bad(f"token must be a string of 1 to {MAX_TOKEN} characters", ref)
     role = Role(role_name)
     player = _player(data, ref)
+    bot_token = _bot_token(data, role, ref)
     return JoinMessage(
         role=role,
         name=_name(data.get("name"), ref),
@@ -227,7 +232,22 @@ def _join(data: dict[str, Any], ref: str | None) -> JoinMessage:
         join_key=_join_key(data, role, ref),
         # only a seat-taking join links a seat: spectators and resumes ignore it
         player=player if role is Role.PLAYER and token is None else None,
+        bot_token=bot_token,
     )
+
+
+def _bot_token(data: dict[str, Any], role: Role, ref: str | None) -> str | None:
+    """A bot's join: its API token, alone (no seat token, join key nor ``player``)."""
+    value = data.get("bot_token")
+    if value is None:
+        return None
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_TOKEN or not value.isascii():
+        raise _bad(f"bot_token must be a string of 1 to {MAX_TOKEN} characters", ref)
+    if role is Role.SPECTATOR:
+        raise _bad("spectators do not send a bot_token", ref)
+    if any(data.get(name) is not None for name in ("token", "join_key", "player")):
+        raise _bad("a bot's join sends its bot_token alone (no token, join_key nor player)", ref)
+    return value
 
 
 def _move(data: dict[str, Any]) -> MoveMessage:

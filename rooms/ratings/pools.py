@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from core import Rules
 from rooms.errors import ErrorCode, RoomError
-from rooms.room.config import TimeControl
+from rooms.room.config import BOT_POOL_PREFIX, TimeControl
 
 __all__ = [
     "BLITZ_BELOW",
+    "BOT_POOLS",
+    "HUMAN_POOLS",
     "FAMILIES",
     "POOLS",
     "TIME_CLASSES",
@@ -40,7 +42,11 @@ BLITZ_BELOW = 180.0
 _MOVES = 40
 """The moves per player the estimate counts the increment for (lichess's number)."""
 
-POOLS: tuple[str, ...] = tuple(f"{family}.{tc}" for family in FAMILIES for tc in TIME_CLASSES)
+HUMAN_POOLS: tuple[str, ...] = tuple(f"{family}.{tc}" for family in FAMILIES for tc in TIME_CLASSES)
+BOT_POOLS: tuple[str, ...] = tuple(BOT_POOL_PREFIX + pool for pool in HUMAN_POOLS)
+"""Bot accounts' pools (``bot.classic.blitz``): a bot is never rated against a person, and a
+rated game between two bots counts only here (rooms.room.state ``rated_end``)."""
+POOLS: tuple[str, ...] = HUMAN_POOLS + BOT_POOLS
 
 
 def family_of(rules: Rules) -> str | None:
@@ -74,8 +80,9 @@ def time_class(time_control: TimeControl | None) -> str:
     return "blitz" if estimate < BLITZ_BELOW else "rapid"
 
 
-def pool_of(rules: Rules, time_control: TimeControl | None) -> str:
-    """The pool a rated room with these rules and clock plays in; ``not_rated`` when none."""
+def pool_of(rules: Rules, time_control: TimeControl | None, *, bots: bool = False) -> str:
+    """The pool a rated room with these rules and clock plays in (``bots``: a room that
+    seats bot accounts, so a bot pool); ``not_rated`` when none."""
     family = family_of(rules)
     if family is None:
         known = ", ".join(f"{name} ({rules.describe()})" for name, rules in FAMILIES.items())
@@ -84,7 +91,8 @@ def pool_of(rules: Rules, time_control: TimeControl | None) -> str:
             f"rated: {rules.describe()} is not a rated game (rated: {known})",
             field="rated",
         )
-    return f"{family}.{time_class(time_control)}"
+    pool = f"{family}.{time_class(time_control)}"
+    return BOT_POOL_PREFIX + pool if bots else pool
 
 
 def valid_pool(pool: object) -> bool:

@@ -59,7 +59,8 @@ class Join:
     ``join_key`` (player, no token) makes taking a seat idempotent: the seat taken with it is
     taken again, with a fresh token, until its token has resumed it (rooms.room.seating).
     ``player_id`` (player, no token) links a new seat to a guest identity that the caller has
-    verified already (rooms.players): the room only records it."""
+    verified already (rooms.players): the room only records it. ``bot``: that identity is a
+    bot account whose token the caller checked (rooms.bots): it takes its own seat again."""
 
     conn: str
     role: Role
@@ -67,13 +68,14 @@ class Join:
     token: str | None = None
     join_key: str | None = None
     player_id: str | None = None
+    bot: bool = False
 
     def __repr__(self) -> str:  # never print a token or a join key
         token = "<token>" if self.token is not None else None
         key = "<key>" if self.join_key is not None else None
         return (
             f"Join(conn={self.conn!r}, role={self.role.value!r}, name={self.name!r}, "
-            f"token={token}, join_key={key}, player_id={self.player_id!r})"
+            f"token={token}, join_key={key}, player_id={self.player_id!r}, bot={self.bot!r})"
         )
 
 
@@ -93,18 +95,20 @@ class Reserve:
     With ``join_key``, the seat taken with that key (not yet resumed with its token) is
     taken again with a fresh token instead; ``again`` only does that, and is refused with
     ``bad_token`` when no seat holds the key (a retried request whose room is known).
-    ``player_id`` links a new seat to a verified identity, as for ``Join``."""
+    ``player_id`` links a new seat to a verified identity, as for ``Join``; ``bot`` says
+    that identity is a bot account's (its seat gets no token: the bot joins with its own)."""
 
     name: str | None = None
     join_key: str | None = None
     again: bool = False
     player_id: str | None = None
+    bot: bool = False
 
     def __repr__(self) -> str:  # never print a join key
         key = "<key>" if self.join_key is not None else None
         return (
             f"Reserve(name={self.name!r}, join_key={key}, again={self.again!r}, "
-            f"player_id={self.player_id!r})"
+            f"player_id={self.player_id!r}, bot={self.bot!r})"
         )
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from rooms.errors import ErrorCode, RoomError
 
 __all__ = [
+    "BOT_POOL_PREFIX",
     "CORRESPONDENCE_DAYS",
     "DAY",
     "MAX_WATCH_DELAY",
@@ -28,6 +29,10 @@ DAY = 24 * 3600.0
 
 CORRESPONDENCE_DAYS = (1, 2, 3, 7)
 """The days per move a correspondence game may give each player."""
+
+BOT_POOL_PREFIX = "bot."
+"""Bot accounts' rating pools are the people's names behind it (``bot.classic.blitz``): a
+bot's rating is never compared with a person's (rooms.ratings.pools)."""
 
 MAX_WATCH_DELAY = 60.0
 """The longest delay an organiser may set between the players' game and its spectators'."""
@@ -187,7 +192,9 @@ class RoomSettings:
     (rooms.ratings.pools; None: the room is not rated); ``tournament``: the tournament whose
     game this room plays (rooms.tournaments: its seats are the two entrants', made with the
     room, and nobody aborts); ``watch_delay``: seconds its spectators see the game behind the
-    players (a tournament's option, 0 to ``MAX_WATCH_DELAY``: rooms.room.delayed)."""
+    players (a tournament's option, 0 to ``MAX_WATCH_DELAY``: rooms.room.delayed); ``bots``:
+    whether bot accounts (rooms.bots) may take its seats (a rated room with it plays in a bot
+    pool, and only bots sit there)."""
 
     time_control: TimeControl | None = None
     abandon_grace: float = 30.0
@@ -198,6 +205,7 @@ class RoomSettings:
     pool: str | None = None
     tournament: str | None = None
     watch_delay: float = 0.0
+    bots: bool = False
 
     @property
     def rated(self) -> bool:
@@ -221,13 +229,14 @@ class RoomSettings:
             )
         return replace(self, time_control=time_control)
 
-    def public(self) -> dict[str, float]:
+    def public(self) -> dict[str, float | bool]:
         return {
             "abandon_grace": self.abandon_grace,
             "leave_grace": self.leave_grace,
             "takeback_backoff": self.takeback_backoff,
             "bot_budget": self.bot_budget,
             "watch_delay": self.watch_delay,
+            "bots": self.bots,
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -246,6 +255,8 @@ class RoomSettings:
             data["tournament"] = self.tournament
         if self.watch_delay:
             data["watch_delay"] = self.watch_delay
+        if self.bots:
+            data["bots"] = True
         return data
 
     @classmethod
@@ -262,4 +273,5 @@ class RoomSettings:
             pool=str(data["pool"]) if data.get("pool") is not None else None,
             tournament=str(data["tournament"]) if data.get("tournament") is not None else None,
             watch_delay=float(data.get("watch_delay", 0.0)),
+            bots=bool(data.get("bots", False)),
         )

@@ -52,31 +52,42 @@ def _take_seat(
     join_key: str | None,
     *,
     player_id: str | None = None,
+    bot: bool = False,
 ) -> Handled:
     """A new seat on the first free mark (seats stay in mark order), and its one event; or,
-    when ``join_key`` took a seat already, that seat again."""
+    when ``join_key`` took a seat already, that seat again; or, for a bot account, the seat
+    it holds here already."""
     if join_key is not None:
         keyed = find_seat_by_key(room.seats, join_key)
         if keyed is not None:
             return _take_again(room, keyed, conn, now)
+    if bot:
+        own = next((s for s in room.seats if s.bot_account and s.player_id == player_id), None)
+        if own is not None:
+            return _take_again(room, own, conn, now)
+        if not room.settings.bots:
+            raise RoomError(
+                ErrorCode.BOTS_NOT_ALLOWED, "this room does not seat bot accounts; watch instead"
+            )
     if len(room.seats) >= room.rules.players:
         raise RoomError(
             ErrorCode.ROOM_FULL,
             f"all {room.rules.players} seats are taken; join as a spectator to watch",
         )
     if room.settings.rated:
-        _check_rated_seat(room, player_id)
+        _check_rated_seat(room, player_id, bot)
     taken = {seat.mark for seat in room.seats}
     mark = next(m for m in room.rules.marks if m not in taken)
     token = new_token()
     seat = Seat(
         mark,
         name or guest_name(frozenset(other.name for other in room.seats)),
-        hash_token(token),
+        "" if bot else hash_token(token),  # a bot's seat: its own token, never a seat's
         [conn] if conn is not None else [],
         away_since=now if conn is None else None,  # reserved: away until it connects
         key_hash=hash_token(join_key) if join_key is not None else None,
         player_id=player_id,
+        bot_account=bot,
     )
     room.seats.append(seat)
     room.seats.sort(key=lambda s: room.rules.marks.index(s.mark))
@@ -91,12 +102,17 @@ def _take_seat(
         offers=room.offers.view(),
         due=room.due(),
     )
-    return Handled(event, JoinReply(Role.PLAYER, mark, token))
+    return Handled(event, JoinReply(Role.PLAYER, mark, None if bot else token))
 
 
-def _check_rated_seat(room: RoomState, player_id: str | None) -> None:
+def _check_rated_seat(room: RoomState, player_id: str | None, bot: bool) -> None:
     """A rated room's seat goes to a verified identity, and never to one seated already:
-    a rating compares two different players."""
+    a rating compares two different players. A rated room that seats bots plays in a bot
+    pool, so its seats are bots' only; one that does not is people's only."""
+    if room.settings.bots and not bot:
+        raise RoomError(
+            ErrorCode.BOTS_ONLY, "this rated room plays in a bot pool: only bot accounts sit here"
+        )
     if player_id is None:
         raise RoomError(
             ErrorCode.IDENTITY_REQUIRED,
@@ -113,9 +129,10 @@ def _take_again(room: RoomState, seat: Seat, conn: str | None, now: float) -> Ha
     """``seat``, taken with the join key presented again, for the same player: the answer that
     carried its token was lost, so a fresh token replaces the stored hash (the lost one stops
     working) and ``conn``, if any, joins the seat beside any connection it still has (the
-    half-open original closes by itself). One ``presence`` event."""
-    token = new_token()
-    seat.token_hash = hash_token(token)
+    half-open original closes by itself). One ``presence`` event. A bot account's seat gets
+    no token: the bot's own is the only way to it."""
+    token: str | None = None if seat.bot_account else new_token()
+    seat.token_hash = hash_token(token) if token is not None else ""
     if conn is not None:
         seat.connections.append(conn)
         seat.away_since, seat.left = None, False
@@ -168,14 +185,23 @@ def join(room: RoomState, command: Join, now: float) -> Handled:
         seat.away_since, seat.left, seat.key_hash = None, False, None
         return Handled(_presence(room, seat, now), JoinReply(Role.PLAYER, seat.mark, None))
     if room.settings.tournament is not None:  # a join key adds nothing: each try is the same seat
-        return _take_entrant_seat(room, command.player_id, command.conn, now)
+        return _take_entrant_seat(room, command.player_id, command.conn, now, command.bot)
     return _take_seat(
-        room, command.name, command.conn, now, command.join_key, player_id=command.player_id
+        room,
+        command.name,
+        command.conn,
+        now,
+        command.join_key,
+        player_id=command.player_id,
+        bot=command.bot,
     )
 
 
-def _take_entrant_seat(room: RoomState, player_id: str | None, conn: str, now: float) -> Handled:
-    """The seat of the entrant ``player_id`` in a tournament game, with a fresh token."""
+def _take_entrant_seat(
+    room: RoomState, player_id: str | None, conn: str, now: float, bot: bool
+) -> Handled:
+    """The seat of the entrant ``player_id`` in a tournament game, with a fresh token (a bot
+    account's: none, and from now on only its own token takes it)."""
     if player_id is None:
         raise RoomError(
             ErrorCode.IDENTITY_REQUIRED,
@@ -186,6 +212,9 @@ def _take_entrant_seat(room: RoomState, player_id: str | None, conn: str, now: f
         raise RoomError(
             ErrorCode.ROOM_FULL, "this tournament game's seats are its entrants'; watch instead"
         )
+    if seat.bot_account and not bot:
+        raise RoomError(ErrorCode.BOT_TOKEN_REQUIRED, "this seat is a bot's: join with its token")
+    seat.bot_account = seat.bot_account or bot
     return _take_again(room, seat, conn, now)
 
 
@@ -212,7 +241,15 @@ def reserve(room: RoomState, command: Reserve, now: float) -> Handled:
         if seat is None:
             raise RoomError(ErrorCode.BAD_TOKEN, "this join key holds no seat in this room")
         return _take_again(room, seat, None, now)
-    return _take_seat(room, command.name, None, now, command.join_key, player_id=command.player_id)
+    return _take_seat(
+        room,
+        command.name,
+        None,
+        now,
+        command.join_key,
+        player_id=command.player_id,
+        bot=command.bot,
+    )
 
 
 def leave(room: RoomState, command: Leave, now: float) -> Handled:

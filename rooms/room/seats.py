@@ -39,7 +39,9 @@ class Seat:
     ``left`` whether it said it was leaving; ``wins`` and ``draws`` are the series score,
     which follows the player when the marks rotate for a rematch. ``key_hash`` is the hash of
     the join key the seat was taken with, until the token first resumes it (None: none);
-    ``player_id`` the identity of the player who took it (None: a guest without one, a bot)."""
+    ``player_id`` the identity of the player who took it (None: a guest without one, a bot);
+    ``bot_account`` whether that identity is a bot account (rooms.bots): its seat has no
+    token (an empty hash), so only a join presenting the bot's own token takes it."""
 
     mark: str
     name: str
@@ -53,6 +55,7 @@ class Seat:
     draws: int = 0
     key_hash: str | None = None
     player_id: str | None = None
+    bot_account: bool = False
 
     @property
     def connected(self) -> bool:
@@ -77,6 +80,7 @@ class Seat:
             "wins": self.wins,
             "draws": self.draws,
             "player_id": self.player_id,
+            "bot_account": self.bot_account,
         }
 
     def copy(self) -> Seat:
@@ -94,6 +98,7 @@ class Seat:
             self.draws,
             self.key_hash,
             self.player_id,
+            self.bot_account,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -113,6 +118,8 @@ class Seat:
             data["key_hash"] = self.key_hash
         if self.player_id is not None:  # guests' seats, and rooms stored before, have none
             data["player_id"] = self.player_id
+        if self.bot_account:
+            data["bot_account"] = True
         return data
 
     def matches(self, data: Any) -> bool:
@@ -134,6 +141,7 @@ class Seat:
             and data.get("draws", 0) == self.draws
             and data.get("key_hash") == self.key_hash
             and data.get("player_id") == self.player_id
+            and data.get("bot_account", False) == self.bot_account
         )
 
     @classmethod
@@ -157,6 +165,7 @@ class Seat:
             int(data.get("draws", 0)),
             str(key) if key is not None else None,
             str(player) if player is not None else None,
+            bool(data.get("bot_account", False)),
         )
 
 

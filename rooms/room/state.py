@@ -15,7 +15,7 @@ from rooms.errors import ErrorCode, RoomError, from_game_error
 from rooms.room.archive import EMPTY, Archive
 from rooms.room.clock import Clock, Deadline
 from rooms.room.commands import Done
-from rooms.room.config import RoomSettings
+from rooms.room.config import BOT_POOL_PREFIX, RoomSettings
 from rooms.room.events import Event, GameOver
 from rooms.room.handled import Handled, Status
 from rooms.room.pending import Offers
@@ -258,6 +258,12 @@ class RoomState:
         seats = self.seats  # in mark order (rooms.room.seating)
         if len(seats) != 2 or any(seat.player_id is None or seat.bot for seat in seats):
             return None  # seating refuses this in a rated room
+        accounts = {seat.bot_account for seat in seats}
+        if len(accounts) > 1:
+            return None  # a bot and a person: never rated together (seating refuses it too)
+        # a bot's rating lives in the bot pools only, whatever pool the room names
+        plain = pool.removeprefix(BOT_POOL_PREFIX)
+        pool = BOT_POOL_PREFIX + plain if True in accounts else plain
         first = seats[0].mark
         score = 1.0 if outcome.winner == first else 0.5 if outcome.is_draw else 0.0
         return {

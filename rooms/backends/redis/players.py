@@ -22,15 +22,18 @@ from rooms.backends.store import Store
 from rooms.players.directory import Directory
 from rooms.players.record import PLAYER_TTL
 
-__all__ = ["CREATE", "UPDATE", "RedisDirectory"]
+__all__ = ["CREATE", "SET_TOKEN", "UPDATE", "RedisDirectory"]
 
 CREATE = """
--- KEYS: the player.  ARGV: secret hash, name, created, last seen, ttl (ms).
+-- KEYS: the player.  ARGV: secret hash, name, created, last seen, ttl (ms), bot ('1' or '').
 -- 1 after writing the new record; 0 when the id is taken.
 if redis.call('EXISTS', KEYS[1]) == 1 then
   return 0
 end
 redis.call('HSET', KEYS[1], 'h', ARGV[1], 'n', ARGV[2], 'c', ARGV[3], 's', ARGV[4])
+if ARGV[6] == '1' then
+  redis.call('HSET', KEYS[1], 'b', '1')
+end
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 return 1
 """
@@ -46,6 +49,17 @@ if ARGV[4] ~= '' then
   redis.call('HSET', KEYS[1], 'n', ARGV[4])
 end
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
+"""
+
+SET_TOKEN = """
+-- KEYS: the player.  ARGV: the bot token's hash ('' revokes), ttl (ms).
+-- 1 after writing it; 0 when the record is not a bot's.
+if redis.call('HGET', KEYS[1], 'b') ~= '1' then
+  return 0
+end
+redis.call('HSET', KEYS[1], 't', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return 1
 """
 
@@ -67,6 +81,7 @@ class RedisDirectory(Directory):
         self._ttl_ms = max(1, round(self.ttl * 1000))
         self._create = client.register_script(CREATE)
         self._update_script = client.register_script(UPDATE)
+        self._token_script = client.register_script(SET_TOKEN)
 
     @classmethod
     def of_store(cls, store: Store, *, ttl: float = PLAYER_TTL) -> RedisDirectory:
@@ -75,7 +90,14 @@ class RedisDirectory(Directory):
         return cls(found.client, found.prefix, timeout=found.timeout, ttl=ttl)
 
     async def _insert(self, player_id: str, fields: dict[str, str]) -> bool:
-        args = [fields["h"], fields["n"], fields["c"], fields["s"], self._ttl_ms]
+        args = [
+            fields["h"],
+            fields["n"],
+            fields["c"],
+            fields["s"],
+            self._ttl_ms,
+            fields.get("b", ""),
+        ]
         async with guarded("players", self._timeout):
             created = await self._create(keys=[self._layout.player(player_id)], args=args)
         return bool(int(created))
@@ -92,3 +114,10 @@ class RedisDirectory(Directory):
         async with guarded("players", self._timeout):
             updated = await self._update_script(keys=[self._layout.player(player_id)], args=args)
         return bool(int(updated))
+
+    async def _set_token(self, player_id: str, token_hash: str) -> bool:
+        async with guarded("players", self._timeout):
+            done = await self._token_script(
+                keys=[self._layout.player(player_id)], args=[token_hash, self._ttl_ms]
+            )
+        return bool(int(done))

@@ -38,6 +38,7 @@ async def test_an_identity_is_issued_read_and_proven_by_its_secret(backend: Back
         "player_id": player.player_id,
         "name": "Ada",
         "created": player.created,
+        "bot": False,
     }
     proven = await players.verify(Credentials(player.player_id, secret))
     assert proven is not None and proven.player_id == player.player_id

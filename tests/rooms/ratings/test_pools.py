@@ -7,6 +7,7 @@ import pytest
 from core import Rules
 from rooms import ErrorCode, RoomError, TimeControl
 from rooms.ratings import POOLS, family_of, pool_of, time_class, valid_pool
+from rooms.ratings.pools import BOT_POOLS, HUMAN_POOLS
 
 
 @pytest.mark.parametrize(
@@ -52,7 +53,11 @@ def test_no_clock_is_untimed_and_pool_ids_name_family_and_class() -> None:
     assert pool_of(Rules(rows=6, cols=7, k=4, gravity=True), TimeControl.per_move(7)) == (
         "connect4.correspondence"
     )
-    assert len(POOLS) == 16 and all(valid_pool(pool) for pool in POOLS)
+    assert len(POOLS) == 32 and all(valid_pool(pool) for pool in POOLS)
+    # a bot pool for each people's pool, named behind "bot." (rooms.bots)
+    assert pool_of(Rules(), None, bots=True) == "bot.classic.untimed"
+    assert set(BOT_POOLS) == {"bot." + pool for pool in HUMAN_POOLS}
+    assert not set(BOT_POOLS) & set(HUMAN_POOLS)
     assert not valid_pool("classic") and not valid_pool("misere.blitz") and not valid_pool(3)
 
 

@@ -44,6 +44,7 @@ def test_players_take_seats_in_order_and_get_distinct_long_tokens() -> None:
             "wins": 0,
             "draws": 0,
             "player_id": None,
+            "bot_account": False,
         },
         status="waiting",
         clock=None,
@@ -116,6 +117,7 @@ def test_token_resumes_the_same_seat_from_a_new_connection() -> None:
         "wins": 0,
         "draws": 0,
         "player_id": None,
+        "bot_account": False,
     }
 
 
