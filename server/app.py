@@ -40,6 +40,9 @@ from rooms.tournaments import TournamentService
 from rooms.tournaments.director import Director
 
 from .api import api_routes, error_response
+from .bot_api.gate import BotGate
+from .bot_api.routes import bot_routes
+from .bot_api.socket import bot_socket
 from .bots import BotPool
 from .crash_points import AFTER_RATING, crash_point
 from .fastpath import Collector, RawSend
@@ -132,6 +135,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         lag=LoopLag(settings.admission_lag),
         rater=rater,
         fairplay=fairplay,
+        bot_gate=BotGate(backend.players, settings),
     )
 
     flusher = Flusher()  # the per-move counts, into prometheus_client once a second
@@ -186,11 +190,13 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     client = ClientFiles(settings.static_dir)
     all_routes: list[BaseRoute] = [
+        *bot_routes(),  # bot accounts (server.bot_api), before the API's /api catch-all
         *api_routes(),  # the API's endpoints, then its /api catch-all
         # before the client's files, which would answer /metrics too; a 404 when a listener of
         # its own serves it (--metrics-address, cli/serve.py)
         *metrics_routes(settings.metrics_token, elsewhere=bool(settings.metrics_address)),
         WebSocketRoute("/ws/t/{tournament_id}", tournament_socket),
+        WebSocketRoute("/ws/bot", bot_socket),  # before /ws/{room_id}: "bot" is no room id
         WebSocketRoute("/ws/{room_id}", room_socket),
         WebSocketRoute("/ws/{room_id}/watch", watch_socket),  # spectators only
         *room_page_routes(client),  # the page with the room inside it

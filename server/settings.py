@@ -95,6 +95,20 @@ class Settings:
     """Where bots think: ``process`` (a process pool: the search never holds the event
     loop's GIL) or ``thread``."""
     bot_workers: int = 2
+    # Bot accounts (docs/protocol.md, "Bots"): limits per bot, and how its socket is served
+    bot_max_games: int = 8
+    """Games a bot account plays at once; a challenge past it is refused (``bot_limit``)."""
+    bot_games_per_day: int = 1000
+    """Games a bot account accepts a UTC day."""
+    bot_moves_per_second: float = 10.0
+    """Moves a second a bot account may send, sustained (a burst of twice as many), per
+    worker; past it a move is refused ``bot_limit`` (nothing played)."""
+    bot_auth_rate: float = 2.0
+    """Token checks a second per bot id and worker (sockets opened, joins); past it they are
+    refused ``rate_limited``: nobody tries tokens fast."""
+    bot_poll: float = 0.25
+    """Seconds between two looks of a bot's socket at its desk (challenges, seats, its
+    token still valid): how soon a bot hears of a challenge made on another worker."""
     chat_rate: float = 0.5
     chat_burst: int = 5
     lease_ttl: float = 15.0
@@ -158,6 +172,8 @@ class Settings:
             "list_limit",
             "bot_workers",
             "chat_burst",
+            "bot_max_games",
+            "bot_games_per_day",
         ):
             _positive_int(self, name)
         for name in (
@@ -177,6 +193,9 @@ class Settings:
             "bot_budget",
             "bot_grace",
             "chat_rate",
+            "bot_moves_per_second",
+            "bot_auth_rate",
+            "bot_poll",
             "lease_ttl",
             "sweep_interval",
             "boot_timeout",
@@ -235,12 +254,17 @@ class Settings:
         return f"http://{shown}:{self.port}"
 
     def room_settings(
-        self, time_control: TimeControl | None = None, *, pool: str | None = None
+        self,
+        time_control: TimeControl | None = None,
+        *,
+        pool: str | None = None,
+        bots: bool = False,
     ) -> RoomSettings:
         """What a new room is created with (stored in it, so every worker agrees); ``pool``:
-        the rating pool of a rated room."""
+        the rating pool of a rated room; ``bots``: bot accounts may sit there."""
         return RoomSettings(
             pool=pool,
+            bots=bots,
             abandon_grace=self.abandon_grace,
             leave_grace=self.leave_grace,
             takeback_backoff=self.takeback_backoff,

@@ -28,6 +28,7 @@ from .settings import Settings
 
 if TYPE_CHECKING:  # importing server.tournaments or server.ws here would import their sockets,
     # which need us
+    from .bot_api.gate import BotGate
     from .tournaments.feeds import TournamentFeeds
     from .ws.heartbeat import Heartbeats
 
@@ -66,6 +67,8 @@ class AppState:
     """Judges the games this worker saw end against the solver (rooms.fairplay.judge)."""
     drain: Drain = field(default_factory=Drain)
     """Set once the worker drains: ``/readyz`` answers 503 (server.guards.drain)."""
+    bot_gate: BotGate | None = None
+    """Bot accounts' token checks and per-bot limits on this worker (server.bot_api.gate)."""
 
 
 def app_state(app: Starlette) -> AppState:

@@ -63,7 +63,8 @@ async def _rows(
         if player is None or standing is None:
             continue
         rank = place + 1 if first is not None else None
-        rows.append({"rank": rank, "player_id": pid, "name": player.name, **standing.public()})
+        row = {"rank": rank, "player_id": pid, "name": player.name, "bot": player.bot}
+        rows.append({**row, **standing.public()})
     return rows
 
 

@@ -39,6 +39,12 @@ _STATUS = {
     ErrorCode.TOURNAMENT_FULL: 409,
     ErrorCode.NOT_CREATOR: 403,
     ErrorCode.IDENTITY_REQUIRED: 400,
+    ErrorCode.RATE_LIMITED: 429,
+    ErrorCode.BOTS_NOT_ALLOWED: 409,
+    ErrorCode.BOTS_ONLY: 409,
+    ErrorCode.BOT_TOKEN_REQUIRED: 401,
+    ErrorCode.BOT_LIMIT: 429,
+    ErrorCode.BOT_OFFLINE: 409,
 }
 
 

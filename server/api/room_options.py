@@ -21,15 +21,17 @@ from rooms.ratings import pool_of
 from ..settings import Settings
 
 __all__ = [
+    "ChallengeBody",
     "QuickPlayBody",
     "RoomBody",
     "json_object",
+    "parse_challenge",
     "parse_quickplay",
     "parse_room",
     "player_credentials",
 ]
 
-_ROOM_FIELDS = ("rules", "public", "bot", "bot_mark", "time_control", "rated")
+_ROOM_FIELDS = ("rules", "public", "bot", "bot_mark", "time_control", "rated", "bots")
 _QUICK_FIELDS = ("rules", "time_control", "name", "join_key", "player")
 
 
@@ -41,6 +43,8 @@ class RoomBody:
     time_control: TimeControl | None
     pool: str | None = None
     """The rating pool of a rated room (None: not rated)."""
+    bots: bool = False
+    """Whether bot accounts may take its seats (rooms.bots)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,12 +130,21 @@ def parse_room(raw: bytes, settings: Settings) -> RoomBody:
     if not isinstance(public, bool):
         raise RoomError(ErrorCode.BAD_MESSAGE, f"public must be true or false, got {public!r:.40}")
     rules = _rules(data)
+    bots = data.get("bots", False)
+    if not isinstance(bots, bool):
+        raise RoomError(ErrorCode.BAD_MESSAGE, f"bots must be true or false, got {bots!r:.40}")
     bot, time_control = _bot(data, rules), _time_control(data, settings)
-    return RoomBody(rules, public, bot, time_control, _pool(data, rules, bot, time_control))
+    pool = _pool(data, rules, bot, time_control, bots=bots)
+    return RoomBody(rules, public, bot, time_control, pool, bots)
 
 
 def _pool(
-    data: dict[str, Any], rules: Rules, bot: tuple[str, str] | None, tc: TimeControl | None
+    data: dict[str, Any],
+    rules: Rules,
+    bot: tuple[str, str] | None,
+    tc: TimeControl | None,
+    *,
+    bots: bool = False,
 ) -> str | None:
     """The pool of a room asked for ``rated`` (rooms.ratings.pools); None when not rated."""
     rated = data.get("rated", False)
@@ -143,7 +156,7 @@ def _pool(
         raise RoomError(
             ErrorCode.NOT_RATED, "rated: games against a bot are not rated", field="rated"
         )
-    return pool_of(rules, tc)
+    return pool_of(rules, tc, bots=bots)
 
 
 def parse_quickplay(raw: bytes, settings: Settings) -> QuickPlayBody:
@@ -160,6 +173,33 @@ def parse_quickplay(raw: bytes, settings: Settings) -> QuickPlayBody:
     rules = _rules(data)
     player = player_credentials(data.get("player"))
     return QuickPlayBody(rules, _time_control(data, settings), name, join_key, player)
+
+
+@dataclass(frozen=True, slots=True)
+class ChallengeBody:
+    """A challenge to a bot account (server.bot_api.routes): its game, and who challenges."""
+
+    rules: Rules
+    time_control: TimeControl | None
+    pool: str | None
+    name: str | None
+    player: Credentials | None
+
+
+_CHALLENGE_FIELDS = ("rules", "time_control", "rated", "name", "player")
+
+
+def parse_challenge(raw: bytes, settings: Settings) -> ChallengeBody:
+    data = json_object(raw, _CHALLENGE_FIELDS)
+    name = data.get("name")
+    if name is not None:
+        try:
+            name = clean_name(name)
+        except ValueError as exc:
+            raise RoomError(ErrorCode.BAD_MESSAGE, str(exc)) from None
+    rules, time_control = _rules(data), _time_control(data, settings)
+    pool = _pool(data, rules, None, time_control, bots=True)
+    return ChallengeBody(rules, time_control, pool, name, player_credentials(data.get("player")))
 
 
 def player_credentials(value: object) -> Credentials | None:

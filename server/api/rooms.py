@@ -42,7 +42,9 @@ async def create_room(request: Request) -> Response:
         room = await state.service.create(
             body.rules,
             public=body.public,
-            settings=state.settings.room_settings(body.time_control, pool=body.pool),
+            settings=state.settings.room_settings(
+                body.time_control, pool=body.pool, bots=body.bots
+            ),
             bot=body.bot,
         )
         # quick play may match players into it (not into a rated room: it seats identities)
@@ -62,6 +64,7 @@ async def create_room(request: Request) -> Response:
         "time_control": tc.to_dict() if tc is not None else None,
         "rated": room.settings.rated,
         "pool": room.settings.pool,
+        "bots": room.settings.bots,
     }
     # The same compact JSON as JSONResponse's, from orjson (rooms.common.jsontext): every new
     # room answers this, and the json module is much slower.

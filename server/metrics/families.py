@@ -15,6 +15,10 @@ from prometheus_client import Counter, Gauge, Histogram
 
 __all__ = [
     "ADMISSION_REFUSALS",
+    "BOTS_ONLINE",
+    "BOT_AUTH",
+    "BOT_MOVES",
+    "BOT_REFUSALS",
     "BUILD_INFO",
     "BUS_RECONNECTS",
     "CLOSES",
@@ -132,6 +136,26 @@ FAIRPLAY_FLAGS = Counter(
     "tictactoe_fairplay_flags",
     "Identities that became flagged for an implausible match rate with perfect play over "
     "many critical positions (a mark for an operator to look, never a sanction).",
+)
+BOTS_ONLINE = Gauge(
+    "tictactoe_bots_online",
+    "Bot accounts' sockets (/ws/bot) open, summed over the live workers.",
+    multiprocess_mode="livesum",
+)
+BOT_AUTH = Counter(
+    "tictactoe_bot_token_checks",
+    "Bot tokens presented (bot socket hellos, room joins), by result: ok or refused.",
+    ["result"],
+)
+BOT_MOVES = Counter(
+    "tictactoe_bot_moves",
+    "Moves sent by bot accounts' seats that passed the bot checks (token, moves a second).",
+)
+BOT_REFUSALS = Counter(
+    "tictactoe_bot_refusals",
+    "Bot accounts refused by a per-bot limit: max_games, games_per_day, moves_per_second, "
+    "or auth_rate (token checks too fast).",
+    ["limit"],
 )
 LEASE_LOSSES = Counter(
     "tictactoe_lease_losses",

@@ -20,3 +20,4 @@ class CloseCode(IntEnum):
     ROOM_NOT_FOUND = 4004
     FLOOD = 4008
     TOO_SLOW = 4009
+    BOT_TOKEN_REFUSED = 4401  # a bot's token is not valid (any more): rotated or revoked

@@ -30,6 +30,9 @@ JOIN_REFUSED_FOR_SURE = frozenset(
         ErrorCode.ROOM_NOT_FOUND,
         ErrorCode.IDENTITY_REQUIRED,  # a rated room's seat (rooms.room.seating)
         ErrorCode.IDENTITY_SEATED,
+        ErrorCode.BOTS_NOT_ALLOWED,  # bot accounts (rooms.bots)
+        ErrorCode.BOTS_ONLY,
+        ErrorCode.BOT_TOKEN_REQUIRED,
     }
 )
 """A join the room refused: nothing was written. Any other failure of a join's commit (the

@@ -17,16 +17,18 @@ import json
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
 
 from rooms import ErrorCode, Executed, Feed, Hub, LeaseLost, Presence, RoomError, RoomService
 from rooms.fanout.delayed import DelayedFeed
 from rooms.guesses import GuessDesk
-from rooms.players import PlayerDirectory, verified
+from rooms.players import PlayerDirectory
 from rooms.protocol import (
     ActionMessage,
     ChatMessage,
+    ClientMessage,
     ClientType,
     GuessMessage,
     JoinMessage,
@@ -45,6 +47,7 @@ from rooms.protocol import (
 )
 from rooms.room import Command, Join, JoinReply, MoveReply, PlayMove, Role
 
+from ..bot_api.seats import BotSeat, bot_may, join_identity
 from ..crash_points import AFTER_SEAT, crash_point
 from ..fastpath.direct_receive import receive_directly, stop_receiving_directly
 from ..fastpath.probe import probe
@@ -59,6 +62,9 @@ from .frames import FrameReader
 from .heartbeat import Heartbeats
 from .limits import TokenBucket
 from .refusals import CLOSE_REFUSALS, JOIN_REFUSED_FOR_SURE
+
+if TYPE_CHECKING:  # the gate imports this package's limits, which import this module
+    from ..bot_api.gate import BotGate
 
 __all__ = ["Session"]
 
@@ -91,8 +97,11 @@ class Session(FrameReader):
         conn_id: str | None = None,
         watch_only: bool = False,
         heartbeats: Heartbeats | None = None,
+        bot_gate: BotGate | None = None,
     ) -> None:
         self.room_id = room_id
+        self.bot_gate = bot_gate  # bot accounts' tokens and limits (server.bot_api.gate)
+        self._bot: BotSeat | None = None  # joined with a bot's token
         self.heartbeats = heartbeats  # watches this connection once it sends a ping
         self.watch_only = watch_only  # the spectators' path: a player's join is refused
         self.players = players
@@ -225,6 +234,8 @@ class Session(FrameReader):
 
     def _error(self, exc: RoomError, ref: str | None = None) -> None:
         message = error_message(exc.code, exc.message, exc.ref or ref, retry_after=exc.retry_after)
+        if exc.code is ErrorCode.BOT_LIMIT and exc.field is not None:
+            message["field"] = exc.field  # which limit (server.bot_api.gate)
         self.conn.send(dumps(message))
         metrics.error(exc.code, "websocket")
 
@@ -243,6 +254,8 @@ class Session(FrameReader):
                 await self._join(message)
             elif self._joined is None:
                 raise RoomError(ErrorCode.NOT_JOINED, "the first message must be a join")
+            elif self._bot is not None and not await self._bot_may(message):
+                return
             elif isinstance(message, MoveMessage):
                 await self._move(message)
             elif isinstance(message, SyncMessage):
@@ -306,7 +319,7 @@ class Session(FrameReader):
             self.lag.check("join")
         # A read before the room's commit (an identity is not room state); bad_identity
         # refuses the join before anything is written.
-        player = await verified(self.players, message.player) if message.player else None
+        player, self._bot = await join_identity(self.bot_gate, self.players, message)
         feed = self.conn.feed(self.room_id, self.service)
         await self.hub.attach(self.room_id, feed)  # subscribe first, then read the room
         try:
@@ -321,6 +334,7 @@ class Session(FrameReader):
                 message.token,
                 message.join_key,
                 player.player_id if player is not None else None,
+                bot=player is not None and player.bot,
             )
             executed = await self.presence.join(self.room_id, command, self._lease_lost)
         except BaseException as exc:
@@ -355,6 +369,17 @@ class Session(FrameReader):
         self.conn.send(dumps(welcome))
         feed.start(room.version)
         receive_directly(self.websocket, self._offered)  # fastpath: the messages that follow
+
+    async def _bot_may(self, message: ClientMessage) -> bool:
+        """A bot's seat (server.bot_api.seats): False, after ``bad_identity`` and a 4401
+        close, once its token is revoked."""
+        assert self._bot is not None
+        if await bot_may(self.bot_gate, self._bot, message):
+            return True
+        revoked = RoomError(ErrorCode.BAD_IDENTITY, "this bot token was revoked; nothing done")
+        self._error(revoked, message.ref)
+        self.conn.end(CloseCode.BOT_TOKEN_REFUSED, "bot token revoked")
+        return False
 
     async def _join_delayed(self, feed: Feed, executed: Executed) -> None:
         """A spectator of a game watched with a delay: the delayed listener replaces the

@@ -76,6 +76,7 @@ async def _serve(websocket: WebSocket, state: AppState, conn_id: str, watch_only
             conn_id=conn_id,
             watch_only=watch_only,
             heartbeats=state.heartbeats,
+            bot_gate=state.bot_gate,
         )
         await session.run()
     finally:

@@ -46,7 +46,8 @@ async def test_an_identity_is_issued_once_with_its_secret_and_read_without_it(
     made = await create(server, {"name": "  Ada  "})
     assert made.status_code == 201 and made.headers["cache-control"] == "no-store"
     body = made.json()
-    assert set(body) == {"player_id", "secret", "name", "created"}
+    assert set(body) == {"player_id", "secret", "name", "created", "bot"}
+    assert body["bot"] is False  # a person's identity (bot accounts: POST /api/bots)
     assert body["name"] == "Ada" and isinstance(body["created"], float)
     assert re.fullmatch(r"[A-Za-z0-9_-]{16}", body["player_id"])
     assert re.fullmatch(r"[A-Za-z0-9_-]{43}", body["secret"])
@@ -56,6 +57,7 @@ async def test_an_identity_is_issued_once_with_its_secret_and_read_without_it(
         "player_id": body["player_id"],
         "name": "Ada",
         "created": body["created"],
+        "bot": False,
         "ratings": {},  # rated in no pool yet
         "recent_games": [],
     }
@@ -111,6 +113,7 @@ async def test_the_holder_renames_and_everyone_reads_the_new_name(server: LiveSe
         "player_id": player["player_id"],
         "name": "Ada Lovelace",
         "created": player["created"],
+        "bot": False,
     }
     assert (await read(server, player["player_id"])).json()["name"] == "Ada Lovelace"
 
