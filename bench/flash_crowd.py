@@ -19,8 +19,10 @@ import sys
 import time
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
+
+from client.aio import open_joined
 
 from .load.http import HttpPool
 
@@ -30,12 +32,7 @@ WAIT = 120.0
 
 
 async def _join(url: str, role: str) -> tuple[ClientConnection, dict[str, Any]]:
-    ws = await connect(url, proxy=None, max_queue=None, open_timeout=WAIT)
-    await ws.send(json.dumps({"type": "join", "as": role}))
-    while True:
-        message = json.loads(await ws.recv())
-        if message["type"] in {"welcome", "error"}:
-            return ws, message
+    return await open_joined(url, {"type": "join", "as": role}, max_queue=None, open_timeout=WAIT)
 
 
 async def _drain(ws: ClientConnection, until: asyncio.Event) -> list[dict[str, Any]]:

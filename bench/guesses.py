@@ -31,7 +31,10 @@ import sys
 import time
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
+
+from client import move_message
+from client.aio import open_joined
 
 from .load.http import HttpPool
 from .load.launch import CONFIGS, RedisProcess, launch
@@ -76,12 +79,10 @@ async def _spectator(
     url: str, room_id: str, *, board: _Board, guessing: Any, think: float,
     counts: dict[str, int], first: bool,
 ) -> None:  # fmt: skip
-    ws = await _connected(_ws(url, room_id, watch=True), counts)
+    ws, answer = await _joined(_ws(url, room_id, watch=True), counts)
     async with ws:
-        await ws.send(json.dumps({"type": "join", "as": "spectator"}))
-        while (answer := await _recv(ws))["type"] != "welcome":
-            if answer["type"] == "error":
-                raise RuntimeError(f"a spectator's join was refused: {answer}")
+        if answer["type"] != "welcome":
+            raise RuntimeError(f"a spectator's join was refused: {answer}")
         counts["joined"] += 1
         pending: asyncio.Task[None] | None = None
         async for text in ws:
@@ -105,11 +106,13 @@ async def _spectator(
                 counts["refused"] += 1
 
 
-async def _connected(url: str, counts: dict[str, int]) -> ClientConnection:
-    """A spectator's socket, tried again while a busy machine makes the handshake time out."""
+async def _joined(url: str, counts: dict[str, int]) -> tuple[ClientConnection, dict[str, Any]]:
+    """A spectator's socket and the answer to its join, tried again while a busy machine
+    makes the handshake time out."""
+    join = {"type": "join", "as": "spectator"}
     for _ in range(10):
         try:
-            return await connect(url, proxy=None, max_queue=None, open_timeout=WAIT)
+            return await open_joined(url, join, answer_wait=WAIT, max_queue=None, open_timeout=WAIT)
         except (OSError, TimeoutError):
             counts["retried"] += 1
             await asyncio.sleep(1.0)
@@ -190,11 +193,12 @@ async def _arrival(player: _Player) -> tuple[dict[str, Any], float]:
 
 
 async def _seat(url: str, room_id: str) -> _Player:
-    ws = await connect(_ws(url, room_id, watch=False), proxy=None, max_queue=None)
-    await ws.send(json.dumps({"type": "join", "as": "player"}))
-    player = _Player(ws, "")
-    welcome = await player.until("welcome")
-    player.mark, player.version = welcome["mark"], welcome["version"]
+    join = {"type": "join", "as": "player"}
+    ws, welcome = await open_joined(_ws(url, room_id, watch=False), join, max_queue=None)
+    if welcome["type"] != "welcome":
+        raise RuntimeError(f"the server refused a player's join: {welcome}")
+    player = _Player(ws, welcome["mark"])
+    player.version = welcome["version"]
     return player
 
 
@@ -216,10 +220,8 @@ async def _play(
             ]
         )
         sent = time.perf_counter()
-        await mover.ws.send(json.dumps({
-            "type": "move", "row": row, "col": col, "version": mover.version,
-            "move_id": f"{mover.mark}{mover.version}",
-        }))  # fmt: skip
+        move_id = f"{mover.mark}{mover.version}"
+        await mover.ws.send(json.dumps(move_message(move_id, mover.version, row, col)))
         arrivals = await asyncio.gather(_arrival(other), _arrival(mover))
         moved, arrived = arrivals[0]
         latencies.append(arrived - sent)

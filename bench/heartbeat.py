@@ -24,11 +24,12 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 
 from bench.browser import create_room
 from bench.load.launch import CONFIGS, launch
 from bench.load.procstat import ProcessTree, load_average
+from client.aio import open_joined
 
 __all__ = ["main", "run"]
 
@@ -40,8 +41,8 @@ async def _open(base: str, count: int) -> list[ClientConnection]:
     rooms = [create_room(base) for _ in range(-(-count // ROOM_SIZE))]
     sockets = []
     for index in range(count):
-        ws = await connect(f"{ws_base}/ws/{rooms[index // ROOM_SIZE]}", ping_interval=None)
-        await ws.send(json.dumps({"type": "join", "as": "spectator"}))
+        url = f"{ws_base}/ws/{rooms[index // ROOM_SIZE]}"
+        ws, _ = await open_joined(url, {"type": "join", "as": "spectator"}, ping_interval=None)
         sockets.append(ws)
     return sockets
 

@@ -1,24 +1,22 @@
 """A room over the protocol, in asyncio: join, resume at once after a drop, moves that land once.
 
-Two levels. ``open_joined`` opens one socket and sends one ``join``, and hands back the bare
-``websockets`` connection with its answer: a load generator keeps its own hot loop on it
-(bench.load). ``AsyncRoomClient`` keeps a seat through any number of connections: a keeper
-task notices a drop at once and joins again (with the seat token and ``last_version``;
-docs/protocol.md, "Resume"), on the URL ``urls`` picks (another one after a failure: a
-cluster's live servers), and ``move`` / ``request`` are retried through drops, reply timeouts
-and ``busy``/``unavailable`` with the very same message, until the server answers or refuses
-for good (``Refused``). A player sends a ``join_key`` with every join until it holds a
-token, so a seat-taking join whose welcome was lost gets its seat again; ``join`` raises
-``SeatLost`` when it ends with another seat or ``room_full`` (the server gave the seat to
-nobody who holds its token). Subclasses hear every message through ``observe`` (the soak's
-tally, bench.soak.client).
+``AsyncRoomClient`` keeps a seat through any number of connections (client.lines.Line), and
+its ``room`` (a client.mirror.RoomMirror) follows the game. A keeper task notices a drop at
+once and joins again (with the seat token and ``last_version``; docs/protocol.md, "Resume"),
+on the URL ``urls`` picks (another one after a failure: a cluster's live servers); ``move``
+and ``request`` are retried through drops, reply timeouts and ``busy``/``unavailable`` with
+the very same message, until the server answers or refuses for good (``Refused``). A player
+sends a ``join_key`` with every join until it holds a token, so a seat-taking join whose
+welcome was lost gets its seat again; ``join`` raises ``SeatLost`` when it ends with another
+seat or ``room_full`` (the server gave the seat to nobody who holds its token). Subclasses
+hear every message through hooks (the soak's tally, bench.soak.client). A load generator's
+hot loop runs on ``open_joined``'s bare socket instead.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import random
 import time
 from collections import deque
@@ -26,12 +24,13 @@ from collections.abc import Callable
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import InvalidHandshake, InvalidURI
 
 from .errors import ClientError, Refused
+from .lines import Line, open_joined
+from .mirror import RoomMirror
 from .wire import (
     JOIN_AGAIN,
-    REPLY_TYPES,
     RETRYABLE,
     Message,
     Seat,
@@ -54,101 +53,8 @@ TRAIL = 16
 """Messages a client remembers (sent and received), for the report of a stuck game."""
 
 
-async def open_joined(
-    url: str, join: Message, *, answer_wait: float | None = None, **options: Any
-) -> tuple[ClientConnection, Message]:
-    """Open ``url`` (a room socket), send ``join``; the connection and its answer: the
-    ``welcome``, or the ``error`` (the connection is then left open: the caller may join again
-    or close it). ``options`` go to ``websockets``' ``connect`` (``proxy`` defaults to None:
-    loopback benches never want the environment's proxy). Events sent before the answer
-    (none, by the protocol) are skipped."""
-    options.setdefault("proxy", None)
-    ws = await connect(url, **options)
-    try:
-        await ws.send(json.dumps(join))
-        while True:
-            answer = json.loads(await asyncio.wait_for(ws.recv(), answer_wait))
-            if isinstance(answer, dict) and answer.get("type") in ("welcome", "error"):
-                return ws, answer
-    except BaseException:
-        await ws.close()
-        raise
-
-
 class SeatLost(ClientError):
     """A seat-taking ``join`` got no ``welcome`` for its seat: the seat is lost."""
-
-
-class Line:
-    """One WebSocket of an ``AsyncRoomClient`` and its reader, which keeps the replies
-    (``welcome``, ``move_ok``, ``error``...) for ``reply`` and hands everything to the
-    client's ``observe``."""
-
-    def __init__(self, ws: ClientConnection, url: str, client: AsyncRoomClient) -> None:
-        self.ws, self.url, self.client = ws, url, client
-        self.server: str = client.server_of(ws, url)
-        self.opened = time.monotonic()
-        """When its handshake completed."""
-        self.replies: list[Message] = []
-        self.closed = asyncio.Event()
-        self.arrived = asyncio.Event()
-        self.reader = asyncio.create_task(self._read())
-
-    async def _read(self) -> None:
-        try:
-            async for text in self.ws:
-                message = json.loads(text)
-                if isinstance(message, dict):
-                    self.client._note("<", self, message)
-                    self.client.observe(message)
-                    if message.get("type") in REPLY_TYPES:
-                        self.replies.append(message)
-                self.arrived.set()
-        except (ConnectionClosed, OSError):
-            pass
-        finally:
-            self.client._note("x", self, {"type": "closed", "code": self.ws.close_code})
-            self.client._line_closed(self)
-            self.closed.set()
-            self.arrived.set()
-
-    async def send(self, message: Message) -> bool:
-        """Send ``message``; False when the connection is gone."""
-        self.client._note(">", self, message)
-        try:
-            await self.ws.send(json.dumps(message))
-        except (ConnectionClosed, OSError):
-            return False
-        return True
-
-    async def reply(self, match: Callable[[Message], bool]) -> Message | None:
-        """The first reply that ``match``es; ``None`` when the line closed or stayed silent
-        for the client's ``reply_wait`` (then it is aborted, so the keeper rejoins)."""
-        deadline = time.monotonic() + self.client.reply_wait
-        while True:
-            for index, message in enumerate(self.replies):
-                if match(message):
-                    return self.replies.pop(index)
-            if self.closed.is_set():
-                return None
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self.abort()
-                return None
-            self.arrived.clear()
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.arrived.wait(), remaining)
-
-    def abort(self) -> None:
-        self.ws.transport.abort()
-
-    async def close(self) -> None:
-        with contextlib.suppress(ConnectionClosed, OSError, TimeoutError):
-            await asyncio.wait_for(self.ws.close(), 2)
-        self.abort()
-        self.reader.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.reader
 
 
 URLPicker = Callable[[str | None], str | None]
@@ -191,12 +97,21 @@ class AsyncRoomClient:
         """Why this client gave up rejoining (an error no retry cures), if it did."""
         self.trail: deque[str] = deque(maxlen=TRAIL)
         """What the client sent and received last, to tell how it came to a refusal."""
+        self.room = RoomMirror()
+        """The room as the server reports it (rules, moves, players, status, turn...)."""
         self._keeper: asyncio.Task[None] | None = None
         self._rng = random.Random()
 
     @property
     def mark(self) -> str | None:
-        return self.seat.mark
+        """This seat's mark (it changes with a rematch's ``new_game``); None: watching."""
+        return self.room.mark if self.room.mark is not None else self.seat.mark
+
+    @property
+    def my_turn(self) -> bool:
+        """The game is being played and it is this seat's move."""
+        room = self.room
+        return room.status == "playing" and room.mark is not None and room.turn == room.mark
 
     @property
     def token(self) -> str | None:
@@ -218,6 +133,7 @@ class AsyncRoomClient:
     def observe(self, message: Message) -> None:
         """Every message received, in order (override to hear them; call this one)."""
         self.seat.saw(message)
+        self.room.take(message)
         self.changed.set()
 
     def server_of(self, ws: ClientConnection, url: str) -> str:
@@ -238,12 +154,13 @@ class AsyncRoomClient:
     def rejoined(self, drop: object, seconds: float) -> None:
         """Joined again ``seconds`` after the drop ``dropped`` answered ``drop`` for."""
 
-    def _note(self, way: str, line: Line, message: Message) -> None:
+    def noted(self, way: str, line: Line, message: Message) -> None:
+        """Keep a message sent (``>``), received (``<``) or a close (``x``) in ``trail``."""
         fields = ("type", "code", "version", "move_id", "ref", "mark", "last_version")
         brief = " ".join(str(message[key]) for key in fields if message.get(key) is not None)
         self.trail.append(f"{way} {line.server[-5:]}#{id(line) % 1000:03d} {brief}")
 
-    def _line_closed(self, line: Line) -> None:
+    def line_closed(self, line: Line) -> None:
         if line is self.line:
             self.joined.clear()  # before anyone waiting on the line's close runs
 
@@ -294,6 +211,7 @@ class AsyncRoomClient:
                         raise SeatLost(f"{self.seat.name} got seat {answer.get('mark')}")
                     self.line = line
                     self.seat.welcomed(answer)
+                    self.room.mark = self.seat.mark
                     self.welcomed(line, answer)
                     self.joined.set()
                     if self._keeper is None:
@@ -340,7 +258,17 @@ class AsyncRoomClient:
 
     async def seen(self, version: int) -> None:
         """Until this client knows ``version`` (the caller bounds the wait)."""
-        while self.version is None or self.version < version:
+        await self.until(lambda: self.version is not None and self.version >= version)
+
+    async def until(self, done: Callable[[], bool]) -> None:
+        """Until ``done()`` holds, checked after every message (the caller bounds the wait,
+        ``asyncio.timeout``). A ``room`` that missed a version or changed wholesale (a
+        takeback, a rematch) is brought up to date with a ``sync`` meanwhile."""
+        while not done():
+            line = self.line
+            if self.room.gap and line is not None and self.joined.is_set():
+                self.room.gap = False
+                await line.send({"type": "sync"})
             self.changed.clear()
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.changed.wait(), 1.0)

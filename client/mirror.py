@@ -46,7 +46,8 @@ class RoomMirror:
         self.gap = False
 
     def take(self, message: Message) -> str | None:
-        """Apply one message of the room's; a line to tell a person, if any."""
+        """Apply one message of the room's; a line to tell a person, if any. Fields an event
+        may leave out (a bare relay's carry less) keep what was known."""
         kind = message.get("type")
         if kind in ("welcome", "state"):
             self.apply_state(message["state"])
@@ -58,19 +59,21 @@ class RoomMirror:
         self.version = version
         if kind == "moved":
             self.moves.append({k: message.get(k) for k in ("mark", "row", "col", "layer")})
-            self.status, self.outcome = message["status"], message.get("outcome")
+            self.status, self.outcome = message.get("status", self.status), message.get("outcome")
             self.turn = message.get("turn")
         elif kind == "game_over":  # ended off the board: resignation, a flag, an abort...
-            self.status, self.outcome = message["status"], message.get("outcome")
+            self.status, self.outcome = message.get("status", self.status), message.get("outcome")
             self.turn = None
         elif kind in ("undone", "new_game"):  # moves taken back, or a rematch's new game
-            self.status, self.turn = message["status"], message.get("turn")
+            self.status, self.turn = message.get("status", self.status), message.get("turn")
             if kind == "new_game" and self.mark is not None:
-                self.mark = message["marks"].get(self.mark, self.mark)  # the seats swap marks
+                self.mark = message.get("marks", {}).get(
+                    self.mark, self.mark
+                )  # the seats swap marks
             self.gap = True  # the board changed wholesale: the snapshot (a sync) says how
         elif kind == "player_joined":
             self.players.append(message["player"])
-            self.status = message["status"]
+            self.status = message.get("status", self.status)
             if self.status == "playing":  # the last seat taken: the first mark begins
                 self.turn = self.rules.marks[0]
             return f"{message['player']['name']} joined as {message['player']['mark']}."

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from time import perf_counter
@@ -22,8 +21,10 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import orjson
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, WebSocketException
+
+from client.aio import open_joined
 
 from .http import HttpError, HttpPool
 from .recorder import Recorder
@@ -173,18 +174,22 @@ async def spectate(ws: ClientConnection, game: Round) -> None:
 
 
 async def join(url: str, role: str, recorder: Recorder, opened: list[ClientConnection]) -> int:
-    """Open a connection to the room, join as ``role``; the version of its ``welcome``."""
+    """Open a connection to the room, join as ``role`` (the client library's bare joined
+    socket: the game's moves then run on it directly); the version of its ``welcome``."""
+    name = "bench" if role == "spectator" else f"bench-{len(opened) + 1}"
     # max_queue=None: keep reading whatever arrives before this connection's reader starts
     # (with 1,000 spectators every join is an event to all); a client that stopped reading
     # would be dropped by the server as too slow (4009), as it should be.
-    ws = await connect(
-        url, compression=None, ping_interval=None, close_timeout=2, proxy=None, max_queue=None
+    ws, welcome = await open_joined(
+        url,
+        {"type": "join", "as": role, "name": name},
+        compression=None,
+        ping_interval=None,
+        close_timeout=2,
+        max_queue=None,
     )
     opened.append(ws)
     recorder.opened_one()
-    name = "bench" if role == "spectator" else f"bench-{len(opened)}"
-    await ws.send(json.dumps({"type": "join", "as": role, "name": name}))
-    welcome = message(await ws.recv())
     if welcome.get("type") != "welcome":
         raise GameFailed(f"join:{welcome.get('code', welcome.get('type'))}")
     return int(welcome.get("version", 0))

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 from typing import Any
 
-from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import WebSocketException
+
+from client.aio import open_joined
 
 from .http import HttpPool
 from .procstat import ProcessTree
@@ -33,16 +34,15 @@ async def _open(url: str, gate: asyncio.Semaphore) -> ClientConnection:
     busy machine) is retried after the ``retry_after`` it names, as a client does."""
     for attempt in range(RETRIES + 1):
         async with gate:
-            ws = await connect(
+            ws, welcome = await open_joined(
                 url,
+                {"type": "join", "as": "spectator", "name": "idle"},
+                answer_wait=30,
                 compression=None,
                 ping_interval=None,
                 close_timeout=2,
-                proxy=None,
                 open_timeout=30,
             )
-            await ws.send(json.dumps({"type": "join", "as": "spectator", "name": "idle"}))
-            welcome = json.loads(await asyncio.wait_for(ws.recv(), 30))
             if welcome.get("type") == "welcome":
                 return ws
             await ws.close()

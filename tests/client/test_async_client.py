@@ -44,7 +44,9 @@ async def test_it_rejoins_by_itself_after_the_connection_is_killed(
     clients.append(x)
     await x.join()
     o = await connect(server, room_id)
-    await x.seen((await o.join())["version"])
+    await o.join()
+    await x.until(lambda: x.my_turn)
+    assert x.room.status == "playing" and x.room.players[0]["name"] == "Ada"
     token = x.token
     assert x.line is not None
     x.line.abort()  # the network drops: no close frame
@@ -53,6 +55,8 @@ async def test_it_rejoins_by_itself_after_the_connection_is_killed(
     landed = await x.move(0, 0)
     assert landed["type"] == "move_ok" and not landed["duplicate"]
     assert x.reconnects == 1 and x.token == token and x.mark == "X"
+    await x.until(lambda: len(x.room.moves) == 1)
+    assert not x.my_turn and x.room.turn == "O"
     sent = [line.split()[2] for line in x.trail if line.startswith("> ")]
     assert sent == ["join", "join", "move"]
     snapshot = await server.snapshot(room_id)
