@@ -88,6 +88,12 @@ def _options(data: dict[str, Any], state: AppState, creator: Player) -> Callable
     tc = TimeControl.from_dict(
         data.get("time_control") or DEFAULT_TIME_CONTROL, first_move=state.settings.first_move
     )
+    if tc.correspondence:  # rounds are played live: a round of days per move is not one
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS,
+            "time_control.days: a tournament plays live clocks, not days per move",
+            field="time_control.days",
+        )
     try:
         name = clean_name(data.get("name") or f"{creator.name}'s tournament")
     except ValueError as exc:

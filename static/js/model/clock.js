@@ -6,9 +6,14 @@
  *  snapshot (`offset` = local seconds − server seconds). */
 export const serverTime = (localMs, offset) => localMs / 1000 - (offset || 0);
 
-/** "4:59", "1:02:03"; under 10 seconds with tenths, "0:09.4". */
+/** "4:59", "1:02:03"; under 10 seconds with tenths, "0:09.4"; a day or more (a
+ *  correspondence game's), "2d 03h". */
 export function formatClock(seconds) {
   const s = Math.max(0, seconds);
+  if (s >= 86400) {
+    const days = Math.floor(s / 86400);
+    return `${days}d ${String(Math.floor((s % 86400) / 3600)).padStart(2, "0")}h`;
+  }
   if (s < 10) {
     const tenths = Math.floor(s * 10) / 10;
     return `0:0${tenths.toFixed(1)}`;
@@ -20,9 +25,10 @@ export function formatClock(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
-/** "5 + 2" (minutes + seconds of increment), "30 s + 0", "no clock". */
+/** "5 + 2" (minutes + seconds of increment), "30 s + 0", "no clock", "3 days a move". */
 export function timeControlText(tc) {
   if (!tc) return "No clock";
+  if (tc.days) return `${tc.days} day${tc.days === 1 ? "" : "s"} a move`;
   const initial = tc.initial >= 60 && tc.initial % 60 === 0 ? `${tc.initial / 60}` : `${tc.initial} s`;
   return `${initial} + ${tc.increment || 0}`;
 }

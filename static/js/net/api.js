@@ -93,6 +93,13 @@ export const renamePlayer = (id, secret, name) =>
     authorization: `Bearer ${secret}`,
   });
 
+/** GET /api/players/{id}/games with the secret → {player_id, now, games: [{room_id, mark,
+ *  your_turn, deadline, time_left, opponents, ...}]}: the correspondence games, its move first. */
+export const getPlayerGames = (id, secret) =>
+  request("GET", `/api/players/${encodeURIComponent(id)}/games`, undefined, undefined, {
+    authorization: `Bearer ${secret}`,
+  });
+
 /** GET /api/leaderboards/{pool} → {pool, top: [{rank, player_id, name, rating, ...}], around}. */
 export const getLeaderboard = (pool, around) =>
   request("GET", `/api/leaderboards/${encodeURIComponent(pool)}${around ? `?around=${encodeURIComponent(around)}` : ""}`);

@@ -1,6 +1,7 @@
 // The lobby form's room options: who to play (a person, or a bot and its level and
 // side) and the time control. Fields, their show/hide logic, and reading them into the
 // body of POST /api/rooms ({bot, bot_mark, time_control}); the server judges the values.
+// The days are a correspondence game's: that long for each move (protocol.md, Clocks).
 
 import { h } from "../browser/dom.js";
 
@@ -18,6 +19,9 @@ export const TIME_CONTROLS = Object.freeze([
   { id: "3+2", label: "3 + 2", tc: { initial: 180, increment: 2 } },
   { id: "5+0", label: "5 + 0", tc: { initial: 300, increment: 0 } },
   { id: "10+5", label: "10 + 5", tc: { initial: 600, increment: 5 } },
+  { id: "1d", label: "1 day", tc: { days: 1 } },
+  { id: "3d", label: "3 days", tc: { days: 3 } },
+  { id: "7d", label: "7 days", tc: { days: 7 } },
   { id: "custom", label: "Other" },
 ]);
 
@@ -26,6 +30,7 @@ export const OPTION_FIELDS = Object.freeze({
   bot: "bot_level",
   bot_mark: "bot_side",
   time_control: "clock",
+  "time_control.days": "clock",
   "time_control.initial": "tc_minutes",
   "time_control.increment": "tc_increment",
 });

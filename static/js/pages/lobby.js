@@ -1,13 +1,15 @@
 // The lobby (/): one click on a pairing (lobby-pairings.js) seats the player by quick
 // play; the custom game's form, one click away, creates a game (against a person or a
 // bot, with or without a clock) or quick-plays its own rules; the open and live public
-// games (kept up to date); join by code or link; a link to the tournaments.
+// games (kept up to date); the player's correspondence games, their move first ("Your
+// turn", lobby-turns.js); join by code or link; a link to the tournaments.
 
 import { createRoom, getRoom, listRooms } from "../net/api.js";
 import { announce } from "../browser/announce.js";
 import { fill, h } from "../browser/dom.js";
 import { identityCard } from "./identity-card.js";
 import { pairingGrid, quickSeat } from "./lobby-pairings.js";
+import { turnsCard } from "./lobby-turns.js";
 import { ensureIdentity, renameIdentity } from "../net/identity.js";
 import { renderRoomList } from "../render/lobby.js";
 import { clockFieldset, OPTION_FIELDS, opponentFieldset, readOptions, readTimeControl, syncOptions } from "./lobby-options.js";
@@ -39,6 +41,7 @@ export function startLobby(app) {
       h("p", { class: "hint tournament-hint" }, "Or ", h("a", { href: "/tournaments" }, "run a tournament"),
         ": a round robin, an arena, a Swiss or a knockout.")),
     h("div", { class: "lobby-side" },
+      turnsCard(),
       h("section", { class: "card rooms-card", "aria-labelledby": "rooms-title" },
         h("div", { class: "card-head" },
           h("h2", { id: "rooms-title" }, "Public games"),

@@ -18,7 +18,7 @@ import { kindText, summaryText, takesEntrants, tournamentPath } from "../model/t
 
 const POLL_MS = 3000;
 const FAMILIES = ["classic", "connect4", "gomoku", "cube"]; // the rated families (ratings.js)
-const CLOCKS = TIME_CONTROLS.filter((t) => t.tc); // a tournament game is always timed
+const CLOCKS = TIME_CONTROLS.filter((t) => t.tc && !t.tc.days); // always a live clock
 const DEFAULT_CLOCK = "3+2";
 const MAX_PLAYERS = 32;
 const ARENA_MINUTES = [3, 5, 10, 15, 30, 60];
