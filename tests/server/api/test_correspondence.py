@@ -90,3 +90,17 @@ async def test_a_bot_plays_correspondence_too(server: LiveServer, connect: Any) 
     assert (await human.move(1, 1))["type"] == "move_ok"
     answer = await human.until("moved", mark="O")
     assert answer["clock"]["days"] == 3 and answer["clock"]["remaining"]["O"] == 3 * 86400
+
+
+async def test_a_tournament_refuses_days_per_move(server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        ada = await identity(http, "Ada")
+        made = await http.post(
+            "/api/tournaments",
+            json={
+                "player": {"id": ada["player_id"], "secret": ada["secret"]},
+                "time_control": {"days": 1},
+            },
+        )
+    assert made.status_code == 422
+    assert (made.json()["code"], made.json()["field"]) == ("invalid_options", "time_control.days")
