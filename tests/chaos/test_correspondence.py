@@ -5,11 +5,13 @@ redis-server with its AOF on, real WebSocket clients holding guest identities.
   Redis killed and restarted from its AOF, new servers started; the players resume their
   seats with their tokens on other servers, each one's list of games still says whose move
   it is, and the game is played to its end with nothing lost or doubled.
-* A missed deadline ends the game once: the players gone, three servers scanning the
-  store's deadlines, one killed -9 at the deadline; the game ends on time exactly once, and
-  later scans (a fresh server's too) change nothing.
+* A missed deadline ends the game once: the players gone, two servers scanning the store's
+  deadlines, one killed -9 at the deadline; the game ends on time exactly once, and later
+  scans (a fresh server's too) change nothing.
 
-A "day" is a few seconds here (``TICTACTOE_CORRESPONDENCE_DAY``, a test knob)."""
+A "day" is a few seconds here (``TICTACTOE_CORRESPONDENCE_DAY``, a test knob). Each test takes
+some 20 s, nearly all of it starting servers (four and three): they are issue 43's done-when
+checks, so they stay in the default tier."""
 
 from __future__ import annotations
 
@@ -150,12 +152,11 @@ async def test_a_game_outlives_every_server_and_redis_restarted_from_its_aof(
         for ply, (row, col) in enumerate(rest):
             await (x if ply % 2 == 0 else o).move(row, col, version)
             version += 1
-        ended = await o.next("game_over")
-    assert ended["outcome"]["reason"] == "board_full" and ended["outcome"]["winner"] is None
     events = await logged_events(aof_server.url, room_id)
     moved = [e for e in events if e["type"] == "moved"]
-    assert len(moved) == 9 and [e["ply"] for e in moved] == list(range(1, 10))
-    assert [e["type"] for e in events].count("game_over") == 1
+    assert [e["ply"] for e in moved] == list(range(1, 10))  # every move once, none lost
+    assert moved[-1]["outcome"]["reason"] == "board_full" and moved[-1]["status"] == "finished"
+    assert "game_over" not in [e["type"] for e in events]  # no deadline ended it meanwhile
     assert await games_of(second[0], ada) == []  # over: off the list
 
 
@@ -163,7 +164,7 @@ async def test_a_missed_deadline_ends_the_game_once_with_a_worker_killed_at_it(
     aof_server: RedisServer, fleet: Fleet
 ) -> None:
     fast = {"TICTACTOE_CORRESPONDENCE_DAY": "3", "TICTACTOE_DEADLINE_SCAN": "0.1"}
-    servers = [fleet.launch(store_url=aof_server.url, env=fast) for _ in range(3)]
+    servers = [fleet.launch(store_url=aof_server.url, env=fast) for _ in range(2)]
     for server in servers:
         server.wait_ready()
     ada, grace = await identity(servers[0], "Ada"), await identity(servers[0], "Grace")
@@ -175,7 +176,7 @@ async def test_a_missed_deadline_ends_the_game_once_with_a_worker_killed_at_it(
         await x.move(1, 1, welcome["version"])
         await o.move(0, 0, x.version)
     # the players are gone; X's day runs out with nobody connected
-    deadline = (await games_of(servers[2], ada))[0]["deadline"]
+    deadline = (await games_of(servers[1], ada))[0]["deadline"]
     await asyncio.sleep(max(deadline - time.time(), 0))
     servers[0].kill()  # the worker that served X, killed -9 at the deadline
 
