@@ -61,6 +61,7 @@ class ErrorCode(StrEnum):
     INVALID_RULES = "invalid_rules"
     INVALID_OPTIONS = "invalid_options"
     INVALID_NAME = "invalid_name"
+    INVALID_SUBSCRIPTION = "invalid_subscription"
     NOT_RATED = "not_rated"
     PLAYER_NOT_FOUND = "player_not_found"
     NOT_FOUND = "not_found"

@@ -36,6 +36,7 @@ from rooms.backends.due import DueIndex
 from rooms.correspondence import DeadlineScanner
 from rooms.fairplay.judge import FairPlayJudge
 from rooms.guesses import GuessDesk
+from rooms.push import PushBook
 from rooms.tournaments import TournamentService
 from rooms.tournaments.director import Director
 
@@ -60,6 +61,7 @@ from .metrics import (
     metrics_routes,
     worker_exited,
 )
+from .push import PushDispatch, PushSender, VapidKey
 from .settings import Settings
 from .state import AppState, app_state
 from .telemetry import Telemetry, TracingMiddleware
@@ -105,6 +107,10 @@ def create_app(settings: Settings | None = None) -> Starlette:
         if isinstance(store, DueIndex)  # every store of open_backend
         else None
     )
+    push = PushDispatch(
+        backend.push, queue=settings.push_queue, concurrency=settings.push_concurrency
+    )
+    service.observers.append(push.observe)  # turns and ends told to absent players
     hub.on_due = watch.noted  # the due of each event, parsed only when not null
     desk = GuessDesk(backend.guesses, service.load)
     hub.on_event = desk.observe  # a move's split, after the move went out (rooms.guesses)
@@ -136,6 +142,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         rater=rater,
         fairplay=fairplay,
         bot_gate=BotGate(backend.players, settings),
+        push=push,
     )
 
     flusher = Flusher()  # the per-move counts, into prometheus_client once a second
@@ -148,6 +155,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             telemetry.start()
             await backend.open()
             try:
+                push.start(await _push_sender(settings, backend.push))
                 # Before the lease: starting the pool's first process waits for the fork
                 # server to import the search code (up to a second on a busy host), in this
                 # thread; a lease taken already could lapse meanwhile.
@@ -176,6 +184,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                     await deadlines.close()
                 await rater.close()
                 await fairplay.close()
+                await push.close()
                 await watch.close()
                 await desk.close()
                 await asyncio.to_thread(bots.close, wait=True)  # server.bots: why it waits
@@ -217,6 +226,16 @@ def create_app(settings: Settings | None = None) -> Starlette:
     )
     app.state.tictactoe = state
     return app
+
+
+async def _push_sender(settings: Settings, book: PushBook) -> PushSender:
+    """The sender with the configured VAPID key, else the one the store keeps (the first
+    worker to start stores the key it generated; every later one signs with that)."""
+    if settings.push_vapid_key:
+        key = VapidKey.parse(settings.push_vapid_key)
+    else:
+        key = VapidKey.parse(await book.vapid_key(VapidKey.generate().text))
+    return PushSender(key, contact=settings.push_contact, timeout=settings.push_timeout)
 
 
 async def _http_error(request: Request, exc: Exception) -> Response:

@@ -155,6 +155,22 @@ class Settings:
     stall_timeout: float = 30.0
     """Seconds a worker's event loop may go without a heartbeat to the supervisor before
     it is killed and replaced; 0: never."""
+    # Web Push (docs/operations.md, "Web Push")
+    push_vapid_key: str = ""
+    """The VAPID private key that signs every push (base64url of the raw 32-byte P-256 key);
+    empty: the first worker generates one and keeps it in the store for all."""
+    push_contact: str = ""
+    """The VAPID ``sub`` claim, ``mailto:...`` or ``https://...``: whom a push service
+    contacts about this server's pushes; empty: none is sent."""
+    push_concurrency: int = 4
+    """Pushes a worker has in flight at once (server.push.dispatch)."""
+    push_queue: int = 256
+    """Notices a worker holds waiting to be pushed; beyond, one is dropped and counted."""
+    push_timeout: float = 10.0
+    """Seconds one push (encrypting, the request, the push service's answer) may take."""
+    push_http_endpoints: bool = False
+    """Accept ``http://`` push endpoints too (a push service on the same machine, tests);
+    off: only ``https://``, so the server never posts in the clear."""
 
     def __post_init__(self) -> None:
         _positive_int(self, "port", high=65535, low=0)
@@ -174,6 +190,8 @@ class Settings:
             "chat_burst",
             "bot_max_games",
             "bot_games_per_day",
+            "push_concurrency",
+            "push_queue",
         ):
             _positive_int(self, name)
         for name in (
@@ -199,6 +217,7 @@ class Settings:
             "lease_ttl",
             "sweep_interval",
             "boot_timeout",
+            "push_timeout",
         ):
             value = getattr(self, name)
             if (
@@ -212,7 +231,7 @@ class Settings:
                 "correspondence_day",
                 f"must be at most 86400 (a day), got {self.correspondence_day!r}",
             )
-        for name in ("tune_gc", "fastpath"):
+        for name in ("tune_gc", "fastpath", "push_http_endpoints"):
             if not isinstance(getattr(self, name), bool):
                 raise SettingsError(name, f"must be True or False, got {getattr(self, name)!r}")
         _one_of(self, "log_level", LOG_LEVELS)
@@ -229,6 +248,7 @@ class Settings:
             ):
                 raise SettingsError(name, f"must be a number of 0 or more, got {wait!r}")
         _observability(self)
+        _push(self)
         if self.bot_pool not in {"process", "thread"}:
             raise SettingsError("bot_pool", f'must be "process" or "thread", got {self.bot_pool!r}')
         if self.max_message_bytes > self.max_frame_bytes:
@@ -314,6 +334,26 @@ def _observability(settings: Settings) -> None:
         raise SettingsError(
             "sentry_dsn", "must name the project's public key (https://KEY@host/ID)"
         )
+
+
+def _push(settings: Settings) -> None:
+    for name in ("push_vapid_key", "push_contact"):
+        value = getattr(settings, name)
+        if not isinstance(value, str):
+            raise SettingsError(name, f"must be text, got {value!r}")
+        object.__setattr__(settings, name, value.strip())
+    contact = settings.push_contact
+    if contact and not contact.startswith(("mailto:", "https://")):
+        raise SettingsError(
+            "push_contact", f"must be mailto:... or https://..., got {contact!r:.80}"
+        )
+    if settings.push_vapid_key:
+        from .push.vapid import VapidKey  # cryptography, only for a key given
+
+        try:
+            VapidKey.parse(settings.push_vapid_key)
+        except ValueError as exc:
+            raise SettingsError("push_vapid_key", str(exc)) from None
 
 
 def metrics_address(text: str) -> tuple[str, int]:

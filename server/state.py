@@ -24,6 +24,7 @@ from rooms.tournaments.director import Director
 from .bots import BotPool
 from .fastpath import Collector
 from .guards import ConnectionLimit, Drain, LoopLag
+from .push import PushDispatch
 from .settings import Settings
 
 if TYPE_CHECKING:  # importing server.tournaments or server.ws here would import their sockets,
@@ -65,6 +66,8 @@ class AppState:
     """Applies the ratings of the rated games this worker sees ended (rooms.ratings.rater)."""
     fairplay: FairPlayJudge | None = None
     """Judges the games this worker saw end against the solver (rooms.fairplay.judge)."""
+    push: PushDispatch | None = None
+    """Pushes to absent players the turns and ends of this worker's commits (server.push)."""
     drain: Drain = field(default_factory=Drain)
     """Set once the worker drains: ``/readyz`` answers 503 (server.guards.drain)."""
     bot_gate: BotGate | None = None

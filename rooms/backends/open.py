@@ -1,5 +1,6 @@
 """One backend chosen by URL: store, bus, presence registry, quick-play queue, player
-directory, rating book, tournament shelf, guess book, fair-play ledger and bots' desk together.
+directory, rating book, tournament shelf, guess book, fair-play ledger, bots' desk and push
+book together.
 
 ``memory://`` (one process), ``redis://`` (``rediss://``, ``unix://``: one Redis, shared by
 workers and hosts), ``redis+cluster://host:port[,host:port...]`` (a Redis Cluster) or
@@ -25,6 +26,7 @@ from rooms.errors import UnsupportedBackend
 from rooms.fairplay import FairPlayLedger, MemoryLedger
 from rooms.guesses.book import GuessBook, MemoryGuessBook
 from rooms.players import MemoryDirectory, PlayerDirectory
+from rooms.push import MemoryPushBook, PushBook
 from rooms.ratings import MemoryBook, RatingBook
 from rooms.tournaments.shelf import MemoryShelf, TournamentShelf
 
@@ -72,6 +74,8 @@ class Backend:
     """Fair-play counts per identity (rooms.fairplay), in the same store, on its connections."""
     bot_desk: BotDesk = field(default_factory=MemoryBotDesk)
     """Bots' challenges, seats and online marks (rooms.bots.desk), in the same store too."""
+    push: PushBook = field(default_factory=MemoryPushBook)
+    """Identities' push subscriptions and the VAPID key (rooms.push), in the same store too."""
 
     @property
     def shared(self) -> bool:
@@ -126,6 +130,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
     from rooms.backends.redis.guesses import RedisGuessBook
     from rooms.backends.redis.players import RedisDirectory
     from rooms.backends.redis.presence import redis_registry
+    from rooms.backends.redis.push import RedisPushBook
     from rooms.backends.redis.quickplay import RedisQueue
     from rooms.backends.redis.ratings import RedisBook
     from rooms.backends.redis.tournaments import RedisShelf
@@ -156,6 +161,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
             RedisGuessBook.of_store(store),
             RedisLedger.of_store(store),
             RedisBotDesk.of_store(store),
+            RedisPushBook.of_store(store),
         )
     if scheme in CLUSTER_SCHEMES:
         from rooms.backends.redis.cluster.pair import cluster_pair
@@ -184,6 +190,7 @@ def open_backend(url: str, options: BackendOptions | None = None) -> Backend:
         RedisGuessBook.of_store(store),
         RedisLedger.of_store(store),
         RedisBotDesk.of_store(store),
+        RedisPushBook.of_store(store),
     )
 
 

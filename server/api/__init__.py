@@ -10,6 +10,7 @@ from .games import game_routes
 from .health import health_routes
 from .oembed import oembed_routes
 from .players import player_routes
+from .push import push_routes
 from .ratings import rating_routes
 from .responses import api_not_found, error_response, read_body
 from .rooms import room_routes
@@ -27,6 +28,7 @@ def api_routes() -> list[Route]:
         *analysis_routes(),
         *game_routes(),
         *player_routes(),
+        *push_routes(),
         *rating_routes(),
         *tournament_routes(),
         *room_routes(),

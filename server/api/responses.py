@@ -26,6 +26,7 @@ _STATUS = {
     ErrorCode.INVALID_RULES: 422,
     ErrorCode.INVALID_OPTIONS: 422,
     ErrorCode.INVALID_NAME: 422,
+    ErrorCode.INVALID_SUBSCRIPTION: 422,
     ErrorCode.NOT_RATED: 422,
     ErrorCode.BAD_IDENTITY: 401,
     ErrorCode.ROOM_NOT_FOUND: 404,

@@ -34,6 +34,7 @@ __all__ = [
     "LEASE_LOSSES",
     "LOOP_LAG",
     "MESSAGES",
+    "PUSH_MESSAGES",
     "REDIS_ROUND_TRIP",
     "RESYNCS",
     "ROOMS_ACTIVE",
@@ -156,6 +157,13 @@ BOT_REFUSALS = Counter(
     "Bot accounts refused by a per-bot limit: max_games, games_per_day, moves_per_second, "
     "or auth_rate (token checks too fast).",
     ["limit"],
+)
+PUSH_MESSAGES = Counter(
+    "tictactoe_push_messages",
+    "Web Push messages by outcome: sent (the push service took it), failed (it refused, "
+    "was unreachable or too slow; the subscription is kept), dropped (it answered 404 or "
+    "410: the subscription was removed), overflow (a notice dropped on a full queue).",
+    ["outcome"],
 )
 LEASE_LOSSES = Counter(
     "tictactoe_lease_losses",

@@ -27,6 +27,9 @@ are global keys, so nothing needs a cross-slot script:
 ``<prefix>:{fairplay}:…``   the fair-play ledger (``fairplay``): ``p:<player>`` a hash of
                             ``games``, ``critical``, ``matched``; ``done:<room>:<game>`` a game
                             counted; ``flagged`` a set of player ids; one slot for all
+``<prefix>:push:{<id>}``    hash: an identity's push subscriptions (``push``): endpoint ->
+                            JSON of its keys and when it was added; one key, one slot
+``<prefix>:vapid``          string: the VAPID private key every worker signs pushes with
 """
 
 from __future__ import annotations
@@ -115,6 +118,15 @@ class KeyLayout:
     def guesses(self, room_id: str, key: str) -> str:
         """The hash of the guesses of ``room_id``'s ply ``key`` (rooms.guesses.ply_key)."""
         return f"{self.prefix}:{{{room_id}}}:guess:{key}"
+
+    def push(self, player_id: str) -> str:
+        """The hash of ``player_id``'s push subscriptions (its own hash tag: one slot)."""
+        return f"{self.prefix}:push:{{{player_id}}}"
+
+    @property
+    def vapid(self) -> str:
+        """The VAPID private key the workers share (rooms.push)."""
+        return f"{self.prefix}:vapid"
 
     def slot_epoch(self, tag: str) -> str:
         """The epoch key of the hash slot that ``tag`` hashes to (a Cluster's)."""
