@@ -159,9 +159,10 @@ class Settings:
     push_vapid_key: str = ""
     """The VAPID private key that signs every push (base64url of the raw 32-byte P-256 key);
     empty: the first worker generates one and keeps it in the store for all."""
-    push_contact: str = ""
+    push_contact: str = "mailto:webpush@localhost"
     """The VAPID ``sub`` claim, ``mailto:...`` or ``https://...``: whom a push service
-    contacts about this server's pushes; empty: none is sent."""
+    contacts about this server's pushes. The default is a placeholder that the push services
+    accept; an operator sets a real address."""
     push_concurrency: int = 4
     """Pushes a worker has in flight at once (server.push.dispatch)."""
     push_queue: int = 256
@@ -343,7 +344,7 @@ def _push(settings: Settings) -> None:
             raise SettingsError(name, f"must be text, got {value!r}")
         object.__setattr__(settings, name, value.strip())
     contact = settings.push_contact
-    if contact and not contact.startswith(("mailto:", "https://")):
+    if not contact.startswith(("mailto:", "https://")) or contact in ("mailto:", "https://"):
         raise SettingsError(
             "push_contact", f"must be mailto:... or https://..., got {contact!r:.80}"
         )

@@ -74,6 +74,7 @@ class PushDispatch:
                 await self._deliver(notice)
             except Exception:  # a push is never worth a worker: say so and go on
                 log.exception("push: notifying %s failed", notice.player_id)
+                PUSH_MESSAGES.labels("failed").inc()
             finally:
                 self._busy -= 1
                 if self._busy == 0:

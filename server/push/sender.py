@@ -42,7 +42,7 @@ class Delivery(StrEnum):
 
 
 class PushSender:
-    def __init__(self, key: VapidKey, *, contact: str = "", timeout: float = 10.0) -> None:
+    def __init__(self, key: VapidKey, *, contact: str, timeout: float = 10.0) -> None:
         self.key = key
         self._signer = key.signer()
         self._contact = contact
@@ -51,13 +51,11 @@ class PushSender:
 
     def _claims(self, endpoint: str) -> dict[str, Any]:
         parts = urlsplit(endpoint)
-        claims: dict[str, Any] = {
+        return {  # RFC 8292: the push service's origin, an expiry, and whom to contact
             "aud": f"{parts.scheme}://{parts.netloc}",
             "exp": int(time.time()) + CLAIMS_LIFETIME,
+            "sub": self._contact,
         }
-        if self._contact:
-            claims["sub"] = self._contact
-        return claims
 
     async def send(self, subscription: PushSubscription, payload: dict[str, Any]) -> Delivery:
         if self._session is None:  # one session a sender, opened in the running loop

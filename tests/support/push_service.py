@@ -5,7 +5,8 @@ aes128gcm) with the private keys of the browser it made the subscription for.
 ``PushService.subscription(name)`` is a browser's subscription: its endpoint on this
 service, its P-256 public key and its auth secret, whose private halves only this service
 holds, as a real browser holds them. Each request is answered with the status ``answers``
-gives for the endpoint (201 by default; 404 or 410 to say the subscription is gone). Every
+gives for the endpoint (201 by default; 404 or 410 to say the subscription is gone; ``HANG``
+to take the request and answer nothing until the service stops, counted in ``hanging``). Every
 message received is kept in ``received`` as ``Received``: the decrypted JSON and the VAPID
 claims, after every check passed; a request that fails a check is kept in ``refused`` with
 why, and answered 400 (as a real push service would refuse it), so a test sees it fail.
@@ -28,7 +29,10 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.asymmetric.utils import encode_dss_signature
 
-__all__ = ["PushService", "Received"]
+__all__ = ["HANG", "PushService", "Received"]
+
+HANG = 0
+"""An answer of ``answers``: none at all, until the service stops (a push service too slow)."""
 
 
 def b64url(raw: bytes) -> str:
@@ -70,6 +74,9 @@ class PushService:
     browsers: dict[str, Browser] = field(default_factory=dict)
     arrived: asyncio.Event = field(default_factory=asyncio.Event)
     port: int = 0
+    hanging: int = 0
+    """Requests taken and not answered (``HANG``)."""
+    _release: asyncio.Event = field(default_factory=asyncio.Event)
     _runner: web.AppRunner | None = None
 
     @property
@@ -89,6 +96,7 @@ class PushService:
         return self
 
     async def stop(self) -> None:
+        self._release.set()  # the hanging requests end, so the runner's cleanup is quick
         if self._runner is not None:
             await self._runner.cleanup()
 
@@ -132,6 +140,11 @@ class PushService:
             self.arrived.set()
             return web.Response(status=400, text=str(exc))
         status = self.answers.get(name, 201)
+        if status == HANG:
+            self.hanging += 1
+            self.arrived.set()
+            await self._release.wait()
+            return web.Response(status=503)
         if status < 300:
             headers = {k.lower(): v for k, v in request.headers.items()}
             self.received.append(Received(name, message, claims, headers))

@@ -1,5 +1,6 @@
 // The HTTP side of the protocol: create a room, list public rooms, read one room, the
-// guest identities (create, read, rename), the leaderboards and the tournaments.
+// guest identities (create, read, rename), their Web Push subscriptions, the leaderboards and
+// the tournaments.
 // Every failure becomes an ApiError carrying the server's code, message and field. Each
 // answer's Date header also tells how far the local clock is off the server's (serverNow).
 
@@ -97,6 +98,21 @@ export const renamePlayer = (id, secret, name) =>
  *  your_turn, deadline, time_left, opponents, ...}]}: the correspondence games, its move first. */
 export const getPlayerGames = (id, secret) =>
   request("GET", `/api/players/${encodeURIComponent(id)}/games`, undefined, undefined, {
+    authorization: `Bearer ${secret}`,
+  });
+
+/** The server's VAPID public key (base64url), which a browser subscribes to Web Push with. */
+export const getPushKey = async () => (await request("GET", "/api/push/key")).public_key;
+
+/** Keep this browser's push subscription (`PushSubscription.toJSON()`) for the identity. */
+export const subscribePush = (id, secret, subscription) =>
+  request("POST", `/api/players/${encodeURIComponent(id)}/push`, subscription, undefined, {
+    authorization: `Bearer ${secret}`,
+  });
+
+/** Forget the identity's subscription at `endpoint`. */
+export const unsubscribePush = (id, secret, endpoint) =>
+  request("DELETE", `/api/players/${encodeURIComponent(id)}/push`, { endpoint }, undefined, {
     authorization: `Bearer ${secret}`,
   });
 

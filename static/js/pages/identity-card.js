@@ -1,10 +1,12 @@
 // The lobby's card about the player's guest identity: who this browser plays as, that the
-// identity lives in this browser only, and a link that carries it to another device. A
+// identity lives in this browser only, a link that carries it to another device, and the
+// switch for notifications ("your move", "game over" while the player is elsewhere). A
 // page opened from such a link (`/#identity=ID.SECRET`) asks first whether to use it here.
 
 import { copyText } from "../browser/clipboard.js";
 import { fill, h } from "../browser/dom.js";
 import { adoptIdentity, identityFromHash, identityLink } from "../net/identity.js";
+import { disablePush, enablePush, pushState } from "../net/push.js";
 import { loadIdentity, loadName } from "../browser/storage.js";
 
 const LOST_WARNING =
@@ -16,6 +18,23 @@ export function identityCard() {
   const root = h("section", { class: "card identity-card", "aria-labelledby": "identity-title" });
   let offered = identityFromHash(location.hash);
   let status = null; // {tone, text}: the last action's outcome
+  let push = "unsupported"; // pushState(): known after the first look, below
+
+  async function togglePush() {
+    const kept = loadIdentity();
+    if (!kept) return;
+    try {
+      push = push === "on" ? await disablePush(kept) : await enablePush(kept);
+      status = push === "on"
+        ? { tone: "ok", text: "Notifications on: you hear of your move when you are not watching the game." }
+        : push === "denied"
+          ? { tone: "error", text: "This browser blocks notifications from this site: allow them in its settings." }
+          : { tone: "ok", text: "Notifications off." };
+    } catch (err) {
+      status = { tone: "error", text: `Notifications could not be turned on: ${err.message}.` };
+    }
+    draw();
+  }
 
   function forgetLink() {
     offered = null;
@@ -62,6 +81,10 @@ export function identityCard() {
           " ", h("a", { class: "identity-id", href: `/p/${encodeURIComponent(kept.id)}` }, "your ratings")),
         h("p", { class: "hint" }, LOST_WARNING),
         h("button", { type: "button", class: "button", onclick: copyLink }, "Copy link for another device"));
+      if (push === "on" || push === "off") {
+        parts.push(h("button", { type: "button", class: "button push-toggle", "aria-pressed": String(push === "on"), onclick: togglePush },
+          push === "on" ? "Stop notifications" : "Notify me when it is my move"));
+      }
       if (shownLink) parts.push(h("input", { class: "identity-link", readonly: true, value: shownLink, "aria-label": "Your identity's link" }));
     } else {
       parts.push(h("p", { class: "hint" },
@@ -73,5 +96,6 @@ export function identityCard() {
   }
 
   draw();
+  pushState().then((state) => { push = state; draw(); }).catch(() => {});
   return { root, refresh: () => draw() };
 }

@@ -15,8 +15,9 @@ import httpx
 import pytest
 
 from tests.support.live_server import LiveServer
-from tests.support.push_service import PushService
+from tests.support.push_service import HANG, PushService
 from tests.support.scrape import scrape, value
+from tests.support.waiting import eventually
 from tests.support.ws_client import Client
 
 CONTACT = "mailto:operators@example.org"
@@ -151,6 +152,33 @@ async def test_a_subscription_the_push_service_calls_gone_is_dropped(
             before, "tictactoe_push_messages_total", outcome=outcome
         )
         assert grew == 1, outcome
+
+
+async def test_a_push_service_that_never_answers_holds_up_nothing(
+    make_server: Callable[..., LiveServer], connect: Any, push_service: PushService
+) -> None:
+    live = make_server(
+        push_http_endpoints=True, push_timeout=0.5, push_concurrency=1, bot_pool="thread"
+    )
+    _, x, o, grace = await seated_pair(live, connect, push_service)
+    push_service.answers["grace"] = HANG
+    before = await scrape(live.url)
+    await o.close()
+    await x.until("presence", mark="O", connected=False)
+    assert (await x.move(0, 0))["type"] == "move_ok"
+    await eventually(lambda: push_service.hanging == 1, "the turn's push reached the service")
+    # the push hangs: the game goes on meanwhile, and the worker's next notice waits its turn
+    assert (await x.act("resign"))["type"] == "ack"
+    await eventually(
+        lambda: push_service.hanging == 2, "the end's push was sent once the first timed out"
+    )
+    after = await scrape(live.url)
+    failed = value(after, "tictactoe_push_messages_total", outcome="failed") - value(
+        before, "tictactoe_push_messages_total", outcome="failed"
+    )
+    assert failed >= 1 and push_service.received == []  # the second may have timed out too
+    kept = await live.app.state.tictactoe.backend.push.of(grace["id"])
+    assert len(kept) == 1  # a push service too slow is no reason to forget the browser
 
 
 async def test_unsubscribing_forgets_the_browser(

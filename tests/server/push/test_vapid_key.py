@@ -39,7 +39,7 @@ def test_a_malformed_key_is_refused_naming_the_setting(text: str, says: str) -> 
     assert says in str(caught.value)
 
 
-@pytest.mark.parametrize("contact", ["ops@example.org", "http://example.org"])
+@pytest.mark.parametrize("contact", ["ops@example.org", "http://example.org", "", "mailto:"])
 def test_the_contact_is_a_mailto_or_https_url(contact: str) -> None:
     with pytest.raises(SettingsError, match="push_contact"):
         Settings(push_contact=contact)
