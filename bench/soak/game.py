@@ -56,6 +56,8 @@ class GameLog:
     refused: dict[str, Cell] = field(default_factory=dict)
     behind: int = 0
     """Spectators that never saw the last move."""
+    behind_trails: list[str] = field(default_factory=list)
+    """Each such spectator's last messages (``Client.trail``), to tell how it fell behind."""
     record: StoredGame | None = None
     seated: dict[str, list[tuple[str, float]]] = field(default_factory=dict)
     """Each client's (by name: ``PLAYERS``, then the spectators) servers of its
@@ -134,7 +136,11 @@ async def play_game(
                 asyncio.gather(*(watcher.seen(last) for watcher in watchers)), WATCH_WAIT
             )
         except TimeoutError:
-            log.behind = sum(1 for w in watchers if w.version is None or w.version < last)
+            late = [w for w in watchers if w.version is None or w.version < last]
+            log.behind = len(late)
+            log.behind_trails = [
+                f"{w.name} at version {w.version} of {last}: " + " | ".join(w.trail) for w in late
+            ]
 
     try:
         await _bounded(play(), timeout, outage)

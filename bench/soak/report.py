@@ -122,6 +122,7 @@ def _failure(game: GameLog, verdict: Verdict | None) -> dict[str, Any] | None:
         "room_id": game.room_id,
         "faults": sorted(game.faults),
         "problems": problems,
+        "behind": list(game.behind_trails),
     }
 
 

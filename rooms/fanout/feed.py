@@ -4,7 +4,8 @@ The hub hands a feed every event the bus carries; the feed forwards an event onl
 is the next version. Until the connection's snapshot is sent (``start``) events wait in a
 bounded buffer; events at or below the snapshot version are dropped (subscribe first, then
 read, then drop). A gap (the bus dropped something) is repaired from the store's event log,
-or, when the log no longer reaches back, by sending the full snapshot as a ``state``.
+or, when the log no longer reaches back, by sending the full snapshot as a ``state``; a
+repair the store cannot answer now is tried again, keeping what waits.
 
 ``answer`` sends the connection's answer to a command it sent together with the event that
 command committed, in one write, when that event is the connection's next; the copy the bus
@@ -21,13 +22,19 @@ import logging
 from collections.abc import Callable
 
 from rooms.common import metrics
-from rooms.errors import RoomError
+from rooms.errors import ErrorCode, RoomError
 from rooms.protocol.messages import dumps, event_version, state_message
 from rooms.service import RoomService
 
 __all__ = ["Feed"]
 
 log = logging.getLogger("tictactoe.rooms")
+
+RETRIED = frozenset({ErrorCode.UNAVAILABLE, ErrorCode.BUSY})
+"""A repair failing with these is tried again (the store will answer), not given up."""
+REPAIR_PAUSE = 0.05
+REPAIR_PAUSE_MAX = 1.0
+"""Seconds before a failed repair is tried again, doubling up to the most."""
 
 
 class Feed:
@@ -183,26 +190,48 @@ class Feed:
     async def _fill(self) -> None:
         assert self.version is not None
         before = self.version
+        pause = REPAIR_PAUSE
         try:
-            texts = await self._service.events_since(self.room_id, self.version)
-            if texts is None:
-                state = await self._service.snapshot(self.room_id)
-                self._send(dumps(state_message(state)))
-                self.version = max(self.version, state["version"])
-            else:
-                for text in texts:
-                    version = event_version(text)
-                    if version == self.version + 1:
-                        self.version = version
-                        self._send(text)
-        except RoomError as exc:
-            log.info("room %s: cannot repair a feed: %s", self.room_id, exc.message)
+            while True:
+                try:
+                    await self._fill_once()
+                    break
+                except RoomError as exc:
+                    if exc.code not in RETRIED:  # the room is gone: nothing will come
+                        log.info("room %s: cannot repair a feed: %s", self.room_id, exc.message)
+                        break
+                # The store is out of reach for now (Redis failing over, a partition
+                # healing): what waits, the game's last event perhaps, is kept and the
+                # repair tried again; no later event may ever come to start another.
+                log.info("room %s: a feed's repair waits for the store", self.room_id)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, REPAIR_PAUSE_MAX)
         finally:
             self._repair = None
         if self.version == before:  # no progress (the room is gone): give up on what waits
             self._pending.clear()
         if not self._closed:
             self._drain()
+
+    async def _fill_once(self) -> None:
+        assert self.version is not None
+        texts = await self._service.events_since(self.room_id, self.version)
+        if texts is None:
+            state = await self._service.snapshot(self.room_id)
+            self._send(dumps(state_message(state)))
+            self.version = max(self.version, state["version"])
+            return
+        for text in texts:
+            version = event_version(text)
+            if version == self.version + 1:
+                self.version = version
+                self._send(text)
+
+    async def settled(self) -> None:
+        """Until no repair is under way (one may start another as it ends)."""
+        while self._repair is not None:
+            with contextlib.suppress(asyncio.CancelledError):
+                await asyncio.shield(self._repair)
 
     def close(self) -> None:
         self._closed = True

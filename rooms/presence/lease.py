@@ -137,7 +137,7 @@ class Presence:
             # asyncio.timeout, not wait_for: on 3.11 wait_for can swallow the cancel of
             # close() when the wake-up lands at the same moment, and never stop.
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(self._ttl / 3):
+                async with asyncio.timeout(self._pause()):
                     await self._wake.wait()
             self._wake.clear()
             if self._stop.is_set():
@@ -147,9 +147,18 @@ class Presence:
             except Exception:  # the heartbeat must outlive any one failure
                 log.exception("presence: a heartbeat failed")
 
+    def _pause(self) -> float:
+        """Seconds to the next heartbeat: a third of the lease, and never past the moment
+        the lease runs out unrenewed (a worker cut off from the store closes its connections
+        then, so that their clients resume elsewhere instead of hearing nothing)."""
+        if not self._registered:
+            return self._ttl / 3
+        return max(0.0, min(self._ttl / 3, self._renewed + self._ttl - self._clock()))
+
     async def beat(self) -> None:
         """One heartbeat: renew the lease, or find it gone and start over under a new id
-        (closing the old id's connections); then retry the unrecorded departures."""
+        (closing the old id's connections); then, if the store answered, retry the
+        unrecorded departures (one that fails stops them: rooms.presence.rooms)."""
         try:
             if self._registered and self._clock() - self._renewed >= self._ttl:
                 # Not renewed for a whole lease (frozen, or the store out of reach): it may
@@ -166,6 +175,7 @@ class Presence:
                 await self._register()
         except RoomError as exc:
             log.warning("presence: worker %s: heartbeat failed: %s", self.worker, exc.message)
+            return  # the store is out of reach: the departures wait for a beat that reaches it
         await self._rooms.retry()
 
     async def _lose(self, old: str, reason: str) -> None:
@@ -220,6 +230,12 @@ class Presence:
         if worker is None or worker != self.worker or not self.alive:
             raise LeaseLost()
         return worker
+
+    def check(self, conn: str) -> None:
+        """LeaseLost unless ``conn`` was made under this worker's lease and that lease is
+        alive: asked before a join does anything, so that a worker cut off from the store
+        sends its clients elsewhere at once rather than after the store's timeout."""
+        self._current(conn)
 
     async def _gone(self, worker: str) -> LeaseLost:
         """The registry found ``worker``'s lease gone when a connection joined."""

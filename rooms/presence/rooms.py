@@ -195,12 +195,17 @@ class LocalRooms:
         return done
 
     async def retry(self) -> None:
-        """Try the unrecorded departures again (up to RETRIES_PER_BEAT of them)."""
+        """Try the unrecorded departures again (up to RETRIES_PER_BEAT of them), until the
+        first that the store cannot take now: the store is out of reach (a partition, Redis
+        down), so the others would wait out the same timeout one after the other, and the
+        heartbeat that runs this would find its own lease lost only that much later, its
+        connections left open and mute meanwhile (their clients resume once it does)."""
         for conn, (room_id, deliberate) in list(self._pending.items())[:RETRIES_PER_BEAT]:
             done, _ = await self._depart(room_id, Leave(conn, deliberate))
-            if done:
-                del self._pending[conn]
-                await self._forget(room_id, worker_of(conn))
+            if not done:
+                return
+            del self._pending[conn]
+            await self._forget(room_id, worker_of(conn))
 
     async def _depart(
         self, room_id: str, command: Leave | LeaveSpectators, unindex: IndexChange | None = None

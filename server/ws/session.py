@@ -317,6 +317,10 @@ class Session(FrameReader):
             # and refusing it only makes it come back (the reconnect storm after a worker
             # dies is mostly spectators).
             self.lag.check("join")
+        # Not under a live lease (cut off from the store, or lost and not registered
+        # again): closed with 1012 at once, and the client resumes on another worker,
+        # instead of waiting on this one's store for every try.
+        self.presence.check(self.conn.id)
         # A read before the room's commit (an identity is not room state); bad_identity
         # refuses the join before anything is written.
         player, self._bot = await join_identity(self.bot_gate, self.players, message)

@@ -48,6 +48,8 @@ __all__ = ["RedisBus", "RedisSubscription"]
 log = logging.getLogger("tictactoe.rooms")
 
 _CHUNK = 256  # channels per SUBSCRIBE command when resubscribing, per UNSUBSCRIBE
+RESYNC_PAUSE = 0.05
+"""Seconds before a failed resync is tried again, doubling up to a second."""
 LINGER = 2.0
 """Seconds a channel stays subscribed after its last listener left (see the module)."""
 
@@ -317,23 +319,25 @@ class RedisBus(BusLink):
         """A reply other than a message or a subscribe confirmation, about ``room_id``."""
 
     async def _resync(self) -> None:
-        """Redeliver each resubscribed room's latest logged event (the "gap" signal)."""
+        """Redeliver each resubscribed room's latest logged event (the "gap" signal). A read
+        that fails is tried again (Redis answering again after a failover or a partition):
+        that event may be a game's last, after which nothing else would show the gap."""
+        pause = RESYNC_PAUSE
         for _ in range(100):
             await asyncio.sleep(0)  # let the other confirmations of the batch arrive
             rooms, self._resync_batch = list(self._resync_batch), set()
             if not rooms:
                 return
             try:
-                async with (
-                    guarded("resync", self.options.timeout),
-                    self._client.pipeline(transaction=False) as pipe,
-                ):
-                    for room_id in rooms:
-                        pipe.lindex(self._layout.room(room_id).log, -1)
-                    latest = await pipe.execute()
-            except RoomError as exc:  # Redis failed again: the next reconnect resyncs
-                log.warning("redis bus: resync failed: %s", exc.message)
-                return
+                latest = await self._latest(rooms)
+            except RoomError as exc:
+                log.warning("redis bus: resync failed: %s; trying again", exc.message)
+                # Rooms no longer held need none; a reconnect meanwhile marks them all again.
+                self._resync_batch.update(room for room in rooms if room in self._rooms)
+                await asyncio.sleep(pause)
+                pause = min(pause * 2, 1.0)
+                continue
+            pause = RESYNC_PAUSE
             for room_id, last in zip(rooms, latest, strict=True):
                 if last is None:
                     continue
@@ -341,3 +345,14 @@ class RedisBus(BusLink):
                     subscription._offer(text(last))
                     self.resyncs += 1
                     metrics.sink.resync("bus")
+
+    async def _latest(self, rooms: list[str]) -> list[Any]:
+        """Each room's latest logged event (None: an empty log), in one round trip."""
+        async with (
+            guarded("resync", self.options.timeout),
+            self._client.pipeline(transaction=False) as pipe,
+        ):
+            for room_id in rooms:
+                pipe.lindex(self._layout.room(room_id).log, -1)
+            latest: list[Any] = await pipe.execute()
+        return latest

@@ -59,6 +59,8 @@ class _ShardLink(RedisBus):
         )
         self.node = node
         self._owner = owner
+        self.dropped: set[str] = set()
+        """Rooms still held whose channel Redis unsubscribed (their slot moved away)."""
 
     def start(self) -> None:
         """Start the reader (it connects, then subscribes whatever rooms it holds)."""
@@ -97,13 +99,25 @@ class _ShardLink(RedisBus):
 
     def _other(self, kind: str, room_id: str) -> None:
         # Our own SUNSUBSCRIBE is confirmed after the room left ``_rooms``; one for a room
-        # still held is Redis saying the slot moved away from this master.
+        # still held is Redis saying the slot moved away from this master: the channel is no
+        # longer subscribed here, whatever the slot map says next.
         if kind == "sunsubscribe" and room_id in self._rooms:
+            self.dropped.add(room_id)
             self._owner.reroute_soon()
+
+    async def resubscribe(self, room_id: str) -> None:
+        """Subscribe ``room_id`` again here (Redis dropped it, and the slot map still names
+        this master); once confirmed, its latest logged event is re-delivered."""
+        self.dropped.discard(room_id)
+        if room_id not in self._rooms:
+            return
+        self._resync_due.add(room_id)
+        await self._send_subscribe([room_id])
 
     async def evict(self, room_id: str) -> set[RedisSubscription]:
         """Stop carrying ``room_id`` here and hand back its subscriptions."""
         subscriptions = self._rooms.pop(room_id, set())
+        self.dropped.discard(room_id)
         self._ready.pop(room_id, None)
         self._pending.pop(room_id, None)
         self._resync_due.discard(room_id)
@@ -236,10 +250,10 @@ class RedisClusterBus:
                     await self.client.nodes_manager.initialize()
                     await self._move_rooms()
             except RoomError as exc:
-                # The cluster cannot tell yet (a vote in progress, all seeds down); the
-                # failing link reports again on its next reconnect attempt.
+                # The cluster cannot tell yet (a vote in progress, all seeds down). Tried
+                # again: after a CLUSTER FAILOVER no link fails to report it once more.
                 log.warning("redis cluster bus: topology refresh failed: %s", exc.message)
-                return
+                self._again = True
             if not self._again:
                 return
 
@@ -248,6 +262,8 @@ class RedisClusterBus:
             for room_id in link.room_ids():
                 owner = self._owner_of(room_id)
                 if owner.name == link.node.name:
+                    if room_id in link.dropped:  # the map not updated yet, or moved back
+                        await link.resubscribe(room_id)
                     continue
                 subscriptions = await link.evict(room_id)
                 await self._link(owner).adopt(room_id, subscriptions)
