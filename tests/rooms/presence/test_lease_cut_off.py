@@ -14,6 +14,7 @@ import pytest
 from core import Rules
 from rooms import ErrorCode, LeaseLost, Presence, Role, RoomError, RoomService
 from rooms.backends import MemoryRegistry, MemoryStore
+from rooms.backends.due import DueChange
 from rooms.backends.memory import RoomText
 from rooms.room import Join
 
@@ -46,6 +47,7 @@ class CutOffStore(MemoryStore):
         finished: bool | None = None,
         archive_unchanged: bool = False,
         publish: bool = True,
+        due: DueChange | None = None,
     ) -> bool:
         if self.down:
             self.attempts += 1
@@ -59,6 +61,7 @@ class CutOffStore(MemoryStore):
             finished=finished,
             archive_unchanged=archive_unchanged,
             publish=publish,
+            due=due,
         )
 
 
