@@ -198,7 +198,14 @@ class Director:
                     room.seats.append(Seat(mark, entrant.name, "", bot=entrant.bot))
                 else:
                     room.seats.append(
-                        Seat(mark, entrant.name, "", away_since=now, player_id=entrant.id)
+                        Seat(
+                            mark,
+                            entrant.name,
+                            "",
+                            away_since=now,
+                            player_id=entrant.id,
+                            bot_account=entrant.bot_account,
+                        )
                     )
             room.start_if_full(now)
 

@@ -74,6 +74,9 @@ class Entrant:
     withdrawn: bool = False
     missed: int = 0
     """Games missed in a row (no first move within the limit)."""
+    bot_account: bool = False
+    """A bot account entered with its identity (rooms.bots): its games' seats are a bot's,
+    taken with its token only."""
 
 
 @dataclass(slots=True)
@@ -250,7 +253,13 @@ class TournamentRecord:
         )
 
     def join(
-        self, entrant_id: str, name: str, *, bot: str | None = None, now: float | None = None
+        self,
+        entrant_id: str,
+        name: str,
+        *,
+        bot: str | None = None,
+        now: float | None = None,
+        bot_account: bool = False,
     ) -> bool:
         """Enter ``entrant_id``; False when entered already (a repeat changes nothing, in any
         status: a page reloaded after the start joins again and must not fail). An arena
@@ -265,7 +274,7 @@ class TournamentRecord:
             raise RoomError(
                 ErrorCode.TOURNAMENT_FULL, f"the tournament is full ({self.max_players} players)"
             )
-        self.entrants.append(Entrant(entrant_id, name, bot))
+        self.entrants.append(Entrant(entrant_id, name, bot, bot_account=bot_account))
         return True
 
     def add_bot(self, level: str, name: str, *, now: float | None = None) -> str:

@@ -68,7 +68,13 @@ def view(record: TournamentRecord, *, viewer: str | None = None) -> dict[str, An
         "created": record.created,
         "version": record.version,
         "entrants": [
-            {"id": e.id, "name": e.name, "bot": e.bot, "withdrawn": e.withdrawn}
+            {
+                "id": e.id,
+                "name": e.name,
+                "bot": e.bot,
+                "bot_account": e.bot_account,
+                "withdrawn": e.withdrawn,
+            }
             for e in record.entrants
         ],
         "schedule": rounds,

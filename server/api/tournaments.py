@@ -294,7 +294,7 @@ def _action(
 
 
 def _join(record: TournamentRecord, player: Player, data: dict[str, Any], now: float) -> bool:
-    return record.join(player.player_id, player.name, now=now)
+    return record.join(player.player_id, player.name, now=now, bot_account=player.bot)
 
 
 def _withdraw(record: TournamentRecord, player: Player, data: dict[str, Any], now: float) -> bool:

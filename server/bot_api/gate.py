@@ -25,6 +25,8 @@ from . import metrics
 
 __all__ = ["BotGate"]
 
+AUTH_BURST = 10
+"""Token checks a bot may make at once (a bot coming back to its games rejoins each)."""
 _MOST_BUCKETS = 10_000
 """Per-bot buckets kept at most; past it the full ones (idle bots') are forgotten."""
 
@@ -48,22 +50,19 @@ class BotGate:
         self._auth: dict[str, TokenBucket] = {}
         self._moves: dict[str, TokenBucket] = {}
 
-    def _take(self, buckets: dict[str, TokenBucket], bot_id: str, rate: float) -> bool:
+    def _take(self, buckets: dict[str, TokenBucket], bot_id: str, rate: float, burst: int) -> bool:
         now = self._clock()
         bucket = buckets.get(bot_id)
         if bucket is None:
-            if len(buckets) >= _MOST_BUCKETS:
-                full = [
-                    key for key, b in buckets.items() if b.take(now) and b.tokens >= b.burst - 1
-                ]
-                for key in full:
+            if len(buckets) >= _MOST_BUCKETS:  # forget the idle bots' (full) buckets
+                for key in [key for key, b in buckets.items() if b.take(now) and b.full]:
                     del buckets[key]
-            bucket = buckets[bot_id] = TokenBucket(rate, max(1, round(2 * rate)), now)
+            bucket = buckets[bot_id] = TokenBucket(rate, burst, now)
         return bucket.take(now)
 
     def throttle(self, bot_id: str) -> None:
         """Count a token or secret check for ``bot_id``; ``rate_limited`` past the rate."""
-        if not self._take(self._auth, bot_id, self._auth_rate):
+        if not self._take(self._auth, bot_id, self._auth_rate, AUTH_BURST):
             metrics.refused("auth_rate")
             raise RoomError(
                 ErrorCode.RATE_LIMITED,
@@ -93,7 +92,7 @@ class BotGate:
         """Before a bot seat's command: for a ``move``, within its moves a second
         (``bot_limit``, field ``moves_per_second``); its token still valid (``bad_identity``)."""
         rate = self.limits.moves_per_second
-        if move and not self._take(self._moves, bot_id, rate):
+        if move and not self._take(self._moves, bot_id, rate, max(1, round(2 * rate))):
             metrics.refused("moves_per_second")
             raise limit_reached(
                 "moves_per_second",

@@ -33,3 +33,8 @@ class TokenBucket:
     @property
     def tokens(self) -> float:
         return self._tokens
+
+    @property
+    def full(self) -> bool:
+        """Whether it had its whole burst before the last ``take`` (an idle client's)."""
+        return self._tokens >= self.burst - 1

@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 import pytest
 
+from rooms.bots.tokens import new_bot_token
 from server.logs import (
     LOG_LEVELS,
     ContextFilter,
@@ -93,6 +94,17 @@ def test_seat_tokens_never_reach_a_line() -> None:
         logger, stream = _logger(formatter)
         logger.debug("got %s", f'{{"type": "join", "token": "{secret}"}}')
         assert secret not in stream.getvalue() and "***" in stream.getvalue()
+
+
+def test_bot_tokens_never_reach_a_line() -> None:
+    """A bot's API token (rooms.bots.tokens) in a ``bot_token`` field, or quoted anywhere."""
+    token = new_bot_token("Rb0tQ2a-8sLw2xYt")
+    for formatter in (JsonFormatter(), TextFormatter()):
+        logger, stream = _logger(formatter)
+        logger.debug("got %s", f'{{"type": "join", "bot_token": "{token}"}}')
+        logger.warning("presented %s", token)
+        written = stream.getvalue()
+        assert token.rsplit(".", 1)[1] not in written and written.count("***") == 2
 
 
 def test_a_text_line_has_the_same_fields() -> None:
