@@ -252,3 +252,48 @@ async def test_only_the_identitys_secret_subscribes_it(
         )
     assert no_header.status_code == 401
     assert cross_site.status_code == 403 and cross_site.json()["code"] == "origin_not_allowed"
+
+
+async def test_a_correspondence_game_tells_its_absent_players_turn_and_flag(
+    make_server: Callable[..., LiveServer], connect: Any, push_service: PushService
+) -> None:
+    """Days per move (a "day" of 2 s here): both players gone, Grace's turn is pushed, and
+    when her day passes the store's deadline ends the game, which is pushed to both."""
+    live = make_server(
+        correspondence_day=2.0,
+        deadline_scan=0.2,
+        push_http_endpoints=True,
+        push_concurrency=1,
+        bot_pool="thread",
+    )
+    async with httpx.AsyncClient(base_url=live.url) as http:
+        key = (await http.get("/api/push/key")).json()["public_key"]
+        made = await http.post("/api/rooms", json={"time_control": {"days": 1}})
+    push_service.vapid_public_key = key
+    room_id = made.json()["room_id"]
+    ada, grace = await identity(live, "Ada"), await identity(live, "Grace")
+    for player, name in ((ada, "ada"), (grace, "grace")):
+        assert (await subscribe(live, player, push_service.subscription(name))).is_success
+    x, o = await connect(live, room_id), await connect(live, room_id)
+    assert (await x.join(name="Ada", player=ada))["mark"] == "X"
+    assert (await o.join(name="Grace", player=grace))["mark"] == "O"
+    assert (await x.move(1, 1))["type"] == "move_ok"  # both here: nothing pushed
+    await o.seen(x.version)
+    assert (await o.move(0, 0))["type"] == "move_ok"
+    await x.seen(o.version)
+    await o.close()  # Grace will answer tomorrow
+    await x.until("presence", mark="O", connected=False)
+    assert (await x.move(0, 1))["type"] == "move_ok"
+    await x.close()  # and Ada goes too
+    turn = await push_service.next()
+    assert (turn.name, turn.message["kind"], turn.message["room_id"]) == ("grace", "turn", room_id)
+    ended: dict[str, dict[str, Any]] = {}
+    for _ in range(2):  # Grace's day passes: the game ends on time, told to both
+        received = await push_service.next()
+        ended[received.name] = received.message
+    assert {name: (m["kind"], m["title"]) for name, m in ended.items()} == {
+        "ada": ("ended", "You won"),
+        "grace": ("ended", "You lost"),
+    }
+    assert "a clock ran out" in ended["grace"]["body"]
+    assert push_service.received == [] and push_service.refused == []
