@@ -156,7 +156,7 @@ class Settings:
     """Seconds a worker's event loop may go without a heartbeat to the supervisor before
     it is killed and replaced; 0: never."""
     # Web Push (docs/operations.md, "Web Push")
-    push_vapid_key: str = ""
+    push_vapid_key: str = field(default="", repr=False)  # a secret: never in a printed repr
     """The VAPID private key that signs every push (base64url of the raw 32-byte P-256 key);
     empty: the first worker generates one and keeps it in the store for all."""
     push_contact: str = "mailto:webpush@localhost"
