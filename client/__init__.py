@@ -2,7 +2,8 @@
 
 Imports only ``core``, the standard library and ``websockets``. Blocking: ``RoomClient``
 (join with a join key, resume after a drop, moves retried with their ``move_id``) and
-``TournamentFeed`` (the tournament socket). Asyncio: client.aio. Without I/O: client.wire
+``TournamentFeed`` (the tournament socket). Asyncio: client.aio; playing as a bot account:
+client.bot. Without I/O: client.wire
 (what to send, what an answer means) and ``RoomMirror`` (the room as the server reports it).
 """
 

@@ -31,6 +31,7 @@ from .lines import Line, open_joined
 from .mirror import RoomMirror
 from .wire import (
     JOIN_AGAIN,
+    REPLY_TYPES,
     RETRYABLE,
     Message,
     Seat,
@@ -79,6 +80,7 @@ class AsyncRoomClient:
         connect_options: dict[str, Any] | None = None,
     ) -> None:
         self.pick: URLPicker = (lambda avoid: urls) if isinstance(urls, str) else urls
+        self.reply_types = REPLY_TYPES
         self.seat = seat
         self.reply_wait = reply_wait
         self.connect_options: dict[str, Any] = {

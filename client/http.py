@@ -17,22 +17,32 @@ from core import Rules
 from .errors import Disconnected, Refused
 from .links import RoomLink
 
-__all__ = ["create_room", "get_json", "post_json"]
+__all__ = ["create_room", "get_json", "post_json", "request_json"]
 
 TIMEOUT = 10.0
 
 
+def request_json(
+    http_base: str,
+    method: str,
+    path: str,
+    body: dict[str, Any] | None = None,
+    *,
+    bearer: str | None = None,
+) -> dict[str, Any]:
+    """``method`` ``http_base + path`` with ``body`` as JSON (and ``Authorization: Bearer``
+    when ``bearer`` is given); the JSON answer (``{}`` for an empty one, a 204)."""
+    headers = {"Content-Type": "application/json"}
+    if bearer is not None:
+        headers["Authorization"] = f"Bearer {bearer}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(f"{http_base}{path}", data, headers, method=method)
+    return _fetch_json(request, http_base)
+
+
 def post_json(http_base: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
     """POST ``body`` as JSON to ``http_base + path``; the JSON answer."""
-    return _fetch_json(
-        urllib.request.Request(
-            f"{http_base}{path}",
-            data=json.dumps(body).encode(),
-            method="POST",
-            headers={"Content-Type": "application/json"},
-        ),
-        http_base,
-    )
+    return request_json(http_base, "POST", path, body)
 
 
 def get_json(http_base: str, path: str) -> dict[str, Any]:
@@ -43,16 +53,18 @@ def get_json(http_base: str, path: str) -> dict[str, Any]:
 def _fetch_json(request: urllib.request.Request, http_base: str) -> dict[str, Any]:
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            answer: dict[str, Any] = json.loads(response.read())
-            return answer
+            raw = response.read()
     except urllib.error.HTTPError as exc:
         try:
             error = json.loads(exc.read())
         except ValueError:
             error = {"code": "unavailable", "message": f"HTTP {exc.code}"}
-        raise Refused(error.get("code", "unavailable"), error.get("message", str(exc))) from None
+        code, message = error.get("code", "unavailable"), error.get("message", str(exc))
+        raise Refused(code, message, error) from None
     except (urllib.error.URLError, OSError) as exc:
         raise Disconnected(f"cannot connect to {http_base}: {exc}") from None
+    answer: dict[str, Any] = json.loads(raw) if raw else {}
+    return answer
 
 
 def create_room(

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .wire import REPLY_TYPES, Message
+from .wire import Message
 
 __all__ = ["Line", "LineOwner", "open_joined"]
 
@@ -49,6 +49,8 @@ class LineOwner(Protocol):
     """What a ``Line`` tells its client (client.aio.AsyncRoomClient)."""
 
     reply_wait: float
+    reply_types: frozenset[str]
+    """The messages that answer a command of this connection's (kept for ``reply``)."""
 
     def server_of(self, ws: ClientConnection, url: str) -> str: ...
 
@@ -81,7 +83,7 @@ class Line:
                 if isinstance(message, dict):
                     self.client.noted("<", self, message)
                     self.client.observe(message)
-                    if message.get("type") in REPLY_TYPES:
+                    if message.get("type") in self.client.reply_types:
                         self.replies.append(message)
                 self.arrived.set()
         except (ConnectionClosed, OSError):

@@ -58,8 +58,9 @@ class RoomClient:
 
     ``role`` is ``"player"`` or ``"spectator"``; ``player`` a guest identity's
     ``{"id", "secret"}`` (its seat is then linked to it); ``token`` a seat token held from
-    before (resumes that seat); ``notify`` hears what a person would be told;
-    ``retries`` bounds the reconnects in a row."""
+    before (resumes that seat); ``bot_token`` a bot account's token (its own seat:
+    client.bot); ``notify`` hears what a person would be told; ``retries`` bounds the
+    reconnects in a row."""
 
     def __init__(
         self,
@@ -71,10 +72,13 @@ class RoomClient:
         retries: int = 5,
         player: dict[str, str] | None = None,
         token: str | None = None,
+        bot_token: str | None = None,
         join_fields: Message | None = None,
     ) -> None:
         self.link = link
-        self.seat = Seat(role, name, token=token, player=player, extra={"protocol": 1})
+        self.seat = Seat(
+            role, name, token=token, player=player, bot_token=bot_token, extra={"protocol": 1}
+        )
         self.seat.extra.update(join_fields or {})
         self.notify = notify
         self.retries = retries

@@ -42,8 +42,9 @@ RETRYABLE = frozenset({"unavailable", "busy"})
 JOIN_AGAIN = RETRYABLE | {"already_joined", "internal_error"}
 """A join refused with these is sent again on a new connection (same join key or token): the
 store was away, or the join may have landed (the server then closes with 1012)."""
-PERMANENT_CLOSES = frozenset({4001, 4003, 4004, 4008, 1003, 1008, 1009})
-"""Close codes a reconnect cannot cure (no join in time, no such room, flooding, bad frames)."""
+PERMANENT_CLOSES = frozenset({4001, 4003, 4004, 4008, 4401, 1003, 1008, 1009})
+"""Close codes a reconnect cannot cure (no join in time, no such room, flooding, a bot token
+no longer valid, bad frames)."""
 REPLY_TYPES = frozenset({"welcome", "state", "move_ok", "ack", "pong", "error"})
 """Messages that answer one connection's command; the rest are the room's events."""
 
@@ -62,13 +63,16 @@ class Seat:
     ``role`` is ``"player"`` or ``"spectator"``. A player without a token gets a fresh
     ``join_key`` (unless one is given), sent with every join until a welcome brings a token;
     ``player`` is a guest identity's ``{"id", "secret"}``, sent only with a seat-taking join.
-    ``version`` is the highest room version seen: sent as ``last_version`` once known."""
+    ``version`` is the highest room version seen: sent as ``last_version`` once known. A bot
+    account's seat is joined with its ``bot_token`` alone (no seat token nor key: the bot's
+    token is the only way to its seat, docs/protocol.md "Bots")."""
 
     role: str = "player"
     name: str | None = None
     token: str | None = None
     join_key: str | None = None
     player: dict[str, str] | None = None
+    bot_token: str | None = None
     version: int | None = None
     mark: str | None = None
     extra: Message = field(default_factory=dict)
@@ -77,20 +81,23 @@ class Seat:
     def __post_init__(self) -> None:
         if self.role not in ("player", "spectator"):
             raise ValueError(f"a seat's role is 'player' or 'spectator', not {self.role!r}")
-        if self.role == "player" and self.token is None and self.join_key is None:
+        if self.bot_token is not None:
+            if self.role != "player" or self.token or self.join_key or self.player:
+                raise ValueError("a bot's seat is joined with its bot_token alone")
+        elif self.role == "player" and self.token is None and self.join_key is None:
             self.join_key = secrets.token_urlsafe(16)
 
-    @property
-    def taking(self) -> bool:
-        """This join takes a seat (rather than resuming or watching)."""
-        return self.role == "player" and self.token is None
+    def __repr__(self) -> str:  # never print a token, a key or a secret
+        return f"Seat(role={self.role!r}, name={self.name!r}, mark={self.mark!r})"
 
     def join_message(self) -> Message:
         """The ``join`` for the next connection."""
         join: Message = {"type": "join", "as": self.role, **self.extra}
         if self.name:
             join["name"] = self.name
-        if self.token is not None:
+        if self.bot_token is not None:
+            join["bot_token"] = self.bot_token
+        elif self.token is not None:
             join["token"] = self.token
         elif self.join_key is not None:
             join["join_key"] = self.join_key

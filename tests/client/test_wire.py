@@ -42,6 +42,18 @@ def test_a_spectator_has_no_key_and_a_bad_role_is_refused() -> None:
         Seat("referee")
 
 
+def test_a_bot_joins_with_its_token_alone_and_no_repr_shows_it() -> None:
+    bot = Seat("player", "Robo", bot_token="tb1.x.secret")
+    assert bot.join_key is None and "secret" not in repr(bot)
+    bot.welcomed({"type": "welcome", "mark": "O", "token": None, "version": 4})
+    assert bot.join_message() == {
+        "type": "join", "as": "player", "name": "Robo", "bot_token": "tb1.x.secret",
+        "last_version": 4,
+    }  # fmt: skip
+    with pytest.raises(ValueError, match="alone"):
+        Seat("player", bot_token="tb1.x.secret", join_key="k" * 22)
+
+
 def test_moves_and_their_answers() -> None:
     assert move_message("m1", 7, 1, 2) == {
         "type": "move", "row": 1, "col": 2, "version": 7, "move_id": "m1",
