@@ -132,6 +132,9 @@ def play_connected(
         created = link.room_id is None
         if created and args.watch:
             raise ValueError("--watch needs a room link (http://HOST/r/ROOM)")
+        days = getattr(args, "days", None)
+        if days is not None and not created:
+            raise ValueError("--days needs a server address (http://HOST:PORT): it makes a room")
         role = "spectator" if args.watch or link.watch else "player"
         if role == "spectator" and args.bot is not None:
             raise ValueError("--bot plays a seat: it cannot watch")
@@ -139,7 +142,8 @@ def play_connected(
         if role == "player" and not getattr(args, "guest", False):
             player = identity_for(link.http_base, file, name=args.name, notify=notify)
         if created:
-            link = create_room(link, rules_from_args(args))
+            days_per_move = {"days": days} if days is not None else None
+            link = create_room(link, rules_from_args(args), time_control=days_per_move)
         client = RoomClient(
             link,
             role=role,

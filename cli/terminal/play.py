@@ -47,6 +47,14 @@ def register(subparsers: Any) -> None:
     )
     network.add_argument("--watch", action="store_true", help="with --connect: spectate")
     network.add_argument(
+        "--days",
+        type=int,
+        choices=(1, 2, 3, 7),
+        default=None,
+        help="with --connect to a server address: the room made is a correspondence game of "
+        "DAYS a move (a missed move loses on time; the server keeps the deadline)",
+    )
+    network.add_argument(
         "--name",
         default=None,
         help="with --connect: your display name (a tournament knows you by your identity's "

@@ -128,3 +128,22 @@ async def test_cli_connection_errors_are_clear(
     cli = await start_cli(*(f.format(port=server.port, dead=dead) for f in flags))
     code, _, err = await finish(cli)
     assert code == 2 and message in err and "Traceback" not in err
+
+
+async def test_cli_creates_a_correspondence_room_with_days(
+    server: LiveServer, connect: Callable[..., Any]
+) -> None:
+    cli = await start_cli("--connect", server.url, "--days", "3")
+    assert cli.stdout is not None and cli.stdin is not None
+    line = (await asyncio.wait_for(cli.stdout.readline(), WAIT)).decode()
+    if line.startswith("Made your player identity"):
+        line = (await asyncio.wait_for(cli.stdout.readline(), WAIT)).decode()
+    link = RoomLink.parse(line.split()[-1])
+    assert link.room_id is not None
+    o = await connect(server, link.room_id)
+    welcome = await o.join()
+    assert welcome["state"]["clock"]["days"] == 3
+    assert welcome["state"]["clock"]["initial"] == 3 * 86400
+    cli.stdin.write(b"quit\n")
+    code, out, err = await finish(cli)
+    assert code == 0 and "X quit; the game is left unfinished." in out, (out, err)

@@ -10,7 +10,15 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.browser_helpers import button, cell, custom_game, expect_cell, role_badge, seat
+from tests.e2e.browser_helpers import (
+    button,
+    cell,
+    custom_game,
+    expect_cell,
+    prompt,
+    role_badge,
+    seat,
+)
 
 pytestmark = pytest.mark.e2e
 
@@ -32,6 +40,10 @@ def test_two_browsers_play_by_correspondence_and_see_their_turn(
     room = ada.url.rstrip("/").rsplit("/", 1)[-1]
     grace = new_page(name="Grace")
     seat(grace, room, "O")
+    first = re.compile(
+        r"^Make your first move within 2[0-3]:[0-5]\d:[0-5]\d, or the game is aborted"
+    )
+    expect(prompt(ada, "first-move")).to_have_text(first)  # a day, not 86400 s
     cell(ada, 2, 2).click()
     expect_cell(grace, 2, 2, "X")
 
@@ -56,3 +68,26 @@ def test_two_browsers_play_by_correspondence_and_see_their_turn(
     # Ada's lobby sees it become her move (its poll), without a reload
     expect(theirs.locator(".turn-whose")).to_have_text("Your move")
     expect(ada.locator(".turns-card .count-badge")).to_have_text("1")
+
+
+def test_a_correspondence_clock_reads_in_days(js: Any) -> None:
+    out = js("""
+        return {
+            week: m.clock.formatClock(7 * 86400 - 1),
+            day: m.clock.formatClock(86400),
+            hours: m.clock.formatClock(86399),
+            control: m.clock.timeControlText({initial: 259200, increment: 0, days: 3}),
+            one: m.clock.timeControlText({initial: 86400, increment: 0, days: 1}),
+            short: m.clock.waitText(29.2),
+            long: m.clock.waitText(3 * 86400),
+        };
+    """)
+    assert out == {
+        "week": "6d 23h",
+        "day": "1d 00h",
+        "hours": "23:59:59",
+        "control": "3 days a move",
+        "one": "1 day a move",
+        "short": "30 s",
+        "long": "3d 00h",
+    }

@@ -25,6 +25,10 @@ export function formatClock(seconds) {
   return h ? `${h}:${String(m).padStart(2, "0")}:${sec}` : `${m}:${sec}`;
 }
 
+/** A wait as a sentence says it: "45 s" under two minutes, else as a clock ("23:59:59",
+ *  "2d 03h": a correspondence game's waits are days). */
+export const waitText = (seconds) => (seconds < 120 ? `${Math.ceil(seconds)} s` : formatClock(seconds));
+
 /** "5 + 2" (minutes + seconds of increment), "30 s + 0", "no clock", "3 days a move". */
 export function timeControlText(tc) {
   if (!tc) return "No clock";

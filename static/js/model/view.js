@@ -6,7 +6,7 @@
 // events only).
 
 import { boardText, cellKey, landing, positionAt } from "./board.js";
-import { clockView, serverTime, timeControlText } from "./clock.js";
+import { clockView, serverTime, timeControlText, waitText } from "./clock.js";
 import { poolName, ratingNote } from "./ratings.js";
 import { analysisAllowed, evalMap, summary } from "./evaluation.js";
 import { absence, opponents, possible } from "./lifecycle.js";
@@ -213,7 +213,7 @@ function prompts(room, me, can, gone, clocks, names, now) {
       out.push({ id: "claim", tone: "ask", text: `${names(gone.mark)} ${left}. Claim the win, call it a draw, or wait for them to come back.`, actions: ["claim-win", "claim-draw"] });
     } else {
       const secs = Math.max(1, Math.ceil(gone.at - now));
-      out.push({ id: "claim", tone: "info", text: `${names(gone.mark)} ${left}. If they do not come back, you can claim the win in ${secs} s.` });
+      out.push({ id: "claim", tone: "info", text: `${names(gone.mark)} ${left}. If they do not come back, you can claim the win in ${waitText(secs)}.` });
     }
   } else if (can.claimOnTime) {
     out.push({ id: "claim", tone: "ask", text: `${names(room.clock.running)} is out of time.`, actions: ["claim-time"] });
@@ -222,7 +222,7 @@ function prompts(room, me, can, gone, clocks, names, now) {
     const { mark, seconds } = clocks.firstMove;
     const secs = Math.ceil(seconds);
     const subject = mark === me ? "Make your first move" : `${who(mark)} must make a first move`;
-    out.push({ id: "first-move", tone: secs <= 10 ? "warn" : "info", text: `${subject} within ${secs} s, or the game is aborted.` });
+    out.push({ id: "first-move", tone: secs <= 10 ? "warn" : "info", text: `${subject} within ${waitText(secs)}, or the game is aborted.` });
   }
   return out;
 }
