@@ -215,7 +215,7 @@ class RoomService:
                 archive_unchanged = room.games is held.games
                 publish = self._for_others(room)
                 # a correspondence room's deadline and lifetime, kept by the store (due)
-                extra = {"due": _due_change(room, self._clock())} if _corresponds(room) else {}
+                extra = {"due": _due_change(room, self._clock())} if room.correspondence else {}
                 started = time.perf_counter()
                 if data is None:
                     swapped = await cast(MemoryStore, self.store).swap(
@@ -336,12 +336,6 @@ class RoomService:
         summaries = [room.summary() for room in rooms if room.listed]
         summaries.sort(key=lambda s: s["status"] != "waiting")  # stable: newest first kept
         return summaries
-
-
-def _corresponds(room: Room) -> bool:
-    """Whether ``room`` plays a correspondence game (its deadline is kept by the store)."""
-    control = room.settings.time_control
-    return control is not None and control.days > 0
 
 
 def _due_change(room: Room, now: float) -> DueChange:

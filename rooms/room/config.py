@@ -221,7 +221,8 @@ class RoomSettings:
 
     def with_time_control(self, time_control: TimeControl | None) -> RoomSettings:
         """These settings with ``time_control``; a correspondence one also makes the graces
-        its allowance: a player away for less than a move's time is not gone."""
+        its allowance, not seconds (absence never ends such a game anyway: its deadline does,
+        rooms.room.endings; the graces only stay consistent with it)."""
         if time_control is not None and time_control.correspondence:
             allowance = time_control.initial
             return replace(

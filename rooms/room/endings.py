@@ -2,8 +2,10 @@
 
 Each one ends the game through ``Room.end`` (one ``game_over`` event, the series score
 updated). Nothing is forfeited automatically while a player is away: only the opponent's
-claim ends such a game. A flag, though, falls by itself: a ``Tick`` from any worker's
-timer commits it, and a stale tick (the player moved meanwhile) changes nothing.
+claim ends such a game, and never a correspondence game's (days per move: players are away
+most of the time; its deadline alone decides). A flag, though, falls by itself: a ``Tick``
+from any worker's timer commits it, and a stale tick (the player moved meanwhile) changes
+nothing.
 """
 
 from __future__ import annotations
@@ -55,6 +57,11 @@ def claim(room: RoomState, command: Claim, now: float) -> Handled:
         and command.mark in (None, deadline.mark)
     ):
         return _flag(room, deadline.mark, now, by=seat.mark)
+    if room.correspondence:
+        raise RoomError(
+            ErrorCode.NOT_CLAIMABLE,
+            "a correspondence game ends by its deadline, not by absence; play on or wait",
+        )
     settings = room.settings
     waits: list[float] = []
     for other in room.seats:

@@ -184,7 +184,16 @@ class RoomState:
 
     def players(self) -> list[dict[str, Any]]:
         grace = self.settings
+        if self.correspondence:  # closing the page is how it is played: no absence claims
+            return [{**seat.public(), "claimable_at": None} for seat in self.seats]
         return [seat.public(grace.abandon_grace, grace.leave_grace) for seat in self.seats]
+
+    @property
+    def correspondence(self) -> bool:
+        """Whether this room plays a correspondence game (days per move): only its
+        deadline ends it, never a player's absence (rooms.room.endings)."""
+        control = self.settings.time_control
+        return control is not None and control.days > 0
 
     def clock_view(self, now: float) -> dict[str, Any] | None:
         if self.clock is None:

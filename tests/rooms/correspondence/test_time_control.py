@@ -97,10 +97,14 @@ def test_the_graces_are_a_move_s_time_not_seconds() -> None:
     assert (live.abandon_grace, live.leave_grace) == (30, 5)
 
 
-def test_an_absent_player_may_not_be_claimed_against_before_a_move_s_time() -> None:
+def test_absence_is_never_claimable_only_the_deadline_ends_the_game() -> None:
     room, _ = room_with(time_control=TimeControl.per_move(1, day=DAY_IN_TESTS))
     play(room, "c0", 1, 1, T0 + 1)
     at(room, Leave("c1"), T0 + 2)  # O closed the tab: a correspondence player does
-    with pytest.raises(RoomError) as info:
-        room.handle(Claim("c0"), T0 + 8)
-    assert info.value.code is ErrorCode.NOT_CLAIMABLE
+    assert [p["claimable_at"] for p in room.players()] == [None, None]
+    for when in (T0 + 8, T0 + 100):  # past the grace: still not a reason to end it
+        with pytest.raises(RoomError) as info:
+            room.handle(Claim("c0"), when)
+        assert info.value.code is ErrorCode.NOT_CLAIMABLE
+        assert "deadline" in info.value.message
+    assert room.status is Status.PLAYING
