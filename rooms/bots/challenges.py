@@ -13,6 +13,7 @@ challenge exactly one finds it (``take`` is atomic).
 from __future__ import annotations
 
 import json
+import random
 import secrets
 from dataclasses import dataclass
 from typing import Any
@@ -21,7 +22,7 @@ from core import Rules
 from rooms.bots.desk import BotDesk
 from rooms.bots.limits import BotLimits, limit_reached, today
 from rooms.errors import ErrorCode, RoomError
-from rooms.players import Player
+from rooms.players import Player, PlayerDirectory
 from rooms.room.commands import JoinReply, Reserve, Retire
 from rooms.room.config import RoomSettings
 from rooms.room.handled import Status
@@ -33,9 +34,11 @@ __all__ = [
     "Challenger",
     "accept",
     "active_games",
+    "check_available",
     "decline",
     "expire",
     "offer",
+    "pick_bot",
 ]
 
 CHALLENGE_TTL = 60.0
@@ -161,6 +164,47 @@ async def active_games(service: RoomService, desk: BotDesk, bot_id: str) -> dict
         else:
             live[room_id] = value
     return live
+
+
+async def check_available(
+    service: RoomService, desk: BotDesk, bot: Player, limits: BotLimits
+) -> None:
+    """``bot_offline`` unless the bot's socket is open; ``bot_limit`` (``field``: which)
+    when it plays its most games at once or played its most today: what its ``accept``
+    would refuse, said to the challenger at once."""
+    if not await desk.is_online(bot.player_id, service.now()):
+        raise RoomError(ErrorCode.BOT_OFFLINE, f"bot {bot.name!r:.40} is not online")
+    if len(await active_games(service, desk, bot.player_id)) >= limits.max_games:
+        raise limit_reached("max_games", f"bot {bot.name!r:.40} plays its most games at once")
+    if await desk.count_day(bot.player_id, today(service.now()), 0) >= limits.games_per_day:
+        raise limit_reached("games_per_day", f"bot {bot.name!r:.40} played its games of the day")
+
+
+async def pick_bot(
+    service: RoomService,
+    desk: BotDesk,
+    directory: PlayerDirectory,
+    limits: BotLimits,
+    *,
+    besides: str | None = None,
+) -> Player:
+    """An online bot that can take a game now, chosen at random among them ("play a bot":
+    quick play and the lobby); ``besides`` is never chosen (the asker's own id).
+    ``bot_offline`` when none can."""
+    online = await desk.online(service.now(), 100)
+    random.shuffle(online)
+    for bot_id in online:
+        bot = await directory.get(bot_id) if bot_id != besides else None
+        if bot is None or not bot.bot:
+            continue
+        try:
+            await check_available(service, desk, bot, limits)
+        except RoomError as exc:
+            if exc.code not in (ErrorCode.BOT_OFFLINE, ErrorCode.BOT_LIMIT):
+                raise
+            continue
+        return bot
+    raise RoomError(ErrorCode.BOT_OFFLINE, "no bot is online to play now; try again later")
 
 
 async def accept(

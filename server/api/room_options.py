@@ -32,7 +32,7 @@ __all__ = [
 ]
 
 _ROOM_FIELDS = ("rules", "public", "bot", "bot_mark", "time_control", "rated", "bots")
-_QUICK_FIELDS = ("rules", "time_control", "name", "join_key", "player")
+_QUICK_FIELDS = ("rules", "time_control", "name", "join_key", "player", "opponent")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +54,8 @@ class QuickPlayBody:
     name: str | None
     join_key: str | None = None
     player: Credentials | None = None
+    opponent: str | None = None
+    """``"bot"``: play one of the online bots (rooms.bots), not a person."""
 
     def __repr__(self) -> str:  # never print a join key (Credentials hide the secret)
         key = "<key>" if self.join_key is not None else None
@@ -172,7 +174,19 @@ def parse_quickplay(raw: bytes, settings: Settings) -> QuickPlayBody:
         raise RoomError(ErrorCode.BAD_MESSAGE, f"{JOIN_KEY_RULE}, got {join_key!r:.40}")
     rules = _rules(data)
     player = player_credentials(data.get("player"))
-    return QuickPlayBody(rules, _time_control(data, settings), name, join_key, player)
+    opponent = data.get("opponent")
+    if opponent not in (None, "bot", "person"):
+        raise RoomError(
+            ErrorCode.INVALID_OPTIONS,
+            f'opponent: "bot" or "person", got {opponent!r:.40}',
+            field="opponent",
+        )
+    if opponent == "bot" and join_key is not None:
+        raise RoomError(ErrorCode.BAD_MESSAGE, "a join_key is for quick play with a person")
+    time_control = _time_control(data, settings)
+    return QuickPlayBody(
+        rules, time_control, name, join_key, player, "bot" if opponent == "bot" else None
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,17 +6,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
-from rooms import RoomError, queue_key, quick_play
-from rooms.players import verified
+from rooms import ErrorCode, RoomError, queue_key, quick_play
+from rooms.bots.challenges import CHALLENGE_TTL, Challenger, offer, pick_bot
+from rooms.players import Player, verified
 from rooms.protocol import dumps
-from rooms.room import format_record, record_of
+from rooms.room import JoinReply, format_record, guest_name, record_of
 from rooms.room.delayed import public_record, public_snapshot
 
 from ..crash_points import AFTER_SEAT, crash_point
 from ..guards.write_guard import check_write
-from ..state import app_state
+from ..state import AppState, app_state
 from .responses import error_response, read_body
-from .room_options import parse_quickplay, parse_room
+from .room_options import QuickPlayBody, parse_quickplay, parse_room
 
 __all__ = ["room_routes"]
 
@@ -81,6 +82,8 @@ async def quickplay(request: Request) -> Response:
         settings = state.settings.room_settings(body.time_control)
         # the identity is read before any seat is taken: bad_identity changes nothing
         player = await verified(state.backend.players, body.player) if body.player else None
+        if body.opponent == "bot":
+            return await _play_a_bot(request, state, body, player)
         matched = await quick_play(
             state.service,
             state.quickplay,
@@ -103,6 +106,41 @@ async def quickplay(request: Request) -> Response:
         "rules": room.rules.to_dict(),
         "time_control": tc.to_dict() if tc is not None else None,
         "links": _links(request, room.room_id),
+    }
+    return JSONResponse(answer, headers={"Cache-Control": "no-store"})
+
+
+async def _play_a_bot(
+    request: Request, state: AppState, body: QuickPlayBody, player: Player | None
+) -> Response:
+    """Quick play against one of the online bots: a challenge to one that can take a game
+    now (docs/protocol.md, ``POST /api/quickplay``); the bot accepts or declines it."""
+    if player is not None and player.bot:
+        raise RoomError(ErrorCode.BOT_TOKEN_REQUIRED, "a bot challenges with its token")
+    assert state.bot_gate is not None
+    desk, limits = state.backend.bot_desk, state.bot_gate.limits
+    bot = await pick_bot(state.service, desk, state.backend.players, limits)
+    challenger = Challenger(
+        body.name or (player.name if player is not None else guest_name()),
+        player.player_id if player is not None else None,
+    )
+    settings = state.settings.room_settings(body.time_control, bots=True)
+    challenge, seated = await offer(
+        state.service, desk, bot, challenger, rules=body.rules, settings=settings
+    )
+    assert isinstance(seated.reply, JoinReply)
+    tc = settings.time_control
+    answer = {
+        "room_id": challenge.room_id,
+        "mark": seated.reply.mark,
+        "token": seated.reply.token,
+        "matched": False,
+        "rules": body.rules.to_dict(),
+        "time_control": tc.to_dict() if tc is not None else None,
+        "links": _links(request, challenge.room_id),
+        "opponent": bot.public(),
+        "challenge_id": challenge.challenge_id,
+        "expires_at": challenge.created + CHALLENGE_TTL,
     }
     return JSONResponse(answer, headers={"Cache-Control": "no-store"})
 

@@ -21,8 +21,8 @@ from starlette.routing import Route
 
 from rooms import ErrorCode, RoomError
 from rooms.bots import authorize_owner, create_bot, issue_token, revoke_token
-from rooms.bots.challenges import CHALLENGE_TTL, SEAT, Challenger, active_games, offer
-from rooms.bots.limits import limit_reached, today
+from rooms.bots.challenges import CHALLENGE_TTL, SEAT, Challenger, offer
+from rooms.bots.challenges import check_available as available
 from rooms.common.names import clean_name
 from rooms.players import Player, verified
 from rooms.room import JoinReply, guest_name
@@ -186,17 +186,13 @@ async def challenge_bot(request: Request) -> Response:
 
 
 async def check_available(state: AppState, bot: Player) -> None:
-    """``bot_offline`` unless the bot's socket is open; ``bot_limit`` when it plays its most
-    games at once, or played its most today (the same checks its ``accept`` makes)."""
-    desk, service, limits = state.backend.bot_desk, state.service, _gate(state).limits
-    if not await desk.is_online(bot.player_id, service.now()):
-        raise RoomError(ErrorCode.BOT_OFFLINE, f"bot {bot.name!r:.40} is not online")
-    if len(await active_games(service, desk, bot.player_id)) >= limits.max_games:
-        metrics.refused("max_games")
-        raise limit_reached("max_games", f"bot {bot.name!r:.40} plays its most games at once")
-    if await desk.count_day(bot.player_id, today(service.now()), 0) >= limits.games_per_day:
-        metrics.refused("games_per_day")
-        raise limit_reached("games_per_day", f"bot {bot.name!r:.40} played its games of the day")
+    """rooms.bots.challenges ``check_available``, the refusal counted by its limit."""
+    try:
+        await available(state.service, state.backend.bot_desk, bot, _gate(state).limits)
+    except RoomError as exc:
+        if exc.code is ErrorCode.BOT_LIMIT and exc.field is not None:
+            metrics.refused(exc.field)
+        raise
 
 
 def bot_routes() -> list[Route]:

@@ -121,3 +121,30 @@ async def test_two_bots_play_a_rated_game_in_a_bot_pool_and_a_person_cannot(
     assert beta["bot"] is True and set(beta["ratings"]) == {"bot.classic.untimed"}
     for client in (control, rival_control, x, o):
         await client.close()
+
+
+async def test_quick_play_offers_a_game_against_an_online_bot(
+    make_server: Callable[..., LiveServer], connect: Callable[..., Any]
+) -> None:
+    server = make_server(bot_max_games=1)
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        nobody = await http.post("/api/quickplay", json={"opponent": "bot", "name": "Ada"})
+        assert nobody.status_code == 409 and nobody.json()["code"] == "bot_offline"
+        bot = await make_bot(server)
+        control = await bot_socket(server, bot["token"])
+        played = await http.post("/api/quickplay", json={"opponent": "bot", "name": "Ada"})
+        assert played.status_code == 200, played.text
+        answer = played.json()
+        assert answer["opponent"]["player_id"] == bot["player_id"] and answer["token"]
+        seat = await accept(control, answer["room_id"])
+        person = await connect(server, answer["room_id"])
+        assert (await person.join(token=answer["token"]))["type"] == "welcome"
+        robot = await play_as_bot(server, answer["room_id"], bot["token"])
+        await person.seen(robot.version)
+        assert seat["opponent"]["name"] == "Ada" and person.version == robot.version
+        busy = await http.post("/api/quickplay", json={"opponent": "bot"})
+        assert busy.status_code == 409 and busy.json()["code"] == "bot_offline"  # at its limit
+        wrong = await http.post("/api/quickplay", json={"opponent": "alien"})
+        assert wrong.status_code == 422 and wrong.json()["field"] == "opponent"
+    await control.close()
+    await robot.close()
