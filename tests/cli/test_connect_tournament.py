@@ -4,7 +4,7 @@ Terminal processes (each with an identity file of its own) enter a tournament, f
 socket and play each of their games when ``your_game`` names it, with ``--bot`` or typed at
 the keyboard (a script on stdin), and print the final standings the server has; entering a
 tournament that cannot be entered is one clear line. Also: ``--bot`` in a room, a game the
-opponent resigns, and the tournament socket opened again after a drop.
+opponent resigns (the tournament socket itself: tests/client/test_tournament_feed.py).
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import io
 import re
-import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -22,7 +21,7 @@ import pytest
 
 from cli.terminal.identity_file import Identity, IdentityFile, default_path
 from cli.terminal.tournament_play import _Entrant, render_standings
-from client import TournamentFeed, TournamentLink
+from client import TournamentLink
 from tests.support.cli_process import finish, start_cli
 from tests.support.live_server import LiveServer
 from tests.support.waiting import eventually
@@ -205,30 +204,6 @@ async def test_a_terminal_bot_takes_a_room_seat_and_sees_the_opponent_resign(
     assert code == 0, err
     assert "You are O in room" in out and "O to move" not in out  # the bot never prompts
     assert out.rstrip().endswith("Result: O wins by resignation.")
-
-
-async def test_the_tournament_feed_opens_again_after_a_drop(
-    server: LiveServer, tmp_path: Path
-) -> None:
-    ada = await creator_home(server, tmp_path / "ada", "Ada")
-    tid = await tournament(server, ada, max_players=4)
-    notes: list[str] = []
-    link = TournamentLink.parse(f"{server.url}/t/{tid}")
-    assert link is not None
-    feed = TournamentFeed(link, ada["id"], notify=notes.append)
-    try:
-        first = await asyncio.to_thread(feed.next_view)
-        assert first["tournament_id"] == tid and first["your_game"] is None
-        assert feed._ws is not None
-        feed._ws.socket.shutdown(socket.SHUT_RDWR)  # the network drops
-        await post(server, f"/api/tournaments/{tid}/bots", {"player": ada, "level": "easy"})
-        again = await asyncio.to_thread(feed.next_view)
-        while len(again["entrants"]) < 3:  # the view from before the bot may come first
-            again = await asyncio.to_thread(feed.next_view)
-    finally:
-        feed.close()
-    assert feed.reconnects == 1 and notes[-1] == "Reconnected."
-    assert "Lost the tournament's live updates; reconnecting..." in notes
 
 
 def test_tournament_links_and_the_standings_table() -> None:
