@@ -25,6 +25,7 @@ from .bot_seat import bot_from_args
 from .game_loop import play_game
 from .identity_file import IdentityError, IdentityFile, default_path, identity_for, unknown_identity
 from .move_input import Command, PlayMove, Redo, Undo
+from .names import shown_name
 from .seats import MoveSource, TerminalSeat
 
 __all__ = ["NetworkSeat", "RemoteSeat", "play_connected", "play_room"]
@@ -167,6 +168,9 @@ def play_connected(
         if client.status == "waiting":
             notify(f"Waiting for players to join {link.play_url} ...")
             client.wait(lambda: client.status != "waiting")
+        bots = [shown_name(p) for p in client.players if p.get("bot_account")]
+        if bots:  # a program plays here: said once, as the browser's BOT mark says it
+            notify(f"{', '.join(bots)}: a bot account, a program, plays in this room.")
         local: MoveSource | None = None
         if client.mark is not None:
             bot = args.bot is not None

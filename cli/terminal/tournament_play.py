@@ -28,6 +28,7 @@ from core import Rules
 
 from .bot_seat import bot_from_args
 from .identity_file import IdentityError, IdentityFile, default_path, identity_for, unknown_identity
+from .names import shown_name
 from .net_play import play_room
 from .seats import MoveSource, TerminalSeat
 
@@ -50,7 +51,10 @@ def round_name(number: int, rounds: int, kind: str) -> str:
 def render_standings(view: dict[str, Any], me: str | None = None) -> str:
     """The standings as a table: rank (``1=`` for a rank shared by players level on every
     tie-break, as the browser shows it), name, points, games played; ``>`` marks ``me``."""
-    rows = view["standings"]
+    bots = {e["id"] for e in view.get("entrants", []) if e.get("bot_account")}
+    rows = [
+        {**s, "name": shown_name({**s, "bot_account": s["id"] in bots})} for s in view["standings"]
+    ]
     width = max([len("name"), *(len(s["name"]) for s in rows)])
     lines = [f" rank  {'name':<{width}}  points  played"]
     for s in rows:
@@ -147,7 +151,7 @@ class _Entrant:
             self.say("Waiting for your next game...")
 
     def _entrants(self, view: dict[str, Any], *, first: bool) -> None:
-        names = [e["name"] + (" (you)" if e["id"] == self.me else "") for e in view["entrants"]]
+        names = [shown_name(e) + (" (you)" if e["id"] == self.me else "") for e in view["entrants"]]
         self.say(f"Players ({len(names)} of {view['max_players']}): {', '.join(names)}.")
         if first:
             when = view.get("starts_at")
@@ -209,7 +213,7 @@ class _Entrant:
         client = RoomClient(link, role="player", notify=self.say, player=self.player)
         try:
             client.connect()
-            opponents = [p["name"] for p in client.players if p["mark"] != client.mark]
+            opponents = [shown_name(p) for p in client.players if p["mark"] != client.mark]
             against = f" against {', '.join(opponents)}" if opponents else ""
             self.say(f"You are {client.mark}{against} ({client.rules.describe()}).")
             code = play_room(client, self.local, out=self.out, err=self.err)

@@ -16,8 +16,9 @@ export function route(pathname) {
   const embed = pathname.match(/^\/embed\/([^/]+)\/?$/);
   if (embed) return { page: "embed", roomId: decodeURIComponent(embed[1]) };
   if (pathname === "/" || pathname === "/index.html") return { page: "lobby" };
-  const board = pathname.match(/^\/leaderboards(?:\/([^/.]+)\/([^/.]+))?\/?$/); // /leaderboards/classic/blitz
-  if (board) return { page: "leaderboard", pool: board[1] ? `${board[1]}.${board[2]}` : null };
+  // /leaderboards/classic/blitz, and a bots' pool: /leaderboards/bot/classic/blitz
+  const board = pathname.match(/^\/leaderboards(?:\/(bot\/)?([^/.]+)\/([^/.]+))?\/?$/);
+  if (board) return { page: "leaderboard", pool: board[2] ? `${board[1] ? "bot." : ""}${board[2]}.${board[3]}` : null };
   const player = pathname.match(/^\/p\/([^/]+)\/?$/);
   if (player) return { page: "player", playerId: decodeURIComponent(player[1]) };
   if (/^\/tournaments(\/new)?\/?$/.test(pathname)) return { page: "tournaments" };

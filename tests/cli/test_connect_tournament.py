@@ -257,3 +257,18 @@ def test_a_bye_in_a_round_the_socket_skipped_is_still_told() -> None:
     entrant.out = quiet
     entrant._progress({**view, "round": 3}, {**view, "round": 2})  # told at round 2 already
     assert "a bye" not in quiet.getvalue()
+
+
+def test_bot_accounts_are_marked_in_the_standings() -> None:
+    """A bot account (docs/protocol.md, "Bots") has its [BOT] mark wherever the terminal
+    names it, as the browser shows its BOT mark."""
+    view = {
+        "entrants": [{"id": "r", "name": "Robo", "bot_account": True}, {"id": "a", "name": "Ada"}],
+        "standings": [
+            {"id": "r", "name": "Robo", "rank": 1, "points": 3, "played": 1},
+            {"id": "a", "name": "Ada", "rank": 2, "points": 0, "played": 1},
+        ],
+    }
+    lines = render_standings(view, "a").splitlines()
+    assert lines[1].split() == ["1", "Robo", "[BOT]", "3", "1"]
+    assert lines[2].split() == [">", "2", "Ada", "0", "1"]

@@ -4,14 +4,20 @@
 const FAMILIES = { classic: "Classic 3×3", connect4: "Connect Four", gomoku: "Gomoku", "3d": "3D 4×4×4" };
 const CLASSES = { untimed: "untimed", blitz: "blitz", rapid: "rapid", correspondence: "correspondence" };
 
-/** The pools the server rates (docs/ratings.md), in the order the pages list them. */
-export const POOLS = Object.keys(FAMILIES).flatMap((family) =>
+const PEOPLE = Object.keys(FAMILIES).flatMap((family) =>
   Object.keys(CLASSES).map((kind) => `${family}.${kind}`));
 
-/** "Classic 3×3, blitz" for "classic.blitz" (the id itself for a pool this page does not know). */
+/** The pools the server rates (docs/ratings.md), in the order the pages list them: the
+ *  people's, then the bot accounts' (the same names behind "bot."). */
+export const POOLS = [...PEOPLE, ...PEOPLE.map((pool) => `bot.${pool}`)];
+
+/** "Classic 3×3, blitz" for "classic.blitz", "Bots: Classic 3×3, blitz" for
+ *  "bot.classic.blitz" (the id itself for a pool this page does not know). */
 export function poolName(pool) {
-  const [family, kind] = String(pool).split(".");
-  return FAMILIES[family] && CLASSES[kind] ? `${FAMILIES[family]}, ${CLASSES[kind]}` : String(pool);
+  const text = String(pool);
+  if (text.startsWith("bot.")) return `Bots: ${poolName(text.slice(4))}`;
+  const [family, kind] = text.split(".");
+  return FAMILIES[family] && CLASSES[kind] ? `${FAMILIES[family]}, ${CLASSES[kind]}` : text;
 }
 
 /** "1662" or "1662?" (provisional: too few games to be sure). */
@@ -49,4 +55,4 @@ export function ratingNote(room, names) {
 
 /** The page of a pool's leaderboard: /leaderboards/classic/blitz (a path whose last part has
  *  no dot, which the server answers with the page, not as a file). */
-export const leaderboardPath = (pool) => `/leaderboards/${String(pool).replace(".", "/")}`;
+export const leaderboardPath = (pool) => `/leaderboards/${String(pool).replaceAll(".", "/")}`;

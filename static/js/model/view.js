@@ -96,6 +96,7 @@ export function gameView(s) {
       seated: Boolean(p),
       connected: Boolean(p && p.connected),
       bot: p ? p.bot || null : null,
+      botAccount: Boolean(p && p.bot_account),
       left: Boolean(p && p.left),
       you: mark === me,
       toMove: room.status === "playing" && turnShown === mark,

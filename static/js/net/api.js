@@ -116,6 +116,17 @@ export const unsubscribePush = (id, secret, endpoint) =>
     authorization: `Bearer ${secret}`,
   });
 
+/** GET /api/bots → the bot accounts online now [{player_id, name, created, bot}]. */
+export const listBots = async () => (await request("GET", "/api/bots")).bots || [];
+
+/** POST /api/bots/{id}/challenge → {challenge_id, room_id, mark, token, expires_at, rated}:
+ *  a room made with our seat; the bot accepts (it joins) or declines (the game is aborted). */
+export const challengeBot = (botId, rules, timeControl, name, player) =>
+  request("POST", `/api/bots/${encodeURIComponent(botId)}/challenge`, {
+    rules, time_control: timeControl || null, ...(name ? { name } : {}),
+    ...(player ? { player: { id: player.id, secret: player.secret } } : {}),
+  });
+
 /** GET /api/leaderboards/{pool} → {pool, top: [{rank, player_id, name, rating, ...}], around}. */
 export const getLeaderboard = (pool, around) =>
   request("GET", `/api/leaderboards/${encodeURIComponent(pool)}${around ? `?around=${encodeURIComponent(around)}` : ""}`);

@@ -10,6 +10,7 @@ import { fill, h } from "../browser/dom.js";
 import { identityCard } from "./identity-card.js";
 import { pairingGrid, quickSeat } from "./lobby-pairings.js";
 import { turnsCard } from "./lobby-turns.js";
+import { botsCard } from "./lobby-bots.js";
 import { ensureIdentity, renameIdentity } from "../net/identity.js";
 import { renderRoomList } from "../render/lobby.js";
 import { clockFieldset, OPTION_FIELDS, opponentFieldset, readOptions, readTimeControl, syncOptions } from "./lobby-options.js";
@@ -42,6 +43,7 @@ export function startLobby(app) {
         ": a round robin, an arena, a Swiss or a knockout.")),
     h("div", { class: "lobby-side" },
       turnsCard(),
+      botsCard({ name: chosenName }),
       h("section", { class: "card rooms-card", "aria-labelledby": "rooms-title" },
         h("div", { class: "card-head" },
           h("h2", { id: "rooms-title" }, "Public games"),

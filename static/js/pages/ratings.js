@@ -6,9 +6,11 @@ import { getLeaderboard, getPlayer } from "../net/api.js";
 import { fill, h } from "../browser/dom.js";
 import { POOLS, gamesToGo, leaderboardPath, poolName, ratingText } from "../model/ratings.js";
 import { loadIdentity } from "../browser/storage.js";
+import { botMark } from "../render/bot-mark.js";
 
 const when = (seconds) => new Date(seconds * 1000).toLocaleString();
-const playerLink = (id, name) => h("a", { href: `/p/${encodeURIComponent(id)}` }, name);
+const playerLink = (id, name, bot = false) =>
+  h("span", {}, h("a", { href: `/p/${encodeURIComponent(id)}` }, name), botMark(bot));
 
 function problem(err) {
   return h("p", { class: "list-error", role: "alert" }, err.message || "the server cannot be reached");
@@ -20,7 +22,7 @@ function boardTable(rows, mine) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "#"), h("th", { scope: "col" }, "Player"),
       h("th", { scope: "col" }, "Rating"), h("th", { scope: "col" }, "Games"))),
     h("tbody", {}, rows.map((r) => h("tr", { class: r.player_id === mine ? "mine" : null },
-      h("td", {}, String(r.rank)), h("td", {}, playerLink(r.player_id, r.name)),
+      h("td", {}, String(r.rank)), h("td", {}, playerLink(r.player_id, r.name, r.bot)),
       h("td", {}, ratingText(r.rating, r.provisional)), h("td", {}, String(r.games))))));
 }
 
@@ -33,7 +35,7 @@ function provisionalTable(rows, mine) {
       h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Player"), h("th", { scope: "col" }, "Rating"),
         h("th", { scope: "col" }, "Games"), h("th", { scope: "col" }, "Ranked after"))),
       h("tbody", {}, rows.map((r) => h("tr", { class: r.player_id === mine ? "mine" : null, dataset: { player: r.player_id } },
-        h("td", {}, playerLink(r.player_id, r.name)), h("td", {}, ratingText(r.rating, r.provisional)),
+        h("td", {}, playerLink(r.player_id, r.name, r.bot)), h("td", {}, ratingText(r.rating, r.provisional)),
         h("td", {}, String(r.games)), h("td", { class: "to-go" }, gamesToGo(r.games_to_rank)))))));
 }
 

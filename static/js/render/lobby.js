@@ -5,6 +5,7 @@ import { fill, h } from "../browser/dom.js";
 import { timeControlText } from "../model/clock.js";
 import { describe, variantName } from "../model/rules.js";
 import { icon } from "./icons.js";
+import { botMark } from "./bot-mark.js";
 import { piece } from "./pieces.js";
 
 export function renderRoomList(root, { rooms, error, loaded }) {
@@ -33,7 +34,7 @@ function roomItem(room) {
     const mark = ["X", "O", "A", "B"][i];
     const p = room.players.find((x) => x.mark === mark);
     return h("span", { class: `room-player mark-${mark}${p ? "" : " free"}${p && !p.connected ? " offline" : ""}` },
-      piece(mark), p ? p.name : "open seat");
+      piece(mark), p ? p.name : "open seat", botMark(p && p.bot_account));
   });
   return h("li", { class: "room-item", dataset: { roomId: room.room_id, status: room.status } },
     h("div", { class: "room-variant" },

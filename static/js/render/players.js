@@ -4,6 +4,7 @@
 // has one place.
 
 import { fill, h } from "../browser/dom.js";
+import { botMark } from "./bot-mark.js";
 import { piece } from "./pieces.js";
 
 function stateOf(p) {
@@ -21,11 +22,11 @@ export function renderPlayers(root, view) {
     return h("li", {
       class: `player mark-${p.mark} ${st.state}${p.toMove ? " to-move" : ""}${p.winner ? " winner" : ""}${p.you ? " you" : ""}`,
       dataset: { mark: p.mark, state: st.state },
-      "aria-label": `${p.mark}: ${name}${p.you ? " (you)" : ""}, ${st.text}${p.toMove ? ", to move" : ""}${scoreLabel}`,
+      "aria-label": `${p.mark}: ${name}${p.botAccount ? " (bot)" : ""}${p.you ? " (you)" : ""}, ${st.text}${p.toMove ? ", to move" : ""}${scoreLabel}`,
     },
       h("span", { class: "player-mark" }, piece(p.mark)),
       h("span", { class: "player-body" },
-        h("span", { class: "player-name" }, h("span", { class: "name-text" }, name)), // "You play X" says whose
+        h("span", { class: "player-name" }, h("span", { class: "name-text" }, name), botMark(p.botAccount)), // "You play X" says whose
         h("span", { class: "player-state" },
           h("span", { class: "dot", "aria-hidden": "true" }), st.text)),
       p.score !== null && view.series

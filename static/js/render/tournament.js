@@ -7,6 +7,7 @@ import { h } from "../browser/dom.js";
 import {
   crosstable, isArena, isKnockout, knockoutRoundName, namer, placeText, podium, rankText,
 } from "../model/tournament.js";
+import { botMark } from "./bot-mark.js";
 import { piece } from "./pieces.js";
 
 const watchPath = (roomId) => `/r/${encodeURIComponent(roomId)}/watch`;
@@ -19,6 +20,7 @@ export function entrantList(t, mine) {
     class: e.id === mine ? "mine" : null, dataset: { entrant: e.id },
   },
   h("span", { class: "entrant-name" }, e.name),
+  botMark(e.bot_account),
   e.id === mine ? h("span", { class: "tag" }, "you") : null,
   e.id === t.creator ? h("span", { class: "tag" }, "creator") : null,
   e.bot ? h("span", { class: "tag" }, "bot") : null,
@@ -36,6 +38,7 @@ export function standingsTable(t, mine) {
   const cross = crosstable(t);
   const number = new Map(cross.order.map((id, i) => [id, i + 1]));
   const names = namer(t);
+  const bots = new Set(t.entrants.filter((e) => e.bot_account).map((e) => e.id));
   const th = (text, title) => h("th", { scope: "col", title: title || null }, text);
   return h("div", { class: "table-scroll" }, h("table", { class: "standings" },
     h("caption", { class: "sr-only" }, "Standings, best first, with each result against each opponent"),
@@ -45,7 +48,7 @@ export function standingsTable(t, mine) {
       cross.order.map((id) => th(String(number.get(id)), `Against ${names(id)}`)))),
     h("tbody", {}, t.standings.map((s) => h("tr", { class: s.id === mine ? "mine" : null, dataset: { entrant: s.id } },
       h("td", { class: "rank", title: s.shared ? "Shared: level on every tie-break" : null }, rankText(s)),
-      h("th", { scope: "row", class: "standing-name" }, h("span", { class: "cross-number" }, `${number.get(s.id)}.`), " ", s.name),
+      h("th", { scope: "row", class: "standing-name" }, h("span", { class: "cross-number" }, `${number.get(s.id)}.`), " ", s.name, botMark(bots.has(s.id))),
       h("td", { class: "points" }, String(s.points)),
       h("td", {}, String(s.played)),
       h("td", {}, String(s.wins)), h("td", {}, String(s.draws)), h("td", {}, String(s.losses)),
