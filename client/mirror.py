@@ -29,6 +29,11 @@ class RoomMirror:
         self.outcome: dict[str, Any] | None = None  # the server's, once the game is over
         self.turn: str | None = None
         """Whose move it is while the game is played (None otherwise)."""
+        self.clock: dict[str, Any] | None = None
+        """The clock of the newest change (None without a time control): ``remaining`` per
+        mark as of then, ``running``, ``deadline`` (docs/protocol.md, "Clocks")."""
+        self.offers: dict[str, Any] = {}
+        """Pending offers of the newest change: ``draw``, ``takeback``, ``rematch``."""
         self.version = 0
         self.gap = False
         """An event skipped a version, or changed the board wholesale (``undone``,
@@ -42,6 +47,7 @@ class RoomMirror:
         self.status = state["status"]
         self.outcome = state.get("outcome")
         self.turn = state.get("turn")
+        self.clock, self.offers = state.get("clock"), state.get("offers") or {}
         self.version = state["version"]
         self.gap = False
 
@@ -57,6 +63,10 @@ class RoomMirror:
         version: int = message["version"]
         self.gap = self.gap or version > self.version + 1
         self.version = version
+        if "clock" in message:  # every change that may move it carries the clock and offers
+            self.clock = message["clock"]
+        if "offers" in message:
+            self.offers = message["offers"] or {}
         if kind == "moved":
             self.moves.append({k: message.get(k) for k in ("mark", "row", "col", "layer")})
             self.status, self.outcome = message.get("status", self.status), message.get("outcome")

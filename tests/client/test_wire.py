@@ -87,9 +87,11 @@ def test_the_mirror_follows_the_events_in_version_order() -> None:
                       "status": "playing"})  # fmt: skip
     assert note == "Bo joined as O." and room.status == "playing"
     moved = {"type": "moved", "version": 3, "mark": "X", "row": 1, "col": 1,
-             "status": "playing", "outcome": None}  # fmt: skip
+             "status": "playing", "outcome": None, "clock": {"running": "O"},
+             "offers": {"draw": "X", "takeback": None, "rematch": []}}  # fmt: skip
     assert room.take(moved) is None and room.take(dict(moved, row=2)) is None
     assert room.moves == [{"mark": "X", "row": 1, "col": 1, "layer": None}], "once"
+    assert room.clock == {"running": "O"} and room.offers["draw"] == "X" and room.turn is None
     assert room.take({"type": "presence", "version": 5, "mark": "O", "connected": False})
     assert room.gap and room.players[1]["connected"] is False, "version 4 was skipped"
     assert room.take({"type": "presence", "version": 6, "mark": "X", "connected": True}) is None
