@@ -1,29 +1,37 @@
 """``tictactoe bot --connect URL --engine "CMD ARGS"``: an engine of any language plays online.
 
-Starts the engine (cli.bridge.driver: the handshake of docs/engine-protocol.md), then takes
-a seat in the room of a room link and plays its game to the end (cli.bridge.online). What
-the bridge and the engine say goes to stderr, one line each, prefixed ``bot:``, ``engine:``
-(its ``info`` lines) and ``engine stderr:``.
+Starts the engine (cli.bridge.driver: the handshake of docs/engine-protocol.md), then either
+takes a seat in the room of a room link and plays its game (cli.bridge.online), or, given a
+server's address and a bot account's token, is that bot: answers its challenges and plays
+every seat it is given (cli.bridge.account). The token is read from ``--token-file`` or the
+``TICTACTOE_BOT_TOKEN`` environment variable, never from the command line (which other users
+of the machine can list). What the bridge and the engine say goes to stderr, one line each,
+prefixed ``bot:``, ``engine:`` (its ``info`` lines) and ``engine stderr:``.
 
-Exit codes: 0 the game was played to its end; 2 no game was played (the engine did not
-start or does not play the room's rules, a bad link, the server refused the seat); 3 the
-engine failed during the game and the bridge resigned it.
+Exit codes: 0 the games were played to their end; 2 no game was played (the engine did not
+start or does not play the room's rules, a bad link, a refused token or seat); 3 the engine
+failed during a game and the bridge resigned it.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from client import ClientError, Refused, RoomLink
 
-from .driver import HANDSHAKE_TIMEOUT, Engine
+from .account import EngineCommand, serve_account
+from .driver import HANDSHAKE_TIMEOUT
 from .errors import EngineError
 from .online import NOT_PLAYED, play_room
 
-__all__ = ["register", "run_bot"]
+__all__ = ["TOKEN_VARIABLE", "register", "run_bot"]
+
+TOKEN_VARIABLE = "TICTACTOE_BOT_TOKEN"
 
 
 def _say(prefix: str) -> Any:
@@ -33,30 +41,51 @@ def _say(prefix: str) -> Any:
     return say
 
 
+def _token(args: argparse.Namespace) -> str | None:
+    """The bot account's token: ``--token-file``'s first line, else the environment's."""
+    if args.token_file is not None:
+        text = Path(args.token_file).read_text(encoding="utf-8").strip()
+        return text.splitlines()[0].strip() if text else None
+    return os.environ.get(TOKEN_VARIABLE) or None
+
+
 async def run_bot(args: argparse.Namespace) -> int:
     log = _say("bot")
     try:
         link = RoomLink.parse(args.connect)
-    except ValueError as exc:
-        log(f"error: --connect: {exc}")
+        token = _token(args)
+    except (ValueError, OSError) as exc:
+        log(f"error: {exc}")
         return NOT_PLAYED
-    if link.room_id is None or link.watch:
-        log(f"error: --connect needs a room link ({link.http_base}/r/ROOM) to take a seat in")
+    if link.watch:
+        log("error: --connect: a watch link takes no seat; give the room's play link")
         return NOT_PLAYED
-    try:
-        engine = await Engine.start(
-            args.engine,
-            handshake_timeout=args.handshake_timeout,
-            on_stderr=_say("engine stderr"),
-            on_info=_say("engine"),
+    if link.room_id is None and token is None:
+        log(
+            f"error: --connect {link.http_base} names no room: give a room link "
+            f"({link.http_base}/r/ROOM), or a bot account's token in --token-file or "
+            f"{TOKEN_VARIABLE} to answer its challenges"
         )
+        return NOT_PLAYED
+    command = EngineCommand(
+        args.engine, args.handshake_timeout, _say("engine stderr"), _say("engine")
+    )
+    try:
+        engine = await command.start()
     except EngineError as exc:
         log(f"error: {exc.report()}")
         return NOT_PLAYED
     assert engine.info is not None
-    supports = "; ".join(str(line) for line in engine.info.supports)
-    log(f"engine {engine.info.name} {engine.info.version} ({supports})")
+    info = engine.info
+    log(f"engine {info.name} {info.version} ({'; '.join(str(line) for line in info.supports)})")
     try:
+        if link.room_id is None:
+            assert token is not None
+            await engine.quit()  # each game starts its own: games may run side by side
+            return await serve_account(
+                link.http_base, token, command, info,
+                move_time=args.move_time, name=args.name, games=args.games, log=log,
+            )  # fmt: skip
         return await play_room(engine, link, move_time=args.move_time, name=args.name, log=log)
     except (EngineError, ClientError) as exc:
         if isinstance(exc, EngineError):
@@ -74,6 +103,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.move_time > 0:
         print("tictactoe: error: --move-time must be above 0 seconds", file=sys.stderr)
         return NOT_PLAYED
+    if args.games is not None and args.games < 1:
+        print("tictactoe: error: --games must be 1 or more", file=sys.stderr)
+        return NOT_PLAYED
     return asyncio.run(run_bot(args))
 
 
@@ -83,12 +115,17 @@ def register(subparsers: Any) -> None:
         help="play online with an engine of any language (docs/engine-protocol.md)",
         description=(
             "Run an engine that speaks the engine protocol (docs/engine-protocol.md) and play "
-            "a room's game with it. Exit 0: the game was played; 2: no game was played; "
-            "3: the engine failed and the game was resigned."
+            "online with it: a room's game (a room link), or as a bot account (the server's "
+            f"address, and the account's token in --token-file or {TOKEN_VARIABLE}). Exit 0: "
+            "the games were played; 2: no game was played; 3: the engine failed in a game, "
+            "which was resigned."
         ),
     )
     parser.add_argument(
-        "--connect", required=True, metavar="URL", help="a room link: http://HOST:PORT/r/ROOM"
+        "--connect",
+        required=True,
+        metavar="URL",
+        help="a room link (http://HOST:PORT/r/ROOM), or a server (http://HOST:PORT) with a token",
     )
     parser.add_argument(
         "--engine",
@@ -96,6 +133,19 @@ def register(subparsers: Any) -> None:
         metavar='"CMD ARGS"',
         help='the engine\'s command line, e.g. "tictactoe engine --level hard" or '
         '"awk -f my_engine.awk"',
+    )
+    parser.add_argument(
+        "--token-file",
+        default=None,
+        metavar="FILE",
+        help=f"a file holding the bot account's token (else ${TOKEN_VARIABLE})",
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=None,
+        metavar="N",
+        help="as a bot account: stop after N games (default: play until stopped)",
     )
     parser.add_argument(
         "--move-time",
@@ -111,5 +161,5 @@ def register(subparsers: Any) -> None:
         metavar="S",
         help=f"seconds the engine has to start and shake hands (default {HANDSHAKE_TIMEOUT:g})",
     )
-    parser.add_argument("--name", default=None, help="the seat's name (default: the engine's name)")
+    parser.add_argument("--name", default=None, help="the seat's name (default: the engine's)")
     parser.set_defaults(func=run)

@@ -26,7 +26,7 @@ from .driver import Engine
 from .errors import EngineError, UnsupportedRules
 from .timing import clock_times, movetime_for
 
-__all__ = ["ENGINE_FAILED", "FINISHED", "NOT_PLAYED", "play_room"]
+__all__ = ["ENGINE_FAILED", "FINISHED", "NOT_PLAYED", "Table", "play_room", "play_seated", "resign"]
 
 FINISHED = 0
 """Exit code: the game was played to its end (whatever the result)."""
@@ -49,7 +49,7 @@ SEEN_WAIT = 30.0
 Log = Callable[[str], None]
 
 
-class _Table(AsyncRoomClient):
+class Table(AsyncRoomClient):
     """The seat, and the room as its messages tell it: the library's mirror, and the clock
     and offers of the newest change."""
 
@@ -102,17 +102,22 @@ async def play_room(
     rules = Rules.from_dict(snapshot["rules"])
     if not engine.info.plays(rules):
         raise UnsupportedRules(f"{engine.name} does not play this room's {rules.describe()}")
-    table = _Table(link.ws_url, Seat(role="player", name=seat_name(name, engine)))
+    table = Table(link.ws_url, Seat(role="player", name=seat_name(name, engine)))
     try:
         welcome = await table.join()
-        table.mirror.mark = welcome.get("mark")
         log(f"seated as {welcome.get('mark')} in {link.play_url} ({rules.describe()})")
-        return await _play(table, engine, move_time, log)
+        return await play_seated(table, engine, move_time=move_time, log=log)
     finally:
         await table.close()
 
 
-async def _play(table: _Table, engine: Engine, move_time: float, log: Log) -> int:
+async def play_seated(table: Table, engine: Engine, *, move_time: float, log: Log) -> int:
+    """Play the engine at ``table`` (joined) until the game ends; an exit code."""
+    table.mirror.mark = table.mark
+    return await _play(table, engine, move_time, log)
+
+
+async def _play(table: Table, engine: Engine, move_time: float, log: Log) -> int:
     mirror = table.mirror
     refusals = 0
     declined: set[tuple[str, int]] = set()
@@ -148,7 +153,7 @@ async def _play(table: _Table, engine: Engine, move_time: float, log: Log) -> in
                 )
             except EngineError as exc:
                 log(exc.report())
-                await _resign(table, log)
+                await resign(table, log)
                 return ENGINE_FAILED
             layer = move.layer if mirror.rules.is_3d else None
             try:
@@ -157,7 +162,7 @@ async def _play(table: _Table, engine: Engine, move_time: float, log: Log) -> in
                 refusals += 1
                 log(f"the server refused {move}: {exc.code}: {exc}")
                 if refusals >= REFUSALS_IN_A_ROW:
-                    await _resign(table, log)
+                    await resign(table, log)
                     return ENGINE_FAILED
                 await table.command("sync")
                 continue
@@ -170,7 +175,7 @@ async def _play(table: _Table, engine: Engine, move_time: float, log: Log) -> in
             await asyncio.wait_for(table.changed.wait(), REST)
 
 
-async def _decline_offers(table: _Table, declined: set[tuple[str, int]]) -> None:
+async def _decline_offers(table: Table, declined: set[tuple[str, int]]) -> None:
     """Decline the other side's draw and takeback offers, each once."""
     for offer in ("draw", "takeback"):
         by = table.offers.get(offer)
@@ -182,7 +187,7 @@ async def _decline_offers(table: _Table, declined: set[tuple[str, int]]) -> None
             await table.command(f"decline_{offer}")
 
 
-async def _resign(table: _Table, log: Log) -> None:
+async def resign(table: AsyncRoomClient, log: Log) -> None:
     try:
         await table.command("resign")
     except Refused as exc:  # the game may have ended meanwhile

@@ -1,0 +1,114 @@
+"""``tictactoe bot`` as a bot account (docs/protocol.md, "Bots"): the awk engine, through the
+bridge and the client library's bot socket, declines a challenge its handshake does not
+cover, accepts one it does, and plays the person who made it on a real server; its token
+never shows in what the bridge writes."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.support.bots import challenge, make_bot
+from tests.support.live_server import LiveServer
+from tests.support.ws_client import WAIT
+
+pytestmark = pytest.mark.process
+
+ROOT = Path(__file__).resolve().parents[3]
+AWK = f"awk -f {Path(__file__).parent / 'engines' / 'first_free.awk'}"
+
+
+async def online(server: LiveServer, bot_id: str) -> bool:
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        listed = (await http.get("/api/bots")).json()["bots"]
+    return any(bot["player_id"] == bot_id for bot in listed)
+
+
+async def said_online(bot: Any) -> str:
+    """What the bridge wrote until it said it is online (its start may take a while on a busy
+    machine: a process, its engine's, and the bot socket's hello)."""
+    said = ""
+    while "bot: online as the bot" not in said:
+        line = await asyncio.wait_for(bot.stderr.readline(), WAIT * 3)
+        assert line, f"the bridge ended before it was online: {said}"
+        said += line.decode()
+    return said
+
+
+async def test_a_bot_account_declines_what_its_engine_cannot_play_and_plays_the_rest(
+    server: LiveServer, connect: Callable[..., Any], tmp_path: Path
+) -> None:
+    account = await make_bot(server, "Awk Bot")
+    token_file = tmp_path / "token"
+    token_file.write_text(account["token"] + "\n")
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "cli", "bot", "--connect", server.url, "--token-file",
+        str(token_file), "--engine", AWK, "--games", "1",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    try:
+        said = await said_online(bot)
+        assert await online(server, account["player_id"])
+
+        connect_four = {"rows": 6, "cols": 7, "k": 4, "gravity": True}
+        refused = await challenge(
+            server, account["player_id"], {"name": "Ada", "rules": connect_four}
+        )
+        assert refused.status_code == 201, refused.text
+        loser = await connect(server, refused.json()["room_id"])
+        welcome = await loser.join(token=refused.json()["token"])
+        # declined at once: before this join (the welcome shows it) or after (an event)
+        state = welcome["state"]
+        if state["status"] != "finished":
+            state = await loser.until("game_over")
+        assert state["outcome"]["reason"] == "aborted"
+
+        made = await challenge(server, account["player_id"], {"name": "Ada"})
+        assert made.status_code == 201, made.text
+        offer = made.json()
+        person = await connect(server, offer["room_id"])
+        welcome = await person.join(token=offer["token"])
+        if welcome["state"]["status"] != "playing":  # the bot accepts before or after this
+            await person.until("player_joined", status="playing")
+        assert offer["mark"] == "X"
+        answers = []
+        for cell in [(0, 0), (2, 2), (2, 1), (2, 0)]:
+            assert (await person.move(*cell))["type"] == "move_ok"
+            if cell != (2, 0):
+                moved = await person.until("moved", mark="O")
+                answers.append((moved["row"], moved["col"]))
+                await person.seen(moved["version"])
+        assert answers == [(1, 1), (0, 1), (0, 2)]
+        _, err_bytes = await asyncio.wait_for(bot.communicate(), WAIT * 2)
+    finally:
+        if bot.returncode is None:
+            bot.kill()
+            await bot.communicate()
+    err = said + err_bytes.decode()
+    assert bot.returncode == 0, err
+    assert "bot: online as the bot Awk Bot" in err
+    assert "declined Ada's challenge: the engine does not play 6×7 k=4 gravity" in err
+    assert "accepted Ada's challenge: 3×3 k=3" in err
+    assert f"[{offer['room_id']}] the game is over: X wins by line; the engine lost" in err
+    assert account["token"] not in err and account["token"].split(".")[-1] not in err
+    snapshot = await server.snapshot(offer["room_id"])
+    assert [seat["bot_account"] for seat in snapshot["players"]] == [False, True]
+
+
+async def test_a_refused_token_plays_nothing(server: LiveServer, tmp_path: Path) -> None:
+    token_file = tmp_path / "token"
+    token_file.write_text("tb1.nobody.not-a-token-of-anyone-at-all-0123456789abcdefgh\n")
+    bot = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "cli", "bot", "--connect", server.url, "--token-file",
+        str(token_file), "--engine", AWK,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+    _, err = await asyncio.wait_for(bot.communicate(), WAIT * 2)
+    assert bot.returncode == 2, err.decode()
+    assert "bot: error: the bot socket refused the token: bad_identity" in err.decode()
