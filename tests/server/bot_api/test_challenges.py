@@ -42,7 +42,8 @@ async def test_a_declined_challenge_aborts_its_room_and_an_offline_bot_is_refuse
 async def test_each_limit_refuses_with_a_typed_error_naming_it(
     make_server: Callable[..., LiveServer], connect: Callable[..., Any]
 ) -> None:
-    server = make_server(bot_max_games=1, bot_games_per_day=2, bot_moves_per_second=0.5)
+    # one move at once, then one in 100 s: the second comes too fast however busy the host
+    server = make_server(bot_max_games=1, bot_games_per_day=2, bot_moves_per_second=0.01)
     bot = await make_bot(server)
     control = await bot_socket(server, bot["token"])
     first = (await challenge(server, bot["player_id"])).json()

@@ -44,8 +44,15 @@ async def test_a_person_challenges_a_bot_which_accepts_and_plays_the_game_out(
             [(0, 0), (1, 1), (0, 1), (2, 2), (0, 2)], [person, robot] * 3, strict=False
         ):
             await mover.seen(max(person.version, robot.version))
-            assert (await mover.move(row, col))["type"] == "move_ok"
+            played = await mover.move(row, col, move_id=f"m-{row}-{col}")
+            assert played["type"] == "move_ok" and not played["duplicate"]
+            if mover is robot:  # a bot retries as anyone: the same move_id is played once
+                retried = await robot.move(
+                    row, col, version=played["version"] - 1, move_id=f"m-{row}-{col}"
+                )
+                assert retried["duplicate"] and retried["version"] == played["version"]
         over = await robot.until("moved", status="finished")
         assert over["outcome"]["winner"] == "X"
+        await robot.close()
     finally:
         await control.close()
