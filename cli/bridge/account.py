@@ -15,15 +15,15 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from client import Refused, Seat
+from client import Refused
 from client.aio import AsyncRoomClient
 from client.bot import BotClient, run_bot
-from client.wire import Message, room_socket_url
+from client.wire import Message
 from core import GameError, Rules
 
 from .driver import Engine, LineSink
 from .errors import EngineError
-from .online import ENGINE_FAILED, FINISHED, NOT_PLAYED, Log, Table, play_seated, resign
+from .online import ENGINE_FAILED, FINISHED, NOT_PLAYED, Log, play_seated, resign
 from .protocol import EngineInfo
 
 __all__ = ["EngineCommand", "serve_account"]
@@ -45,15 +45,6 @@ class EngineCommand:
             on_stderr=self.on_stderr,
             on_info=self.on_info,
         )
-
-
-class _EngineBot(BotClient):
-    """The library's bot socket, seating each game at a bridge ``Table`` (the library's
-    room client, joined with the bot's token, with a mirror of the room)."""
-
-    def room(self, seat: Message) -> AsyncRoomClient:
-        url = room_socket_url(self.http_base, str(seat["room_id"]))
-        return Table(url, Seat("player", self.name, bot_token=self.token))
 
 
 def _accepts(info: EngineInfo, log: Log) -> Callable[[Message], bool]:
@@ -87,7 +78,7 @@ async def serve_account(
     """Be the bot until ``games`` games are played (or forever); an exit code: 0, or
     ENGINE_FAILED when an engine failed in one of them, NOT_PLAYED when the token is
     refused."""
-    bot = _EngineBot(http_base, token, name=name)
+    bot = BotClient(http_base, token, name=name)
     try:
         welcome = await bot.connect()
     except Refused as exc:
@@ -98,7 +89,6 @@ async def serve_account(
     enough = asyncio.Event()
 
     async def play(room: AsyncRoomClient, seat: Message) -> None:
-        assert isinstance(room, Table)
         where = str(seat.get("room_id"))
 
         def say(line: str) -> None:

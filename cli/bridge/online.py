@@ -17,16 +17,15 @@ import contextlib
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from client import Refused, RoomLink, RoomMirror, Seat, get_json
+from client import Refused, RoomLink, Seat, get_json
 from client.aio import AsyncRoomClient
-from client.wire import Message
 from core import Game, GameError, Move, Rules
 
 from .driver import Engine
 from .errors import EngineError, UnsupportedRules
 from .timing import clock_times, movetime_for
 
-__all__ = ["ENGINE_FAILED", "FINISHED", "NOT_PLAYED", "Table", "play_room", "play_seated", "resign"]
+__all__ = ["ENGINE_FAILED", "FINISHED", "NOT_PLAYED", "play_room", "play_seated", "resign"]
 
 FINISHED = 0
 """Exit code: the game was played to its end (whatever the result)."""
@@ -47,27 +46,6 @@ SEEN_WAIT = 30.0
 """Seconds to wait for the event of the bridge's own move after its ``move_ok``."""
 
 Log = Callable[[str], None]
-
-
-class Table(AsyncRoomClient):
-    """The seat, and the room as its messages tell it: the library's mirror, and the clock
-    and offers of the newest change."""
-
-    def __init__(self, url: str, seat: Seat) -> None:
-        super().__init__(url, seat)
-        self.mirror = RoomMirror()
-        self.clock: Mapping[str, Any] | None = None
-        self.offers: Mapping[str, Any] = {}
-
-    def observe(self, message: Message) -> None:
-        before = self.mirror.version
-        self.mirror.take(message)
-        if message.get("type") in ("welcome", "state"):
-            state = message["state"]
-            self.clock, self.offers = state.get("clock"), state.get("offers") or {}
-        elif self.mirror.version != before and "offers" in message:
-            self.clock, self.offers = message.get("clock"), message["offers"]
-        super().observe(message)  # last: it wakes whoever waits for a change
 
 
 def seat_name(name: str | None, engine: Engine) -> str:
@@ -102,7 +80,7 @@ async def play_room(
     rules = Rules.from_dict(snapshot["rules"])
     if not engine.info.plays(rules):
         raise UnsupportedRules(f"{engine.name} does not play this room's {rules.describe()}")
-    table = Table(link.ws_url, Seat(role="player", name=seat_name(name, engine)))
+    table = AsyncRoomClient(link.ws_url, Seat(role="player", name=seat_name(name, engine)))
     try:
         welcome = await table.join()
         log(f"seated as {welcome.get('mark')} in {link.play_url} ({rules.describe()})")
@@ -111,14 +89,10 @@ async def play_room(
         await table.close()
 
 
-async def play_seated(table: Table, engine: Engine, *, move_time: float, log: Log) -> int:
-    """Play the engine at ``table`` (joined) until the game ends; an exit code."""
-    table.mirror.mark = table.mark
-    return await _play(table, engine, move_time, log)
-
-
-async def _play(table: Table, engine: Engine, move_time: float, log: Log) -> int:
-    mirror = table.mirror
+async def play_seated(table: AsyncRoomClient, engine: Engine, *, move_time: float, log: Log) -> int:
+    """Play the engine at ``table`` (joined) until the game ends; an exit code. The room is
+    the library's mirror of it (``table.room``), which the loop reads after each message."""
+    mirror = table.room
     refusals = 0
     declined: set[tuple[str, int]] = set()
     waiting_said = False
@@ -138,7 +112,7 @@ async def _play(table: Table, engine: Engine, move_time: float, log: Log) -> int
         if mirror.status == "waiting" and not waiting_said:
             log("waiting for the other players to join")
             waiting_said = True
-        if mirror.status == "playing" and mark is not None and mirror.turn == mark:
+        if table.my_turn and mark is not None:
             try:
                 game = _game(mirror.rules, mirror.moves)
             except GameError as exc:
@@ -146,10 +120,10 @@ async def _play(table: Table, engine: Engine, move_time: float, log: Log) -> int
                 await table.command("sync")
                 continue
             first = not any(move.get("mark") == mark for move in mirror.moves)
-            movetime = movetime_for(move_time, table.clock, mark, first_move=first)
+            movetime = movetime_for(move_time, mirror.clock, mark, first_move=first)
             try:
                 move = await engine.best_move(
-                    game, movetime=movetime, clock=clock_times(table.clock)
+                    game, movetime=movetime, clock=clock_times(mirror.clock)
                 )
             except EngineError as exc:
                 log(exc.report())
@@ -175,11 +149,11 @@ async def _play(table: Table, engine: Engine, move_time: float, log: Log) -> int
             await asyncio.wait_for(table.changed.wait(), REST)
 
 
-async def _decline_offers(table: Table, declined: set[tuple[str, int]]) -> None:
+async def _decline_offers(table: AsyncRoomClient, declined: set[tuple[str, int]]) -> None:
     """Decline the other side's draw and takeback offers, each once."""
     for offer in ("draw", "takeback"):
-        by = table.offers.get(offer)
-        key = (offer, table.mirror.version)
+        by = table.room.offers.get(offer)
+        key = (offer, table.room.version)
         if by is None or by == table.mark or key in declined:
             continue
         declined.add(key)
