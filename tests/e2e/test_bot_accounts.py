@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import expect
 from websockets.sync.client import connect
 
-from tests.e2e.browser_helpers import player
+from tests.e2e.browser_helpers import custom_game, player
 from tests.support.live_server import LiveServer
 from tests.support.ws_client import WAIT
 
@@ -62,11 +62,22 @@ class ThreadBot:
 
 
 def test_the_lobby_offers_an_online_bot_and_marks_it_everywhere(
-    new_page: Any, create_room: Any, live_server: LiveServer, screenshot: Any
+    new_page: Any, live_server: LiveServer, screenshot: Any
 ) -> None:
     robo = ThreadBot(live_server, "Robo")
     try:
-        public = create_room(public=True, bots=True)
+        host = new_page(name="Cy")  # a public room made in the lobby, "Bots welcome" checked
+        host.goto("/")
+        custom_game(host)
+        rated, welcome = host.get_by_label("Rated"), host.get_by_label("Bots welcome")
+        rated.check()
+        expect(welcome).to_be_hidden()  # rated with bots would seat bots only, not its maker
+        rated.uncheck()
+        welcome.check()
+        host.get_by_role("button", name="Create game").click()
+        host.wait_for_url("**/r/*")
+        public = host.url.rsplit("/", 1)[1]
+        assert httpx.get(f"{live_server.url}/api/rooms/{public}").json()["settings"]["bots"]
         robo.sit(public)
         lobby = new_page(name="Ada")
         lobby.goto("/")

@@ -1,6 +1,6 @@
 // The lobby form's room options: who to play (a person, or a bot and its level and
 // side) and the time control. Fields, their show/hide logic, and reading them into the
-// body of POST /api/rooms ({bot, bot_mark, time_control}); the server judges the values.
+// body of POST /api/rooms ({bot, bot_mark, time_control, rated, bots}); the server judges the values.
 // The days are a correspondence game's: that long for each move (protocol.md, Clocks).
 
 import { h } from "../browser/dom.js";
@@ -83,6 +83,12 @@ export function syncOptions(form) {
     rated.hidden = bot;
     el.rated.disabled = bot;
   }
+  const bots = form.querySelector('[data-field="bots"]');
+  if (bots) { // a rated room with bot accounts seats bots only: not for its creator
+    const off = bot || Boolean(el.rated && el.rated.checked);
+    bots.hidden = off;
+    el.bots.disabled = off;
+  }
 }
 
 export function readTimeControl(el) {
@@ -96,7 +102,7 @@ export function readTimeControl(el) {
   return preset && preset.tc ? { ...preset.tc } : null;
 }
 
-/** {bot?, bot_mark?, time_control?, rated?} for POST /api/rooms. */
+/** {bot?, bot_mark?, time_control?, rated?, bots?} for POST /api/rooms. */
 export function readOptions(el) {
   const options = {};
   if (el.opponent.value === "bot") {
@@ -106,5 +112,6 @@ export function readOptions(el) {
   const tc = readTimeControl(el);
   if (tc) options.time_control = tc;
   if (el.rated && el.rated.checked && !el.rated.disabled) options.rated = true;
+  if (el.bots && el.bots.checked && !el.bots.disabled) options.bots = true;
   return options;
 }

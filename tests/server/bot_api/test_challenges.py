@@ -5,6 +5,7 @@ play a rated game against a bot."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -39,11 +40,20 @@ async def test_a_declined_challenge_aborts_its_room_and_an_offline_bot_is_refuse
     await control.close()
 
 
+async def refusals(server: LiveServer) -> dict[str, float]:
+    """``tictactoe_bot_refusals_total`` by limit, as ``GET /metrics`` shows it."""
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        text = (await http.get("/metrics")).text
+    found = re.findall(r'^tictactoe_bot_refusals_total\{limit="(\w+)"\} ([\d.e+]+)$', text, re.M)
+    return {limit: float(value) for limit, value in found}
+
+
 async def test_each_limit_refuses_with_a_typed_error_naming_it(
     make_server: Callable[..., LiveServer], connect: Callable[..., Any]
 ) -> None:
     # one move at once, then one in 100 s: the second comes too fast however busy the host
     server = make_server(bot_max_games=1, bot_games_per_day=2, bot_moves_per_second=0.01)
+    before = await refusals(server)
     bot = await make_bot(server)
     control = await bot_socket(server, bot["token"])
     first = (await challenge(server, bot["player_id"])).json()
@@ -74,6 +84,9 @@ async def test_each_limit_refuses_with_a_typed_error_naming_it(
     assert (await spare.act("abort"))["type"] == "ack"
     third = await challenge(server, bot["player_id"])
     assert third.status_code == 429 and third.json()["field"] == "games_per_day"
+    after = await refusals(server)  # each refusal counted by its limit (the metrics doc)
+    for limit in ("max_games", "moves_per_second", "games_per_day"):
+        assert after[limit] >= before.get(limit, 0.0) + 1, limit
     await control.close()
     await robot.close()
 
