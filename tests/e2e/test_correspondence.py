@@ -66,7 +66,8 @@ def test_two_browsers_play_by_correspondence_and_see_their_turn(
     cell(grace, 1, 1).click()
     expect_cell(grace, 1, 1, "O")
     # Ada's lobby sees it become her move (its poll), without a reload
-    expect(theirs.locator(".turn-whose")).to_have_text("Your move")
+    polled = 20_000  # ms: the lobby polls every 5 s; a bound for a loaded machine
+    expect(theirs.locator(".turn-whose")).to_have_text("Your move", timeout=polled)
     expect(ada.locator(".turns-card .count-badge")).to_have_text("1")
 
 

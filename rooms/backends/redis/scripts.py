@@ -33,6 +33,7 @@ __all__ = [
     "CREATE",
     "EVENTS_SINCE",
     "REPAIR_DUE",
+    "PLAYER_GAME",
     "CommitArgs",
     "CommitCode",
 ]
@@ -348,6 +349,16 @@ if ARGV[3] == '' then
   redis.call('ZREM', KEYS[1], ARGV[1])
 else
   redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
+end
+return 1
+"""
+
+PLAYER_GAME = """
+-- KEYS: a player's games.  ARGV: room, milliseconds to keep the set at least.  The room is
+-- recorded and the set kept that long (never shortened: a room of a longer game may be there).
+redis.call('SADD', KEYS[1], ARGV[1])
+if redis.call('PEXPIRE', KEYS[1], ARGV[2], 'GT') == 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[2], 'NX')
 end
 return 1
 """

@@ -21,6 +21,7 @@ recreates a lost room.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 import time
@@ -40,6 +41,7 @@ from rooms.backends.redis.scripts import (
     COMMIT,
     CREATE,
     EVENTS_SINCE,
+    PLAYER_GAME,
     REPAIR_DUE,
     CommitArgs,
     CommitCode,
@@ -119,6 +121,7 @@ class RedisStore:
         self._commit = LuaScript(self._commit_source)
         self._since = LuaScript(EVENTS_SINCE)
         self._repair_due = LuaScript(REPAIR_DUE)
+        self._player_game = LuaScript(PLAYER_GAME)
         self._epochs = Epochs(self._client, self._epoch_key, remember=remember)
 
     @property
@@ -347,11 +350,16 @@ class RedisStore:
                 if not self._due_in_commit:
                     await self._write_due(room_id, due.at)
                 keep = max(self._idle_ms, _ms(due.keep))
-                for player_id in due.players:
-                    key = self._layout.player_games(player_id)
-                    await self._calls.call("SADD", key, room_id)
-                    await self._calls.call("PEXPIRE", key, keep, "GT")
-                    await self._calls.call("PEXPIRE", key, keep, "NX")
+                # one script a player (their sets are on other slots), sent together: one
+                # round trip when auto-pipelined
+                await asyncio.gather(
+                    *(
+                        self._calls.script(
+                            self._player_game, [self._layout.player_games(p)], [room_id, keep]
+                        )
+                        for p in due.players
+                    )
+                )
         except RoomError as exc:
             log.warning("room %s: correspondence records not updated: %s", room_id, exc)
 

@@ -1,4 +1,4 @@
-"""Correspondence over the API on a real server: a room of days per move (a "day" of 2 s
+"""Correspondence over the API on a real server: a room of days per move (a "day" of 4 s
 here, the ``correspondence_day`` knob), rated in its own pool, the players' "your turn" list
 (``GET /api/players/{id}/games``, only with the identity's secret), and a missed deadline
 that ends the game on time as a flag does."""
@@ -34,7 +34,7 @@ async def games_of(http: httpx.AsyncClient, player: dict[str, Any]) -> list[dict
 async def test_a_correspondence_game_is_listed_by_turn_and_ends_at_its_deadline(
     make_server: Callable[..., LiveServer], connect: Any
 ) -> None:
-    server = make_server(correspondence_day=2.0, deadline_scan=0.2)
+    server = make_server(correspondence_day=4.0, deadline_scan=0.2)
     async with httpx.AsyncClient(base_url=server.url) as http:
         ada, grace = await identity(http, "Ada"), await identity(http, "Grace")
         made = await http.post("/api/rooms", json={"time_control": {"days": 1}, "rated": True})
@@ -42,9 +42,9 @@ async def test_a_correspondence_game_is_listed_by_turn_and_ends_at_its_deadline(
         room = made.json()
         assert room["pool"] == "classic.correspondence"
         assert room["time_control"] == {
-            "initial": 2.0,
+            "initial": 4.0,
             "increment": 0.0,
-            "first_move": 2.0,
+            "first_move": 4.0,
             "days": 1,
         }
         x, o = await connect(server, room["room_id"]), await connect(server, room["room_id"])
@@ -56,7 +56,7 @@ async def test_a_correspondence_game_is_listed_by_turn_and_ends_at_its_deadline(
         ada_games, grace_games = await games_of(http, ada), await games_of(http, grace)
         assert [(g["room_id"], g["your_turn"]) for g in ada_games] == [(room["room_id"], False)]
         assert [(g["mark"], g["your_turn"]) for g in grace_games] == [("O", True)]
-        assert 0 < grace_games[0]["time_left"] <= 2.0 and grace_games[0]["opponents"] == ["Ada"]
+        assert 0 < grace_games[0]["time_left"] <= 4.0 and grace_games[0]["opponents"] == ["Ada"]
         assert (await o.move(0, 0))["type"] == "move_ok"
         await x.seen(o.version)
         assert (await games_of(http, ada))[0]["your_turn"]
@@ -83,7 +83,10 @@ async def test_days_per_move_other_than_1_2_3_or_7_are_refused(
     assert (made.json()["code"], made.json()["field"]) == ("invalid_options", field)
 
 
-async def test_a_bot_plays_correspondence_too(server: LiveServer, connect: Any) -> None:
+async def test_a_bot_plays_correspondence_too(
+    make_server: Callable[..., LiveServer], connect: Any
+) -> None:
+    server = make_server(bot_pool="thread")  # no process pool to start for one bot move
     room_id = await server.create_room(bot="bot:perfect", time_control={"days": 3})
     human = await connect(server, room_id)
     assert (await human.join())["type"] == "welcome"
