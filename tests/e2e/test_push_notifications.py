@@ -13,65 +13,10 @@ import pytest
 from playwright.sync_api import expect
 
 from rooms.push import Notice, NoticeKind
+from tests.e2e.push_helpers import deliver, note_of, registered_worker, shown
 from tests.support.live_server import LiveServer
 
 pytestmark = pytest.mark.e2e
-
-NOTIFICATIONS = """async () => {
-  const registration = await navigator.serviceWorker.ready;
-  return (await registration.getNotifications()).map(
-    (n) => ({title: n.title, body: n.body, tag: n.tag, url: n.data && n.data.url}));
-}"""
-
-
-def registered_worker(page: Any) -> tuple[Any, str]:
-    """Register /sw.js from the page; the DevTools session and the registration's id."""
-    page.evaluate(
-        """async () => {
-          await navigator.serviceWorker.register('/sw.js', {scope: '/'});
-          await navigator.serviceWorker.ready;
-        }"""
-    )
-    cdp = page.context.new_cdp_session(page)
-    found: list[str] = []
-
-    def updated(event: dict[str, Any]) -> None:
-        found.extend(r["registrationId"] for r in event["registrations"] if not r.get("isDeleted"))
-
-    cdp.on("ServiceWorker.workerRegistrationUpdated", updated)
-    cdp.send("ServiceWorker.enable")
-    for _ in range(500):  # the event comes with enable's answer or just after it
-        if found:
-            break
-        page.wait_for_timeout(20)
-    assert found, "no service worker registration was reported"
-    return cdp, found[0]
-
-
-def shown(page: Any, expected: list[dict[str, Any]]) -> None:
-    """Wait until the notifications shown are ``expected``, in any order (bounded)."""
-
-    def key(note: dict[str, Any]) -> str:
-        return json.dumps(note, sort_keys=True)
-
-    notes: list[dict[str, Any]] = []
-    for _ in range(500):
-        notes = page.evaluate(NOTIFICATIONS)
-        if sorted(map(key, notes)) == sorted(map(key, expected)):
-            return
-        page.wait_for_timeout(20)
-    raise AssertionError(f"expected {expected}, have {notes}")
-
-
-def note_of(notice: Notice) -> dict[str, Any]:
-    url = f"/r/{notice.room_id}"
-    return {"title": notice.title, "body": notice.body, "tag": f"room:{notice.room_id}", "url": url}
-
-
-def deliver(cdp: Any, origin: str, registration: str, notice: Notice) -> None:
-    """What a push service does once the server's message reached it: hand it to Chromium."""
-    message = {"origin": origin, "registrationId": registration}
-    cdp.send("ServiceWorker.deliverPushMessage", message | {"data": json.dumps(notice.payload())})
 
 
 def test_the_service_worker_shows_each_push_one_per_room(
@@ -82,12 +27,12 @@ def test_the_service_worker_shows_each_push_one_per_room(
     cdp, registration = registered_worker(page)
     turn = Notice("p1", "q7m2kx9c", NoticeKind.TURN, "Your move", "Against Ada, move 4.", 7)
     ended = Notice("p1", "q7m2kx9c", NoticeKind.ENDED, "You won", "Against Ada: time.", 9)
-    deliver(cdp, live_server.url, registration, turn)
+    deliver(cdp, live_server.url, registration, turn.payload())
     shown(page, [note_of(turn)])
-    deliver(cdp, live_server.url, registration, ended)
+    deliver(cdp, live_server.url, registration, ended.payload())
     shown(page, [note_of(ended)])  # the room's tag: the end replaces the turn
     other = Notice("p1", "b8k2m4x7", NoticeKind.TURN, "Your move", "Against Bob, move 1.", 3)
-    deliver(cdp, live_server.url, registration, other)
+    deliver(cdp, live_server.url, registration, other.payload())
     shown(page, [note_of(ended), note_of(other)])  # another room: beside it
 
 

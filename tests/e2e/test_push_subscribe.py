@@ -1,0 +1,294 @@
+"""Web Push from the browser's side, in real Chromium: the lobby's switch and the game page's
+Notify subscribe this browser, the server keeps the subscription, a turn the player misses
+reaches the loopback push service signed and encrypted for it, and the service worker shows
+what it decrypts to; turning the switch off forgets the browser; a refusal is said.
+
+Chromium refuses the Push API in the private (incognito) contexts the other browser tests
+use, so these run in a persistent profile, where the API is there. What cannot run here is
+the browser's registration with its push service: Chromium's subscribe() waits on Google's
+push service, and this machine has no network. An init script stands in for ONLY that
+(``PushManager.prototype.subscribe`` and ``getSubscription``): the subscription it hands the
+page is the loopback push service's, with keys the test holds the private halves of, so the
+test decrypts what the server sends as the browser would. Everything else is real: the
+page's permission request, its calls to the server, the server's push, the service worker.
+A notification's click cannot be tested: Chromium opens or focuses a window only for a real
+click, which the DevTools protocol cannot make, and a constructed event is refused.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+from collections.abc import Callable, Iterator
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+import pytest
+from playwright.sync_api import expect
+
+from bench.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.e2e.browser_helpers import cell, seat
+from tests.e2e.conftest import DESKTOP, LOOPBACK, Guard, PlaywrightLoop, fast_settings
+from tests.e2e.push_helpers import deliver, registered_worker, shown
+from tests.support.live_server import LiveServer
+from tests.support.loop_thread import LoopThread
+from tests.support.push_service import PushService
+from tests.support.waiting import eventually_sync
+from tests.support.ws_client import Client
+
+pytestmark = pytest.mark.e2e
+
+CONTACT = "mailto:operators@example.org"
+HELD = "test.push.held"
+
+# The stand-in for the browser's push-service registration (see the module's docstring). The
+# subscription is kept in localStorage as the browser keeps a real one, across pages, with
+# the applicationServerKey it was made with (the page compares it with the server's).
+STAND_IN = """(() => {
+  const offered = SUBSCRIPTION;
+  const standIn = (key) => ({
+    endpoint: offered.endpoint,
+    expirationTime: null,
+    options: { userVisibleOnly: true, applicationServerKey: Uint8Array.from(key).buffer },
+    toJSON: () => JSON.parse(JSON.stringify(offered)),
+    unsubscribe: async () => { localStorage.removeItem("HELD"); return true; },
+  });
+  PushManager.prototype.subscribe = async function (options) {
+    if (Notification.permission !== "granted") {
+      throw new DOMException("Registration failed - permission denied", "NotAllowedError");
+    }
+    const key = Array.from(new Uint8Array(options.applicationServerKey));
+    localStorage.setItem("HELD", JSON.stringify(key));
+    return standIn(key);
+  };
+  PushManager.prototype.getSubscription = async function () {
+    const held = localStorage.getItem("HELD");
+    return held ? standIn(JSON.parse(held)) : null;
+  };
+})();""".replace("HELD", HELD)
+
+
+@pytest.fixture(scope="module")
+def live_server() -> Iterator[LiveServer]:
+    """This module's server: it takes the loopback push service's http:// endpoints and
+    pushes one message at a time."""
+    live = LiveServer(
+        fast_settings(push_http_endpoints=True, push_contact=CONTACT, push_concurrency=1)
+    ).start()
+    yield live
+    live.stop()
+
+
+@pytest.fixture(scope="module")
+def loop_thread() -> Iterator[LoopThread]:
+    thread = LoopThread().start()
+    yield thread
+    thread.stop()
+
+
+@pytest.fixture
+def push_service(loop_thread: LoopThread, live_server: LiveServer) -> Iterator[PushService]:
+    service = loop_thread.run(PushService().start())
+    service.vapid_public_key = server_key(live_server)
+    yield service
+    loop_thread.run(service.stop())
+
+
+@pytest.fixture(scope="module")
+def profile(
+    chromium: Any,
+    playwright_loop: PlaywrightLoop,
+    live_server: LiveServer,
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[Any]:
+    """One Chromium with a persistent profile for the module (a launch takes seconds); each
+    test clears the origin's storage and service worker first (``push_page``)."""
+    playwright_loop.resume()
+    try:
+        context = chromium.browser_type.launch_persistent_context(
+            str(tmp_path_factory.mktemp("profile")),
+            executable_path=CHROMIUM,
+            args=CHROMIUM_ARGS,
+            base_url=live_server.url,
+            viewport=DESKTOP,
+            reduced_motion="reduce",
+        )
+    finally:
+        playwright_loop.pause()
+    yield context
+    playwright_loop.resume()
+    try:
+        context.close()
+    finally:
+        playwright_loop.pause()
+
+
+@pytest.fixture
+def push_page(
+    browser: Any, profile: Any, live_server: LiveServer, guard: Guard
+) -> Iterator[Callable[..., Any]]:
+    """``push_page(player, subscription, allow=True)``: a page of the persistent profile for
+    the identity ``player``, whose push registration hands out ``subscription``; ``allow``
+    grants notifications, else the browser refuses them when asked."""
+    pages: list[Any] = []
+
+    def blocked(route: Any) -> None:
+        host = urlsplit(route.request.url).hostname or ""
+        if route.request.url.startswith(("data:", "blob:")) or host in LOOPBACK:
+            route.continue_()
+        else:
+            guard.external.append(route.request.url)
+            route.abort()
+
+    def make(player: dict[str, str], subscription: dict[str, Any], *, allow: bool = True) -> Any:
+        profile.clear_permissions()
+        if allow:
+            profile.grant_permissions(["notifications"], origin=live_server.url)
+        page = profile.new_page()
+        pages.append(page)
+        cdp = profile.new_cdp_session(page)
+        cdp.send("Storage.clearDataForOrigin", {"origin": live_server.url, "storageTypes": "all"})
+        cdp.detach()
+        page.route("**/*", blocked)
+        identity = json.dumps(json.dumps({"id": player["id"], "secret": player["secret"]}))
+        name = json.dumps(json.dumps(player["name"]))
+        page.add_init_script(
+            f"localStorage.setItem('ttt.identity', {identity});"
+            f"localStorage.setItem('ttt.name', {name});"
+        )
+        page.add_init_script(STAND_IN.replace("SUBSCRIPTION", json.dumps(subscription)))
+        page.on("pageerror", lambda exc: guard.errors.append(f"pageerror: {exc}"))
+        page.on("console", guard.console)
+        return page
+
+    yield make
+    for page in pages:
+        page.close()
+    guard.check()
+
+
+def server_key(live: LiveServer) -> str:
+    key: str = httpx.get(f"{live.url}/api/push/key").json()["public_key"]
+    return key
+
+
+def new_identity(live: LiveServer, name: str) -> dict[str, str]:
+    made = httpx.post(f"{live.url}/api/players", json={"name": name})
+    assert made.status_code == 201, made.text
+    return {"id": made.json()["player_id"], "secret": made.json()["secret"], "name": name}
+
+
+def endpoints(live: LiveServer, loop_thread: LoopThread, player: dict[str, str]) -> list[str]:
+    """The endpoints the server keeps for the identity (its push book, read directly)."""
+    book = live.app.state.tictactoe.backend.push
+    return [s.endpoint for s in loop_thread.run(book.of(player["id"]))]
+
+
+def subscribed_with(page: Any) -> str:
+    """The applicationServerKey the page subscribed with, base64url as the server gives it."""
+    key = bytes(json.loads(page.evaluate(f"localStorage.getItem('{HELD}')")))
+    return base64.urlsafe_b64encode(key).rstrip(b"=").decode()
+
+
+def test_the_lobby_switch_subscribes_and_a_missed_turn_is_pushed_and_shown(
+    push_page: Callable[..., Any],
+    live_server: LiveServer,
+    push_service: PushService,
+    loop_thread: LoopThread,
+    create_room: Callable[..., str],
+) -> None:
+    ada = new_identity(live_server, "Ada")
+    offered = push_service.subscription("ada")
+    page = push_page(ada, offered)
+    page.goto("/")
+    toggle = page.locator(".identity-card .push-toggle")
+    toggle.click()
+    expect(toggle).to_have_text("Stop notifications")
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    assert subscribed_with(page) == server_key(live_server)
+    assert endpoints(live_server, loop_thread, ada) == [offered["endpoint"]]
+
+    # Ada plays X, then leaves the game for the lobby; Grace moves while she is away
+    room = create_room()
+    seat(page, room, "X")
+    grace = loop_thread.run(Client.open(live_server, room))
+    assert loop_thread.run(grace.join(name="Grace"))["mark"] == "O"
+    cell(page, 2, 2).click()
+    loop_thread.run(grace.until("moved"))
+    page.goto("/")
+    loop_thread.run(grace.until("presence", mark="X", connected=False))
+    assert loop_thread.run(grace.move(0, 0))["type"] == "move_ok"
+
+    pushed = loop_thread.run(push_service.next())  # VAPID-checked and decrypted
+    assert pushed.name == "ada" and pushed.claims["sub"] == CONTACT
+    assert pushed.message == {
+        "kind": "turn",
+        "room_id": room,
+        "version": grace.version,
+        "title": "Your move",
+        "body": "Against Grace, move 3.",
+        "url": f"/r/{room}",
+        "tag": f"room:{room}",
+    }
+    loop_thread.run(grace.close())
+
+    # what the push service hands the browser, the service worker shows
+    cdp, registration = registered_worker(page)
+    deliver(cdp, live_server.url, registration, pushed.message)
+    note = {"title": "Your move", "body": "Against Grace, move 3.", "tag": f"room:{room}"}
+    shown(page, [note | {"url": f"/r/{room}"}])
+
+    # and off again: the server forgets this browser, which unsubscribes
+    expect(toggle).to_have_text("Stop notifications")
+    toggle.click()
+    expect(toggle).to_have_text("Notify me when it is my move")
+    expect(page.locator(".identity-status")).to_have_text("Notifications off.")
+    assert endpoints(live_server, loop_thread, ada) == []
+    assert page.evaluate(f"localStorage.getItem('{HELD}')") is None
+    assert push_service.refused == []
+
+
+def test_the_game_pages_notify_switch_subscribes_this_browser_too(
+    push_page: Callable[..., Any],
+    live_server: LiveServer,
+    push_service: PushService,
+    loop_thread: LoopThread,
+    create_room: Callable[..., str],
+) -> None:
+    ada = new_identity(live_server, "Ada")
+    offered = push_service.subscription("ada")
+    page = seat(push_page(ada, offered), create_room(), "X")
+    notify = page.get_by_role("button", name="Notify", exact=True)
+    notify.click()
+    expect(notify).to_have_attribute("aria-pressed", "true")
+    # the title says so once the server has the subscription
+    expect(notify).to_have_attribute("title", re.compile("with this page closed"))
+    assert endpoints(live_server, loop_thread, ada) == [offered["endpoint"]]
+    assert subscribed_with(page) == server_key(live_server)
+
+    notify.click()
+    expect(notify).to_have_attribute("aria-pressed", "false")
+    eventually_sync(
+        lambda: endpoints(live_server, loop_thread, ada) == [],
+        "the server forgot the browser",
+        pause=lambda seconds: page.wait_for_timeout(seconds * 1000),
+    )
+
+
+def test_a_browser_that_refuses_notifications_is_told_where_to_allow_them(
+    push_page: Callable[..., Any],
+    live_server: LiveServer,
+    push_service: PushService,
+    loop_thread: LoopThread,
+) -> None:
+    ada = new_identity(live_server, "Ada")
+    page = push_page(ada, push_service.subscription("ada"), allow=False)
+    page.goto("/")
+    page.locator(".identity-card .push-toggle").click()
+    expect(page.locator(".identity-status")).to_have_text(
+        "This browser blocks notifications from this site: allow them in its settings."
+    )
+    expect(page.locator(".identity-card .push-toggle")).to_have_count(0)
+    assert endpoints(live_server, loop_thread, ada) == []
