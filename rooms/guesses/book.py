@@ -1,10 +1,12 @@
-"""Where the guesses of a room's whole crowd are kept until its move lands: the seam, and
-the memory book (``memory://``); ``rooms.backends.redis.guesses`` is the Redis one.
+"""Where the guesses of a room's whole crowd meet when its move lands: the seam, and the
+memory book (``memory://``); ``rooms.backends.redis.guesses`` is the Redis one.
 
-A book keeps, per room and ply (``ply_key``: the game number and the ply guessed at), each
-guesser's cell; a guesser who changes their mind overwrites it. ``split`` counts the cells
-once, when the move lands. Entries expire by themselves (``GUESS_TTL``): nothing needs to
-clean up after a room, whichever worker dies.
+Each worker counts its own spectators' guesses in memory (rooms.guesses.desk) and, when the
+move lands, adds its tally (cell -> how many guessed it) to the book once, under its own
+name (``counter``): a second write by the same worker replaces its first, so a tally is never
+counted twice. ``split`` sums the tallies of every worker, per room and ply (``ply_key``: the
+game number and the ply guessed at). Entries expire by themselves (``GUESS_TTL``): nothing
+needs to clean up after a room, whichever worker dies.
 """
 
 from __future__ import annotations
@@ -27,12 +29,12 @@ def ply_key(game_number: int, ply: int) -> str:
 
 
 class GuessBook(Protocol):
-    async def put(self, room_id: str, key: str, cells: Mapping[str, str]) -> None:
-        """Record (or replace) each guesser's cell (``cells``: guesser → cell) for the
-        room's ply ``key``, in one write."""
+    async def tally(self, room_id: str, key: str, counter: str, counts: Mapping[str, int]) -> None:
+        """Record (or replace) the tally ``counts`` (cell -> guesses) that ``counter`` (one
+        worker) counted for the room's ply ``key``, in one write."""
 
     async def split(self, room_id: str, key: str) -> dict[str, int]:
-        """How many guessed each cell for the room's ply ``key`` (every worker's guessers)."""
+        """How many guessed each cell for the room's ply ``key`` (every counter's tally)."""
 
 
 class MemoryGuessBook:
@@ -46,15 +48,15 @@ class MemoryGuessBook:
         self.ttl = ttl
         self.clock = clock
         self._max = max_plies
-        self._plies: dict[tuple[str, str], tuple[dict[str, str], float]] = {}
+        self._plies: dict[tuple[str, str], tuple[dict[str, dict[str, int]], float]] = {}
         self._lock = threading.Lock()
 
-    async def put(self, room_id: str, key: str, cells: Mapping[str, str]) -> None:
+    async def tally(self, room_id: str, key: str, counter: str, counts: Mapping[str, int]) -> None:
         now = self.clock()
         with self._lock:
             held = self._plies.pop((room_id, key), None)
             kept = held[0] if held is not None and held[1] > now else {}
-            kept.update(cells)
+            kept[counter] = dict(counts)
             self._plies[(room_id, key)] = (kept, now + self.ttl)  # newest last
             while len(self._plies) > self._max:  # the oldest ply goes first
                 del self._plies[next(iter(self._plies))]
@@ -64,4 +66,7 @@ class MemoryGuessBook:
             held = self._plies.get((room_id, key))
             if held is None or held[1] <= self.clock():
                 return {}
-            return dict(Counter(held[0].values()))
+            total: Counter[str] = Counter()
+            for counts in held[0].values():
+                total.update(counts)
+            return dict(total)

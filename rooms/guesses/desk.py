@@ -1,22 +1,24 @@
 """A worker's guess counter: its spectators' guesses and streaks, and the split after a move.
 
 Spectators of a room on this worker are registered here (``watch``) with a way to send to
-their connection. A guess is judged against the room (``check_guess``) and gathered; the
-guesses gathered within ``flush`` seconds go to the book, which every worker shares, in one
-write per room and ply (a crowd guessing costs the store a write per worker, not one per
-spectator), so the split is the whole crowd's. The desk hears every
-event the worker's hub hands out (``observe``, after the players were served): for a
-``moved`` event of a room with spectators here it waits ``settle`` seconds (the guesses
-other workers accepted just before they saw the move reach the book meanwhile), reads the
-book once, and sends each local spectator the ``guesses`` message: the split, and their own
-guess, whether it was right and their streak. Nothing of it ever goes to a player or on the
-bus, and the move's own path never waits for it.
+their connection. A guess is judged against the room (``check_guess``) and kept in memory,
+on the guesser: nothing is written, sent or answered per guess. The desk hears every event
+the worker's hub hands out (``observe``, after the players were served): for a ``moved``
+event of a room with spectators here it adds this worker's tally of that move (cell -> how
+many of its spectators guessed it) to the book, which every worker shares, in one write (a
+crowd guessing costs the store a write per worker and move, not one per guess), waits
+``settle`` seconds (the tallies of other workers that saw the move a moment later reach the
+book meanwhile), reads the book once, and sends each local spectator the ``guesses``
+message: the split, and their own guess, whether it was right and their streak. Nothing of
+it ever goes to a player or on the bus, and the move's own path never waits for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
+from collections import Counter
 from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -60,15 +62,15 @@ class GuessDesk:
         load: Callable[[str], Awaitable[Room]],
         *,
         settle: float = 0.2,
-        flush: float = 0.02,
+        name: str | None = None,
     ) -> None:
         self._book = book
         self._load = load
         self.settle = settle
-        self.flush = flush
-        self._gathered: dict[tuple[str, str], dict[str, str]] = {}  # (room, ply) -> cells
-        self._flushing: asyncio.TimerHandle | None = None
+        self.name = name if name is not None else secrets.token_hex(8)
+        """This desk's name in the book: its tallies replace each other, never another's."""
         self._rooms: dict[str, dict[str, _Guesser]] = {}
+        self._open: dict[str, str] = {}  # room -> the ply (ply_key) last guessed at here
         self._seen: dict[str, int] = {}  # room -> the last moved version revealed here
         self._tasks: set[asyncio.Task[None]] = set()
         self.reveals = 0
@@ -88,6 +90,7 @@ class GuessDesk:
         if not guessers:
             del self._rooms[room_id]
             self._seen.pop(room_id, None)
+            self._open.pop(room_id, None)
 
     def streak(self, room_id: str, conn: str) -> int:
         guesser = self._rooms.get(room_id, {}).get(conn)
@@ -101,25 +104,9 @@ class GuessDesk:
         if guesser is None:  # not registered: a spectator of another path (cannot happen)
             raise RoomError(ErrorCode.NOT_JOINED, "join as a spectator before guessing")
         key, cell = ply_key(room.game_number, room.game.ply), cell_key(move)
-        self._gathered.setdefault((room_id, key), {})[conn] = cell
-        if self._flushing is None:
-            self._flushing = asyncio.get_running_loop().call_later(self.flush, self._flush)
         guesser.key, guesser.cell = key, cell
+        self._open[room_id] = key
         return cell
-
-    def _flush(self) -> None:
-        self._flushing = None
-        gathered, self._gathered = self._gathered, {}
-        for (room_id, key), cells in gathered.items():
-            self._spawn(self._write(room_id, key, cells), f"guesses:{room_id}:write")
-
-    async def _write(self, room_id: str, key: str, cells: dict[str, str]) -> None:
-        try:
-            await self._book.put(room_id, key, cells)
-        except RoomError as exc:  # the store is away: these guesses are not counted
-            log.warning("room %s: %d guesses lost: %s", room_id, len(cells), exc.message)
-        except Exception:
-            log.exception("room %s: guesses could not be written", room_id)
 
     def _spawn(self, work: Coroutine[Any, Any, None], name: str) -> None:
         task = asyncio.get_running_loop().create_task(work, name=name)
@@ -140,24 +127,51 @@ class GuessDesk:
     async def _reveal(self, room_id: str, text: str) -> None:
         try:
             event = loads(text)
-            await asyncio.sleep(self.settle)
-            room = await self._load(room_id)
             ply = int(event["ply"])
-            # the move's game: the room's, unless a new game began within the settle time
-            game_number = room.game_number if room.game.ply >= ply else room.game_number - 1
-            key = ply_key(game_number, ply - 1)
+            key = self._open.get(room_id)
+            picks: dict[str, str] = {}
+            if key is not None and key.endswith(f":{ply - 1}"):  # guessed at here
+                # taken now: a guess of the next move may come before the split goes out
+                picks = self._picks(room_id, key)
+                if picks:
+                    await self._book.tally(room_id, key, self.name, Counter(picks.values()))
+            else:
+                key = None
+            await asyncio.sleep(self.settle)
+            if key is None:  # nobody here guessed it: which game it was, from the room
+                room = await self._load(room_id)
+                # the room's game, unless a new game began within the settle time
+                game_number = room.game_number if room.game.ply >= ply else room.game_number - 1
+                key = ply_key(game_number, ply - 1)
             split = await self._book.split(room_id, key)
-            for _ in self._send(room_id, key, ply, event, split):
+            for _ in self._send(room_id, key, ply, event, split, picks=picks):
                 await asyncio.sleep(0)  # a slice a turn: a move arriving meanwhile goes first
         except RoomError as exc:
             log.info("room %s: no split for a move: %s", room_id, exc.message)
         except Exception:
             log.exception("room %s: the guesses' split failed", room_id)
 
+    def _picks(self, room_id: str, key: str) -> dict[str, str]:
+        """The cell each of this worker's spectators guessed for the ply ``key``, by
+        connection."""
+        return {
+            conn: guesser.cell
+            for conn, guesser in self._rooms.get(room_id, {}).items()
+            if guesser.key == key and guesser.cell is not None
+        }
+
     def _send(
-        self, room_id: str, key: str, ply: int, event: dict[str, Any], split: dict[str, int]
+        self,
+        room_id: str,
+        key: str,
+        ply: int,
+        event: dict[str, Any],
+        split: dict[str, int],
+        *,
+        picks: dict[str, str],
     ) -> Iterator[None]:
-        """Send each local spectator their split, yielding after every ``SLICE`` of them."""
+        """Send each local spectator their split (``picks``: the local guesses of the move),
+        yielding after every ``SLICE`` of them."""
         played = f"{event['row']},{event['col']},{event.get('layer', 0)}"
         total = sum(split.values())
         head = dumps(
@@ -174,15 +188,17 @@ class GuessDesk:
             }
         )
         head = head[:-1] + ',"you":'  # one shared text; each spectator's own part after it
-        for count, guesser in enumerate(tuple(self._rooms.get(room_id, {}).values()), 1):
+        guessers = tuple(self._rooms.get(room_id, {}).items())
+        for count, (conn, guesser) in enumerate(guessers, 1):
             if count % SLICE == 0:
                 yield
-            guessed = guesser.key == key
-            if guessed:
-                right = guesser.cell == played
+            cell = picks.get(conn)
+            if cell is not None:
+                right = cell == played
                 guesser.streak = guesser.streak + 1 if right else 0
-                you = {"guess": _cell(guesser.cell or ""), "right": right}
-                guesser.key = guesser.cell = None
+                you = {"guess": _cell(cell), "right": right}
+                if guesser.key == key:  # not yet guessing the next move
+                    guesser.key = guesser.cell = None
             elif total == 0:
                 continue  # nobody guessed this move: nothing to show
             else:
@@ -195,12 +211,10 @@ class GuessDesk:
         self.reveals += 1
 
     async def close(self) -> None:
-        if self._flushing is not None:
-            self._flushing.cancel()
-            self._flushing = None
         await cancel_all(self._tasks)
         self._rooms.clear()
         self._seen.clear()
+        self._open.clear()
 
 
 def _cell(key: str) -> dict[str, int]:

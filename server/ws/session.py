@@ -444,7 +444,10 @@ class Session(FrameReader):
 
     async def _guess(self, message: GuessMessage) -> None:
         """A spectator's guess of the next move (rooms.guesses): judged against the room as
-        this worker knows it, kept in the shared book, acknowledged; never seen by players."""
+        this worker knows it and counted by the worker's desk; never seen by players. A guess
+        that counts is not answered (the split after the move is its answer): a crowd's
+        thousand guesses a move cost the worker no thousand frames out. A refused one gets
+        its ``error``."""
         assert self._joined is not None
         if self._joined.reply.mark is not None:
             raise RoomError(
@@ -454,7 +457,6 @@ class Session(FrameReader):
             raise RoomError(ErrorCode.GUESSES_CLOSED, "this server takes no guesses")
         room = await self.service.current(self.room_id)
         self.desk.guess(self.room_id, self.conn.id, room, message.request, message.version)
-        self.conn.send(dumps(ack_message(message.ref, None)))
 
     async def _say(self, message: ChatMessage) -> None:
         assert self._joined is not None

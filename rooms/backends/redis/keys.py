@@ -21,7 +21,8 @@ are global keys, so nothing needs a cross-slot script:
 ``<prefix>:{tournament:<id>}`` hash: a tournament (``tournaments``): ``v`` version, ``d`` record
 ``<prefix>:tournaments``    sorted set: ids of tournaments not finished, scored by creation
 ``<prefix>:{<room>}:guess:<game>:<ply>`` hash: spectators' guesses of the room's next move
-                            (``guesses``): connection id -> ``row,col,layer``; expires
+                            (``guesses``): a worker's desk name -> its tally, JSON of
+                            ``row,col,layer`` -> count; expires
 ``<prefix>:{deadlines}``    sorted set: correspondence rooms scored by their deadline (``due``)
 ``<prefix>:player:{<id>}:games`` set: the correspondence rooms of a player (``due``)
 ``<prefix>:{fairplay}:…``   the fair-play ledger (``fairplay``): ``p:<player>`` a hash of

@@ -1,6 +1,6 @@
-"""The guess book on every backend (memory, a real Redis, a real Redis Cluster): a guesser's
-later guess replaces the earlier, plies and rooms are kept apart, and a second worker's
-book on the same storage counts into the same split."""
+"""The guess book on every backend (memory, a real Redis, a real Redis Cluster): each
+worker's tally counts once (its later tally replaces its earlier one), the tallies of two
+workers on the same storage add up in one split, and plies and rooms are kept apart."""
 
 from __future__ import annotations
 
@@ -16,28 +16,29 @@ def twin(backend: Backend) -> GuessBook:
     return RedisGuessBook.of_store(backend.store)
 
 
-async def test_the_split_counts_each_guessers_last_guess(backend: Backend) -> None:
+async def test_the_split_sums_each_workers_last_tally(backend: Backend) -> None:
     book, other = backend.guesses, twin(backend)
     key = ply_key(1, 0)
     assert await book.split("roomA", key) == {}
-    await book.put("roomA", key, {"w1.a": "0,0,0"})
-    await book.put("roomA", key, {"w1.a": "1,1,0"})  # changed: replaces
-    await other.put("roomA", key, {"w2.b": "1,1,0", "w2.c": "2,2,0"})
-    await book.put("roomA", ply_key(1, 1), {"w1.a": "0,0,0"})  # the next ply: apart
-    await book.put("roomB", key, {"w1.d": "0,0,0"})  # another room: apart
+    await book.tally("roomA", key, "w1", {"0,0,0": 1})
+    await book.tally("roomA", key, "w1", {"1,1,0": 1})  # w1 again: replaces its first
+    await other.tally("roomA", key, "w2", {"1,1,0": 1, "2,2,0": 1})
+    await book.tally("roomA", ply_key(1, 1), "w1", {"0,0,0": 1})  # the next ply: apart
+    await book.tally("roomB", key, "w1", {"0,0,0": 3})  # another room: apart
     assert await book.split("roomA", key) == {"1,1,0": 2, "2,2,0": 1}
     assert await other.split("roomA", key) == {"1,1,0": 2, "2,2,0": 1}
     assert await book.split("roomA", ply_key(1, 1)) == {"0,0,0": 1}
+    assert await book.split("roomB", key) == {"0,0,0": 3}
     assert await book.split("roomA", ply_key(2, 0)) == {}
 
 
 async def test_the_memory_book_forgets_old_plies() -> None:
     now = [0.0]
     book = MemoryGuessBook(ttl=10.0, max_plies=2, clock=lambda: now[0])
-    await book.put("r", "1:0", {"a": "0,0,0"})
+    await book.tally("r", "1:0", "w", {"0,0,0": 1})
     now[0] = 11.0
     assert await book.split("r", "1:0") == {}  # expired
     for ply in range(3):
-        await book.put("r", f"1:{ply}", {"a": "0,0,0"})
+        await book.tally("r", f"1:{ply}", "w", {"0,0,0": 1})
     assert await book.split("r", "1:0") == {}  # the oldest went first
     assert await book.split("r", "1:2") == {"0,0,0": 1}

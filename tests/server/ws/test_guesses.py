@@ -13,10 +13,18 @@ from tests.support.ws_client import Client, table
 
 
 async def guess(client: Client, row: int, col: int, **fields: Any) -> dict[str, Any]:
-    """Send a guess against the latest version seen; the ``ack`` or the ``error``."""
+    """Send a guess against the latest version seen, then a ping: the guess's ``error``, or
+    the ``pong`` when it counted (a guess that counts is not answered: the ping's ``pong`` is
+    the first reply)."""
     message = {"type": "guess", "row": row, "col": col, "version": client.version, **fields}
     message.setdefault("id", f"g{len(client.log)}")
-    return await client.reply(message)
+    ping = f"p{len(client.log)}"
+    await client.send(message)
+    answer = await client.reply({"type": "ping", "id": ping})
+    if answer["type"] == "error":  # answered before the ping, as the guess came first
+        assert answer["ref"] == message["id"]
+        await client.until("pong", ref=ping)
+    return answer
 
 
 async def test_every_spectator_sees_the_split_and_their_streak(
@@ -27,12 +35,15 @@ async def test_every_spectator_sees_the_split_and_their_streak(
     await bob.join("spectator", name="Bob")
     await x.seen(bob.version)
     await ann.seen(bob.version)
-    assert (await guess(ann, 0, 0))["type"] == "ack"
-    assert (await guess(ann, 1, 1))["type"] == "ack"  # changed: only this one counts
-    assert (await guess(bob, 2, 2))["type"] == "ack"
+    assert (await guess(ann, 0, 0))["type"] == "pong"
+    assert (await guess(ann, 1, 1))["type"] == "pong"  # changed: only this one counts
+    assert (await guess(bob, 2, 2))["type"] == "pong"
     ok = await x.move(1, 1)
     for spectator in (ann, bob):
         await spectator.seen(ok["version"])
+    # the next move guessed at once, as the split may still be on its way: it counts for
+    # the next move and changes nothing of this one's
+    assert (await guess(ann, 0, 0))["type"] == "pong"
     first = await ann.until("guesses", ply=1)
     assert first["move"] == {"row": 1, "col": 1, "layer": 0}
     assert (first["total"], first["right"]) == (2, 1)
@@ -46,7 +57,7 @@ async def test_every_spectator_sees_the_split_and_their_streak(
     assert theirs["you"] == {"guess": {"row": 2, "col": 2, "layer": 0}, "right": False, "streak": 0}
 
     await o.seen(ok["version"])
-    assert (await guess(ann, 0, 0))["type"] == "ack"
+    assert (await guess(ann, 0, 0))["type"] == "pong"
     ok = await o.move(0, 0)
     second = await ann.until("guesses", ply=2)
     assert second["you"]["streak"] == 2 and (second["total"], second["right"]) == (1, 1)
@@ -102,8 +113,8 @@ async def test_two_workers_split_the_whole_crowd(
     far = await connect(two, room_id, watch=True)
     await far.join("spectator", name="Far")
     await near.seen(far.version)
-    assert (await guess(near, 0, 2))["type"] == "ack"
-    assert (await guess(far, 0, 2))["type"] == "ack"
+    assert (await guess(near, 0, 2))["type"] == "pong"
+    assert (await guess(far, 0, 2))["type"] == "pong"
     ok = await x.move(0, 2)
     for spectator in (near, far):
         split = await spectator.until("guesses", ply=1)
