@@ -2,11 +2,14 @@
 by a guessing crowd, against the same room with the same crowd not guessing, as a ratio.
 
     .venv/bin/python -m bench.guesses [--spectators 1000] [--moves 40] [--rounds 3]
-        [--think 1.0] [--config redis] [--ratio 1.10]
+        [--think 1.0] [--config redis] [--crowd same|apart] [--ratio 1.10]
 
 One server (``--config``: ``redis`` one worker, ``redis2`` two, on a private redis-server),
 one room (19×19, a line of 19: games last, a full board is a rematch). The two players run
-in this process; ``--spectators`` WebSockets on the spectators' path run in a child process.
+in this process; ``--spectators`` WebSockets on the spectators' path run in a child process,
+on the players' server or (``--crowd apart``) on a second one-worker server on the same
+Redis, as a balancer sending the spectators' path elsewhere would have it. The crowd's
+client parses only the moves it guesses at: it shares the host's cores with the server.
 The players alternate moves, each ``--think`` seconds after the opponent's; the latency of a
 move is from the mover's send to the opponent's ``moved``, both on this process's clock.
 Rounds alternate (so drift falls on both): ``--moves`` moves with the crowd only watching,
@@ -37,7 +40,7 @@ from client import move_message
 from client.aio import open_joined
 
 from .load.http import HttpPool
-from .load.launch import CONFIGS, RedisProcess, launch
+from .load.launch import CONFIGS, Launched, RedisProcess, launch
 
 __all__ = ["main", "measure"]
 
@@ -46,6 +49,11 @@ WAIT = 120.0
 RATIO = 1.10
 ADMISSION = "TICTACTOE_ADMISSION_LAG"
 JOIN_WAIT = 600.0
+
+
+_TYPED = '{"type":"'
+_GUESSES, _ERROR = '{"type":"guesses"', '{"type":"error"'
+_MOVED, _NEW_GAME = '{"type":"moved"', '{"type":"new_game"'
 
 
 def _ws(url: str, room_id: str, *, watch: bool) -> str:
@@ -84,26 +92,50 @@ async def _spectator(
         if answer["type"] != "welcome":
             raise RuntimeError(f"a spectator's join was refused: {answer}")
         counts["joined"] += 1
-        pending: asyncio.Task[None] | None = None
-        async for text in ws:
-            message = json.loads(text)
-            kind = message.get("type")
-            if kind == "moved":
-                if first:
-                    board.taken.add((message["row"], message["col"]))
-                    board.version = message["version"]
-                if guessing.value and message.get("status") == "playing":
-                    if pending is not None:
-                        pending.cancel()
-                    pending = asyncio.create_task(
-                        _guess(ws, message["version"], board, think, counts)
-                    )
-            elif kind == "new_game" and first:
-                board.taken.clear()
-            elif kind == "guesses":
-                counts["splits"] += 1
-            elif kind == "error":
-                counts["refused"] += 1
+        pending: list[asyncio.Task[None]] = []  # the guess of the move under way
+        try:
+            await _watch(
+                ws, board=board, guessing=guessing, think=think, counts=counts, first=first,
+                pending=pending,
+            )  # fmt: skip
+        finally:  # stopped: the guess under way goes too, not on a closed socket
+            for task in pending:
+                task.cancel()
+
+
+async def _watch(
+    ws: ClientConnection, *, board: _Board, guessing: Any, think: float,
+    counts: dict[str, int], first: bool, pending: list[asyncio.Task[None]],
+) -> None:  # fmt: skip
+    """A spectator's messages until its socket closes: a guess of each move while guessing."""
+    async for text in ws:
+        # Only a move is parsed: a thousand spectators' clients here share the players'
+        # and the server's cores, which real spectators' never do; the rest is told
+        # apart by how the server's compact text starts (its type is encoded first).
+        if isinstance(text, bytes) or not text.startswith(_TYPED):
+            continue
+        if text.startswith(_GUESSES):
+            counts["splits"] += 1
+            continue
+        if text.startswith(_ERROR):
+            counts["refused"] += 1
+            continue
+        if not text.startswith(_MOVED) and not (first and text.startswith(_NEW_GAME)):
+            continue
+        message = json.loads(text)
+        kind = message.get("type")
+        if kind == "moved":
+            if first:
+                board.taken.add((message["row"], message["col"]))
+                board.version = message["version"]
+            if guessing.value and message.get("status") == "playing":
+                for task in pending:
+                    task.cancel()
+                pending[:] = [
+                    asyncio.create_task(_guess(ws, message["version"], board, think, counts))
+                ]
+        elif kind == "new_game":
+            board.taken.clear()
 
 
 async def _joined(url: str, counts: dict[str, int]) -> tuple[ClientConnection, dict[str, Any]]:
@@ -284,15 +316,20 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     # a crowd joining on a busy machine would be turned away by the admission guard
     os.environ.setdefault(ADMISSION, "0")
     redis = RedisProcess().start()
-    server = launch("server", CONFIGS[args.config], redis.url)
+    servers: list[Launched] = []
     try:
+        servers.append(launch("server", CONFIGS[args.config], redis.url))
+        if args.crowd == "apart":  # the spectators' path served elsewhere (deploy/haproxy.cfg)
+            servers.append(launch("server", CONFIGS["redis"], redis.url))
+        server, crowd_server = servers[0], servers[-1]
         room_id = asyncio.run(_room(server.url))
         ctx = multiprocessing.get_context("spawn")
         guessing, ready, stop, out = ctx.Value("b", False), ctx.Event(), ctx.Event(), ctx.Queue()
+        signals = (guessing, ready, stop, out)
         crowd = ctx.Process(
             daemon=True,  # never outlives the bench
             target=_crowd,
-            args=(server.url, room_id, args.spectators, args.think, (guessing, ready, stop, out)),
+            args=(crowd_server.url, room_id, args.spectators, args.think, signals),
         )
         crowd.start()
         try:
@@ -308,12 +345,14 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             if crowd.is_alive():
                 crowd.kill()
     finally:
-        server.stop()
+        for launched in servers:
+            launched.stop()
         redis.stop()
     plain, guessed = result["plain"]["p99_ms"], result["guessing"]["p99_ms"]
     return {
         "spectators": args.spectators,
         "config": args.config,
+        "crowd_on": args.crowd,
         "think_s": args.think,
         **result,
         "p99_ratio": round(guessed / plain, 3) if plain else None,
@@ -331,6 +370,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--think", type=float, default=1.0, help="seconds before each move")
     parser.add_argument("--config", choices=["redis", "redis2"], default="redis")
+    parser.add_argument(
+        "--crowd",
+        choices=["same", "apart"],
+        default="same",
+        help="the crowd on the players' server (same) or on a server of its own, one worker "
+        "on the same Redis (apart), as deploy/haproxy.cfg's spectators' path allows",
+    )
     parser.add_argument(
         "--ratio", type=float, default=RATIO, help="the highest p99 ratio that passes"
     )

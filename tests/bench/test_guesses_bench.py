@@ -1,6 +1,7 @@
-"""The guesses benchmark (bench.guesses) runs end to end on a small crowd: both phases are
-measured with their moves, the crowd's guesses are sent and splits come back, and the ratio is
-the two p99s'; bad arguments are refused."""
+"""The guesses benchmark (bench.guesses) runs end to end on a small crowd, on the players'
+server and on a server of its own: both phases are measured with their moves, the crowd's
+guesses are sent and splits come back, and the ratio is the two p99s'; bad arguments are
+refused."""
 
 from __future__ import annotations
 
@@ -12,18 +13,22 @@ from bench.guesses import main, measure
 
 
 @pytest.mark.slow
-def test_the_guesses_bench_measures_both_phases() -> None:
-    args = argparse.Namespace(spectators=8, moves=4, rounds=1, think=0.2, config="redis", ratio=1.1)
+@pytest.mark.parametrize("crowd", ["same", "apart"])
+def test_the_guesses_bench_measures_both_phases(crowd: str) -> None:
+    args = argparse.Namespace(
+        spectators=8, moves=4, rounds=1, think=0.2, config="redis", crowd=crowd, ratio=1.1
+    )
     found = measure(args)
     assert found["plain"]["moves"] == 4 and found["guessing"]["moves"] == 4
-    crowd = found["crowd"]
-    assert crowd["joined"] == 8
+    assert found["crowd_on"] == crowd
+    counts = found["crowd"]
+    assert counts["joined"] == 8
     # at most one a spectator a move seen while guessing: the 4 moves of the guessing phase,
     # and the plain phase's last one when its event reaches the crowd's process after the
     # flag has turned (the crowd runs in its own process, a beat behind on a busy machine)
-    assert 0 < crowd["guesses"] <= 8 * (4 + 1)
-    assert crowd["refused"] <= crowd["guesses"]  # late ones are stale on a busy machine
-    assert crowd["splits"] > 0
+    assert 0 < counts["guesses"] <= 8 * (4 + 1)
+    assert counts["refused"] <= counts["guesses"]  # late ones are stale on a busy machine
+    assert counts["splits"] > 0
     plain, guessing = found["plain"]["p99_ms"], found["guessing"]["p99_ms"]
     assert found["p99_ratio"] == round(guessing / plain, 3)
 
