@@ -16,24 +16,29 @@ Rounds alternate (so drift falls on both): ``--moves`` moves with the crowd only
 then ``--moves`` with every spectator guessing each move once, at a random moment of the
 think time, a random empty cell. The server runs without the admission guard
 (``TICTACTOE_ADMISSION_LAG=0`` unless set), as in bench.big_room. Reports each phase's
-p50/p99 and the ratio of the p99s, with the guesses sent and the splits received; exits 1
-when the ratio is above ``--ratio``.
+p50/p99 and the ratio of the p99s, with the guesses sent and the splits received, and the
+CPU each process spent per second of each phase (``cpu_per_s``: the players' server, the
+crowd's server when apart, the crowd's client, the players' process); exits 1 when the ratio
+is above ``--ratio``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import multiprocessing
 import multiprocessing.synchronize
 import os
+import queue
 import random
 import statistics
 import sys
 import time
 from typing import Any
 
+import psutil
 from websockets.asyncio.client import ClientConnection
 
 from client import move_message
@@ -282,8 +287,46 @@ def _summary(latencies: list[float]) -> dict[str, float]:
     }
 
 
+class _Meter:
+    """CPU seconds each process of the bench spent in each phase (psutil), per second of the
+    phase: what the guesses cost the host beyond the players' worker, on a host whose cores
+    the crowd's client shares."""
+
+    def __init__(self, pids: dict[str, int]) -> None:
+        self._processes = {role: psutil.Process(pid) for role, pid in pids.items()}
+        self.spent: dict[str, dict[str, float]] = {"plain": {}, "guessing": {}}
+        self.wall = {"plain": 0.0, "guessing": 0.0}
+
+    def _now(self) -> dict[str, float]:
+        found = {}
+        for role, process in self._processes.items():
+            with contextlib.suppress(psutil.Error):
+                times = process.cpu_times()
+                found[role] = times.user + times.system
+        return found
+
+    def start(self) -> tuple[float, dict[str, float]]:
+        return time.perf_counter(), self._now()
+
+    def add(self, phase: str, started: tuple[float, dict[str, float]]) -> None:
+        self.wall[phase] += time.perf_counter() - started[0]
+        for role, now in self._now().items():
+            before = started[1].get(role, now)
+            self.spent[phase][role] = self.spent[phase].get(role, 0.0) + now - before
+
+    def report(self) -> dict[str, dict[str, float]]:
+        """Each role's CPU seconds per second of each phase."""
+        return {
+            phase: {
+                role: round(spent / self.wall[phase], 3) if self.wall[phase] else 0.0
+                for role, spent in sorted(roles.items())
+            }
+            for phase, roles in self.spent.items()
+        }
+
+
 async def _rounds(
-    url: str, room_id: str, args: argparse.Namespace, guessing: Any
+    url: str, room_id: str, args: argparse.Namespace, guessing: Any, meter: _Meter
 ) -> dict[str, Any]:
     first, second = await _seat(url, room_id), await _seat(url, room_id)
     players = {first.mark: first, second.mark: second}
@@ -293,15 +336,23 @@ async def _rounds(
     _, turn = await _play(players, 10, args.think, "X")  # warm up
     for _ in range(args.rounds):
         guessing.value = False
+        started = meter.start()
         got, turn = await _play(players, args.moves, args.think, turn)
+        meter.add("plain", started)
         plain += got
         guessing.value = True
+        started = meter.start()
         got, turn = await _play(players, args.moves, args.think, turn)
+        meter.add("guessing", started)
         guessed += got
     guessing.value = False
     for player in players.values():
         await player.ws.close()
-    return {"plain": _summary(plain), "guessing": _summary(guessed)}
+    return {
+        "plain": _summary(plain),
+        "guessing": _summary(guessed),
+        "cpu_per_s": meter.report(),
+    }
 
 
 async def _room(url: str) -> str:
@@ -337,10 +388,15 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
             while not ready.wait(1.0):
                 if not crowd.is_alive() or not out.empty() or time.monotonic() > deadline:
                     raise RuntimeError(f"the crowd did not join: {out.get(timeout=5)}")
-            result = asyncio.run(_rounds(server.url, room_id, args, guessing))
+            pids = {"players_server": server.process.pid, "crowd": int(crowd.pid or 0)}
+            pids["players"] = os.getpid()
+            if crowd_server is not server:
+                pids["crowd_server"] = crowd_server.process.pid
+            meter = _Meter(pids)
+            result = asyncio.run(_rounds(server.url, room_id, args, guessing, meter))
         finally:
             stop.set()
-            counts = out.get(timeout=WAIT) if crowd.is_alive() else {}
+            counts = _counts(out) if crowd.is_alive() else {}
             crowd.join(WAIT)
             if crowd.is_alive():
                 crowd.kill()
@@ -359,6 +415,15 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         "crowd": counts,
         "loadavg": [round(x, 2) for x in os.getloadavg()],
     }
+
+
+def _counts(out: Any) -> dict[str, Any]:
+    """The crowd's counts, from its queue; none when it already said why it failed."""
+    try:
+        found: dict[str, Any] = out.get(timeout=WAIT)
+    except queue.Empty:
+        return {}
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,7 +1,7 @@
 """The guesses benchmark (bench.guesses) runs end to end on a small crowd, on the players'
 server and on a server of its own: both phases are measured with their moves, the crowd's
-guesses are sent and splits come back, and the ratio is the two p99s'; bad arguments are
-refused."""
+guesses are sent and splits come back, each process's CPU is metered per phase, and the
+ratio is the two p99s'; bad arguments are refused."""
 
 from __future__ import annotations
 
@@ -29,6 +29,12 @@ def test_the_guesses_bench_measures_both_phases(crowd: str) -> None:
     assert 0 < counts["guesses"] <= 8 * (4 + 1)
     assert counts["refused"] <= counts["guesses"]  # late ones are stale on a busy machine
     assert counts["splits"] > 0
+    roles = {"players_server", "crowd", "players"} | (
+        {"crowd_server"} if crowd == "apart" else set()
+    )
+    for phase in ("plain", "guessing"):  # each process's CPU, per second of the phase
+        assert set(found["cpu_per_s"][phase]) == roles
+        assert all(spent >= 0 for spent in found["cpu_per_s"][phase].values())
     plain, guessing = found["plain"]["p99_ms"], found["guessing"]["p99_ms"]
     assert found["p99_ratio"] == round(guessing / plain, 3)
 
