@@ -19,7 +19,9 @@ think time, a random empty cell. The server runs without the admission guard
 p50/p99 and the ratio of the p99s, with the guesses sent and the splits received, and the
 CPU each process spent per second of each phase (``cpu_per_s``: the players' server, the
 crowd's server when apart, the crowd's client, the players' process); exits 1 when the ratio
-is above ``--ratio``.
+is above ``--ratio``, or when under half the guesses the crowd could make counted
+(``counted_share``: a crowd starved of CPU guesses late or not at all, and then the run does
+not measure a guessing crowd).
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ __all__ = ["main", "measure"]
 RULES = {"rows": 19, "cols": 19, "k": 19}
 WAIT = 120.0
 RATIO = 1.10
+MIN_SHARE = 0.5
+"""A run passes only when at least this share of the crowd's possible guesses counted."""
 ADMISSION = "TICTACTOE_ADMISSION_LAG"
 JOIN_WAIT = 600.0
 
@@ -413,8 +417,16 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
         **result,
         "p99_ratio": round(guessed / plain, 3) if plain else None,
         "crowd": counts,
+        "counted_share": _counted_share(counts, args.spectators * result["guessing"]["moves"]),
         "loadavg": [round(x, 2) for x in os.getloadavg()],
     }
+
+
+def _counted_share(counts: dict[str, Any], most: int) -> float:
+    """The guesses that counted (sent, not refused as stale) over one a spectator a guessed
+    move: below ``MIN_SHARE`` the crowd (starved of CPU) did not guess as the goal says."""
+    counted = counts.get("guesses", 0) - counts.get("refused", 0)
+    return round(counted / most, 3) if most else 0.0
 
 
 def _counts(out: Any) -> dict[str, Any]:
@@ -450,7 +462,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--spectators, --moves and --rounds must be 1 or more, --think 0 or more")
     report = measure(args)
     print(json.dumps(report, indent=2))
-    ratio = report["p99_ratio"]
+    ratio, share = report["p99_ratio"], report["counted_share"]
+    if share < MIN_SHARE:
+        print(f"not a guessing crowd: {share:.0%} of its guesses counted", file=sys.stderr)
+        return 1
     return 0 if ratio is not None and ratio <= args.ratio else 1
 
 

@@ -29,6 +29,8 @@ def test_the_guesses_bench_measures_both_phases(crowd: str) -> None:
     assert 0 < counts["guesses"] <= 8 * (4 + 1)
     assert counts["refused"] <= counts["guesses"]  # late ones are stale on a busy machine
     assert counts["splits"] > 0
+    counted = counts["guesses"] - counts["refused"]
+    assert found["counted_share"] == round(counted / (8 * 4), 3)
     roles = {"players_server", "crowd", "players"} | (
         {"crowd_server"} if crowd == "apart" else set()
     )
