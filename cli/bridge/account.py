@@ -4,8 +4,10 @@
 challenge whose rules the engine's handshake declared (and declines the others, so their
 challengers are not kept waiting), and plays each seat it is given with an engine process of
 its own, games side by side (the server's ``bot_max_games`` bounds how many). After
-``games`` games (None: until stopped) it closes the socket. One game's engine failing
-resigns that game only: the next one gets a fresh engine.
+``games`` games (None: until stopped) it closes the socket. One game's engine failing resigns
+that game only: the next one gets a fresh engine. With ``challenge`` (another bot's id) it
+first challenges that bot to a classic game, ``rated`` or not (a rated game between bots
+counts in the bots' pool), and hears of its own seat on its socket like any other.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ import contextlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from client import Refused
+from client import ClientError, Refused
 from client.aio import AsyncRoomClient
-from client.bot import BotClient, run_bot
+from client.bot import BotClient, challenge_bot, run_bot
 from client.wire import Message
 from core import GameError, Rules
 
@@ -74,6 +76,8 @@ async def serve_account(
     name: str | None,
     games: int | None,
     log: Log,
+    challenge: str | None = None,
+    rated: bool = False,
 ) -> int:
     """Be the bot until ``games`` games are played (or forever); an exit code: 0, or
     ENGINE_FAILED when an engine failed in one of them, NOT_PLAYED when the token is
@@ -85,6 +89,18 @@ async def serve_account(
         log(f"error: the bot socket refused the token: {exc.code}: {exc}")
         return NOT_PLAYED
     log(f"online as the bot {welcome.get('bot', {}).get('name')} at {http_base}")
+    if challenge is not None:
+        try:
+            made = await asyncio.to_thread(
+                challenge_bot, http_base, challenge, {"rated": rated}, token=token
+            )
+        except ClientError as exc:
+            code = f"{exc.code}: " if isinstance(exc, Refused) else ""
+            log(f"error: the challenge to the bot {challenge} was refused: {code}{exc}")
+            await bot.close()
+            return NOT_PLAYED
+        kind = "a rated" if made.get("rated") else "a casual"
+        log(f"challenged the bot {challenge} to {kind} game in {made.get('room_id')}")
     results: list[int] = []
     enough = asyncio.Event()
 

@@ -60,6 +60,9 @@ async def run_bot(args: argparse.Namespace) -> int:
     if link.watch:
         log("error: --connect: a watch link takes no seat; give the room's play link")
         return NOT_PLAYED
+    if link.room_id is not None and args.challenge is not None:
+        log("error: --challenge plays as a bot account: give the server's address, not a room")
+        return NOT_PLAYED
     if link.room_id is None and token is None:
         log(
             f"error: --connect {link.http_base} names no room: give a room link "
@@ -85,6 +88,7 @@ async def run_bot(args: argparse.Namespace) -> int:
             return await serve_account(
                 link.http_base, token, command, info,
                 move_time=args.move_time, name=args.name, games=args.games, log=log,
+                challenge=args.challenge, rated=args.rated,
             )  # fmt: skip
         return await play_room(engine, link, move_time=args.move_time, name=args.name, log=log)
     except (EngineError, ClientError) as exc:
@@ -102,6 +106,9 @@ async def run_bot(args: argparse.Namespace) -> int:
 def run(args: argparse.Namespace) -> int:
     if not args.move_time > 0:
         print("tictactoe: error: --move-time must be above 0 seconds", file=sys.stderr)
+        return NOT_PLAYED
+    if args.rated and args.challenge is None:
+        print("tictactoe: error: --rated goes with --challenge", file=sys.stderr)
         return NOT_PLAYED
     if args.games is not None and args.games < 1:
         print("tictactoe: error: --games must be 1 or more", file=sys.stderr)
@@ -146,6 +153,17 @@ def register(subparsers: Any) -> None:
         default=None,
         metavar="N",
         help="as a bot account: stop after N games (default: play until stopped)",
+    )
+    parser.add_argument(
+        "--challenge",
+        default=None,
+        metavar="BOT_ID",
+        help="as a bot account: first challenge that bot (its player_id) to a classic game",
+    )
+    parser.add_argument(
+        "--rated",
+        action="store_true",
+        help="with --challenge: a rated game, in the bots' rating pool",
     )
     parser.add_argument(
         "--move-time",

@@ -13,15 +13,37 @@ from typing import Any
 
 import httpx
 import pytest
+import yaml
+from jsonschema import Draft202012Validator
 
 from tests.support.bots import challenge, make_bot
 from tests.support.live_server import LiveServer
+from tests.support.waiting import eventually
 from tests.support.ws_client import WAIT
 
 pytestmark = pytest.mark.process
 
 ROOT = Path(__file__).resolve().parents[3]
 AWK = f"awk -f {Path(__file__).parent / 'engines' / 'first_free.awk'}"
+OWN = f"{sys.executable} -m cli engine --level perfect --seed 2"
+SPEC = yaml.safe_load((ROOT / "docs" / "asyncapi.yaml").read_text())
+SERVER_MESSAGE = Draft202012Validator(
+    {"$ref": "#/components/schemas/ServerMessage", "components": SPEC["components"]}
+)
+
+
+async def start_bridge(server: LiveServer, token_file: Path, engine: str, *flags: str) -> Any:
+    return await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "cli", "bot", "--connect", server.url, "--token-file",
+        str(token_file), "--engine", engine, *flags,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
+    )  # fmt: skip
+
+
+async def token_file(tmp_path: Path, account: dict[str, Any]) -> Path:
+    path = tmp_path / f"{account['player_id']}.token"
+    path.write_text(account["token"] + "\n")
+    return path
 
 
 async def online(server: LiveServer, bot_id: str) -> bool:
@@ -45,13 +67,7 @@ async def test_a_bot_account_declines_what_its_engine_cannot_play_and_plays_the_
     server: LiveServer, connect: Callable[..., Any], tmp_path: Path
 ) -> None:
     account = await make_bot(server, "Awk Bot")
-    token_file = tmp_path / "token"
-    token_file.write_text(account["token"] + "\n")
-    bot = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "cli", "bot", "--connect", server.url, "--token-file",
-        str(token_file), "--engine", AWK, "--games", "1",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
-    )  # fmt: skip
+    bot = await start_bridge(server, await token_file(tmp_path, account), AWK, "--games", "1")
     try:
         said = await said_online(bot)
         assert await online(server, account["player_id"])
@@ -99,16 +115,52 @@ async def test_a_bot_account_declines_what_its_engine_cannot_play_and_plays_the_
     assert account["token"] not in err and account["token"].split(".")[-1] not in err
     snapshot = await server.snapshot(offer["room_id"])
     assert [seat["bot_account"] for seat in snapshot["players"]] == [False, True]
+    for message in loser.log + person.log:  # every frame the person got is in the spec
+        problems = [error.message for error in SERVER_MESSAGE.iter_errors(message)]
+        assert not problems, (message, problems)
+
+
+async def test_a_bot_challenges_another_to_a_rated_game_in_the_bots_pool(
+    server: LiveServer, tmp_path: Path
+) -> None:
+    awk, own = await make_bot(server, "Awk Bot"), await make_bot(server, "Perfect Bot")
+    waiting = await start_bridge(server, await token_file(tmp_path, awk), AWK, "--games", "1")
+    said = await said_online(waiting)
+    challenger = await start_bridge(
+        server, await token_file(tmp_path, own), OWN, "--games", "1",
+        "--challenge", awk["player_id"], "--rated",
+    )  # fmt: skip
+    outs = await asyncio.wait_for(
+        asyncio.gather(waiting.communicate(), challenger.communicate()), WAIT * 3
+    )
+    (_, waiting_err), (_, challenger_err) = outs
+    waited, challenged = said + waiting_err.decode(), challenger_err.decode()
+    assert waiting.returncode == 0, waited
+    assert challenger.returncode == 0, challenged
+    assert "accepted Perfect Bot's challenge: 3×3 k=3" in waited
+    assert f"challenged the bot {awk['player_id']} to a rated game in " in challenged
+    room_id = challenged.split(" to a rated game in ")[1].split()[0]
+    snapshot = await server.snapshot(room_id)
+    assert snapshot["rated"] is True and snapshot["pool"].startswith("bot.")
+    assert snapshot["status"] == "finished"
+    # the perfect engine, moving first, beats the awk engine's first free cells
+    assert snapshot["outcome"]["winner"] == "X" and "the engine won" in challenged
+
+    async def rated() -> Any:
+        change = (await server.snapshot(room_id))["rating_change"]
+        return change["rating_change"] if change else None
+
+    change = await eventually(rated, "the game rated", timeout=WAIT)
+    assert {change["X"]["player_id"], change["O"]["player_id"]} == {
+        own["player_id"],
+        awk["player_id"],
+    }
+    assert change["X"]["after"] > change["X"]["before"] > change["O"]["after"]
 
 
 async def test_a_refused_token_plays_nothing(server: LiveServer, tmp_path: Path) -> None:
-    token_file = tmp_path / "token"
-    token_file.write_text("tb1.nobody.not-a-token-of-anyone-at-all-0123456789abcdefgh\n")
-    bot = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "cli", "bot", "--connect", server.url, "--token-file",
-        str(token_file), "--engine", AWK,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
-    )  # fmt: skip
+    fake = {"player_id": "nobody", "token": "tb1.nobody.not-a-token-0123456789abcdefghijklmn"}
+    bot = await start_bridge(server, await token_file(tmp_path, fake), AWK)
     _, err = await asyncio.wait_for(bot.communicate(), WAIT * 2)
     assert bot.returncode == 2, err.decode()
     assert "bot: error: the bot socket refused the token: bad_identity" in err.decode()
