@@ -120,7 +120,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
     service.fan_out_locally(hub, worker=lambda: presence.worker)
     sweeper = Sweeper(backend.registry, service, presence, interval=settings.sweep_interval)
     tournaments = TournamentService(backend.tournaments)
-    director = Director(tournaments, service, ratings=backend.ratings)
+    director = Director(tournaments, service, ratings=backend.ratings, bot_desk=backend.bot_desk)
     state = AppState(
         settings,
         backend,

@@ -39,6 +39,8 @@ __all__ = [
     "expire",
     "offer",
     "pick_bot",
+    "seat_message",
+    "tell_seat",
 ]
 
 CHALLENGE_TTL = 60.0
@@ -232,18 +234,49 @@ async def accept(
         raise
     await desk.count_day(bot.player_id, day, 1)
     assert isinstance(executed.reply, JoinReply)
-    seat = {
-        "type": "seat",
-        "room_id": challenge.room_id,
-        "mark": executed.reply.mark,
-        "challenge_id": challenge.challenge_id,
-        "opponent": challenge.challenger.public(),
-        "rules": challenge.rules,
-        "time_control": challenge.time_control,
-        "rated": challenge.rated,
-    }
-    await desk.put(bot.player_id, SEAT + challenge.room_id, json.dumps(seat))
+    seat = seat_message(
+        challenge.room_id,
+        executed.reply.mark,
+        challenge.challenger,
+        rules=challenge.rules,
+        time_control=challenge.time_control,
+        rated=challenge.rated,
+        challenge_id=challenge.challenge_id,
+    )
+    await tell_seat(desk, bot.player_id, seat)
     return seat
+
+
+def seat_message(
+    room_id: str,
+    mark: str | None,
+    opponent: Challenger,
+    *,
+    rules: dict[str, Any],
+    time_control: dict[str, float] | None,
+    rated: bool,
+    challenge_id: str | None = None,
+    tournament: str | None = None,
+) -> dict[str, Any]:
+    """The ``seat`` message of the bot socket: a game the bot is seated in (a challenge's,
+    or a tournament's: ``challenge_id`` None and ``tournament`` its id)."""
+    return {
+        "type": "seat",
+        "room_id": room_id,
+        "mark": mark,
+        "challenge_id": challenge_id,
+        "tournament": tournament,
+        "opponent": opponent.public(),
+        "rules": rules,
+        "time_control": time_control,
+        "rated": rated,
+    }
+
+
+async def tell_seat(desk: BotDesk, bot_id: str, seat: dict[str, Any]) -> None:
+    """Leave ``seat`` on the bot's desk: its socket sends it (once), and it counts among the
+    bot's games at once until that game is over."""
+    await desk.put(bot_id, SEAT + seat["room_id"], json.dumps(seat))
 
 
 async def decline(service: RoomService, desk: BotDesk, bot_id: str, challenge_id: str) -> None:

@@ -36,6 +36,8 @@ import logging
 from functools import partial
 
 from core import EndReason, Rules
+from rooms.bots.challenges import Challenger, seat_message, tell_seat
+from rooms.bots.desk import BotDesk
 from rooms.common.tasks import cancel_all
 from rooms.errors import ErrorCode, RoomError
 from rooms.ratings import RatingBook
@@ -85,10 +87,13 @@ class Director:
         *,
         interval: float = 0.5,
         ratings: RatingBook | None = None,
+        bot_desk: BotDesk | None = None,
     ) -> None:
         self._tournaments = tournaments
         self._rooms = rooms
         self._ratings = ratings
+        self._bot_desk = bot_desk
+        """Where a bot account entrant hears of its games' seats (rooms.bots.desk)."""
         self._interval = interval
         self._stepping: set[str] = set()
         self._again: set[str] = set()
@@ -210,7 +215,39 @@ class Director:
             room.start_if_full(now)
 
         await self._rooms.create_named(room_id, rules, settings=settings, seat=seat)
+        await self._tell_bots(record, game, room_id)
         return room_id
+
+    async def _tell_bots(self, record: TournamentRecord, game: Game, room_id: str) -> None:
+        """Leave a ``seat`` for each bot account entrant of ``game`` on its desk, so that the
+        bot hears of it on its socket as of a challenge's (rooms.bots.challenges)."""
+        if self._bot_desk is None:
+            return
+        pair = (game.first, game.second)
+        for mark, entrant_id in zip(Rules.from_dict(record.rules).marks, pair, strict=False):
+            entrant = record.entrant(entrant_id)
+            other = record.entrant(game.other(entrant_id))
+            if entrant is None or other is None or not entrant.bot_account:
+                continue
+            opponent = Challenger(other.name, other.id, bot=other.bot_account)
+            seat = seat_message(
+                room_id,
+                mark,
+                opponent,
+                rules=record.rules,
+                time_control=TimeControl.from_dict(record.time_control).to_dict(),
+                rated=False,
+                tournament=record.id,
+            )
+            try:
+                await tell_seat(self._bot_desk, entrant.id, seat)
+            except RoomError as exc:  # it still finds the game on the tournament's socket
+                log.warning(
+                    "tournament %s: bot %s not told of its seat: %s",
+                    record.id,
+                    entrant.id,
+                    exc.message,
+                )
 
     async def drain(self) -> None:
         """Wait for the looks under way (tests)."""

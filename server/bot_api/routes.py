@@ -12,7 +12,6 @@ write guard; token checks are rate-limited per bot (server.bot_api.gate). Every 
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from starlette.requests import Request
@@ -21,7 +20,7 @@ from starlette.routing import Route
 
 from rooms import ErrorCode, RoomError
 from rooms.bots import authorize_owner, create_bot, issue_token, revoke_token
-from rooms.bots.challenges import CHALLENGE_TTL, SEAT, Challenger, offer
+from rooms.bots.challenges import CHALLENGE_TTL, Challenger, offer, seat_message, tell_seat
 from rooms.bots.challenges import check_available as available
 from rooms.common.names import clean_name
 from rooms.players import Player, verified
@@ -158,18 +157,17 @@ async def challenge_bot(request: Request) -> Response:
         return _refused(exc)
     assert isinstance(seated.reply, JoinReply)
     if challenger.bot and challenger.player_id is not None:
-        seat = {
-            "type": "seat",
-            "room_id": challenge.room_id,
-            "mark": seated.reply.mark,
-            "challenge_id": challenge.challenge_id,
-            "opponent": {"name": bot.name, "player_id": bot.player_id, "bot": True},
-            "rules": challenge.rules,
-            "time_control": challenge.time_control,
-            "rated": challenge.rated,
-        }
+        seat = seat_message(
+            challenge.room_id,
+            seated.reply.mark,
+            Challenger(bot.name, bot.player_id, bot=True),
+            rules=challenge.rules,
+            time_control=challenge.time_control,
+            rated=challenge.rated,
+            challenge_id=challenge.challenge_id,
+        )
         try:  # the challenging bot hears of its seat on its socket too, and counts it
-            await desk.put(challenger.player_id, SEAT + challenge.room_id, json.dumps(seat))
+            await tell_seat(desk, challenger.player_id, seat)
         except RoomError as exc:
             return error_response(exc)
     return JSONResponse(

@@ -1,7 +1,7 @@
 """A bot account in an arena (docs/tournaments.md): its owner enters it with its identity,
-the arena marks it a bot and pairs it; the bot follows the tournament's socket, joins its
-game with its token (a bot's seat, no seat token; its secret does not seat it) and plays
-it out, and the result counts in the standings."""
+the arena marks it a bot and pairs it; the bot hears of its game's seat on its own socket
+(as the tournament's socket says it too), joins it with its token (a bot's seat, no seat
+token; its secret does not seat it) and plays it out, and the result counts."""
 
 from __future__ import annotations
 
@@ -11,7 +11,8 @@ from typing import Any
 
 import httpx
 
-from tests.support.bots import make_bot, play_as_bot
+from tests.server.bot_api.test_spec import BOT_OUT, check
+from tests.support.bots import bot_socket, make_bot, play_as_bot
 from tests.support.live_server import LiveServer
 from tests.support.ws_client import WAIT, Client
 
@@ -48,9 +49,14 @@ async def test_a_bot_enters_an_arena_and_plays_its_game_with_its_token(
         started = await http.post(f"/api/tournaments/{tid}/start", json={"player": person})
         assert started.json()["status"] == "running"
 
+    control = await bot_socket(server, bot["token"])
     follow = await Client.open(server, f"t/{tid}?player={bot['player_id']}")
+    seat = await control.until("seat", tournament=tid)
+    assert seat["challenge_id"] is None and seat["rated"] is False
+    assert seat["opponent"] == {"name": "Ada", "player_id": ada["player_id"], "bot": False}
+    room_id = seat["room_id"]
     paired = await tournament_message(follow, lambda m: m["your_game"] is not None)
-    room_id = paired["your_game"]["room_id"]
+    assert paired["your_game"]["room_id"] == room_id  # the tournament's socket says the same
     by_secret = await Client.open(server, room_id)
     assert (await by_secret.join(player=owner))["code"] == "bot_token_required"
     robot = await play_as_bot(server, room_id, bot["token"])
@@ -71,5 +77,6 @@ async def test_a_bot_enters_an_arena_and_plays_its_game_with_its_token(
         lambda m: any(s["id"] == bot["player_id"] and s["points"] > 0 for s in m["standings"]),
     )
     assert done["standings"][0]["id"] == bot["player_id"]
-    for client in (follow, by_secret, robot, human):
+    check(BOT_OUT, control.log)
+    for client in (control, follow, by_secret, robot, human):
         await client.close()

@@ -16,7 +16,13 @@ GAME = [(0, 0), (1, 1), (0, 1), (2, 2), (0, 2)]
 async def test_two_workers_share_challenges_and_a_revocation_at_once(
     fleet: Fleet, redis_url: str
 ) -> None:
-    one, two = fleet.start(redis_url, 2, "--log-level", "debug")
+    # house bots think in threads: no process pool to start on a busy host (none plays here)
+    quick = {"TICTACTOE_BOT_POOL": "thread"}
+    one, two = [
+        fleet.launch("--log-level", "debug", store_url=redis_url, env=quick) for _ in range(2)
+    ]
+    for server in (one, two):
+        server.wait_ready()
     bot = await make_bot(one)
     control = await bot_socket(two, bot["token"])  # the bot's socket on the other worker
 
