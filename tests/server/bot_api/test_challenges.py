@@ -84,6 +84,11 @@ async def test_each_limit_refuses_with_a_typed_error_naming_it(
     assert (await spare.act("abort"))["type"] == "ack"
     third = await challenge(server, bot["player_id"])
     assert third.status_code == 429 and third.json()["field"] == "games_per_day"
+    async with httpx.AsyncClient(base_url=server.url) as http:
+        online = re.search(
+            r"^tictactoe_bots_online ([\d.]+)$", (await http.get("/metrics")).text, re.M
+        )
+    assert online is not None and float(online.group(1)) >= 1  # this bot's socket is open
     after = await refusals(server)  # each refusal counted by its limit (the metrics doc)
     for limit in ("max_games", "moves_per_second", "games_per_day"):
         assert after[limit] >= before.get(limit, 0.0) + 1, limit
