@@ -121,12 +121,17 @@ _SETUP = frozenset({"hello", "client", "select", "auth"})
 
 
 def _background(name: str, command: str) -> bool:
-    """A command no move sends: a connection's set-up, or the director's index scan
-    (``ZRANGE <prefix>:tournaments 0 -1``, rooms.backends.redis.tournaments)."""
+    """A command no move sends: a connection's set-up, the director's index scan
+    (``ZRANGE <prefix>:tournaments 0 -1``, rooms.backends.redis.tournaments) or the
+    correspondence deadlines' scan (``ZRANGEBYSCORE <prefix>:{deadlines} ...``,
+    rooms.correspondence.scanner)."""
     if name in _SETUP:
         return True
     parts = command.split(" ")
-    return name == "zrange" and len(parts) > 1 and parts[1].strip('"').endswith(":tournaments")
+    key = parts[1].strip('"') if len(parts) > 1 else ""
+    if name == "zrangebyscore":
+        return key.endswith(":{deadlines}")
+    return name == "zrange" and key.endswith(":tournaments")
 
 
 def _round_trips(lines: list[dict[str, Any]], names: dict[str, str]) -> dict[str, Any]:

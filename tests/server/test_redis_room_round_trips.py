@@ -146,9 +146,10 @@ async def test_a_rooms_lifecycle_on_two_workers_costs_one_store_command_per_step
     connect: Callable[..., Any],
     monitor: Monitor,
 ) -> None:
-    # Heartbeats and sweeps far apart, so none lands in a window.
+    # Heartbeats, sweeps and deadline scans far apart, so none lands in a window.
     a, b = (
-        make_server(store_url=redis_url, lease_ttl=600.0, sweep_interval=600.0) for _ in range(2)
+        make_server(store_url=redis_url, lease_ttl=600.0, sweep_interval=600.0, deadline_scan=600.0)
+        for _ in range(2)
     )
     warm = await a.create_room()  # Redis learns the scripts (NOSCRIPT, then SCRIPT LOAD)
     for worker in (a, b):
@@ -238,7 +239,8 @@ async def test_a_room_on_one_worker_publishes_nothing_and_a_spread_one_each_comm
 ) -> None:
     """Local first (rooms.service): the bus carries a commit only for another worker."""
     a, b = (
-        make_server(store_url=redis_url, lease_ttl=600.0, sweep_interval=600.0) for _ in range(2)
+        make_server(store_url=redis_url, lease_ttl=600.0, sweep_interval=600.0, deadline_scan=600.0)
+        for _ in range(2)
     )
     alone = await a.create_room()
     x, o, watcher = [await connect(a, alone) for _ in range(3)]
