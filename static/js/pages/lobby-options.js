@@ -20,6 +20,7 @@ export const TIME_CONTROLS = Object.freeze([
   { id: "5+0", label: "5 + 0", tc: { initial: 300, increment: 0 } },
   { id: "10+5", label: "10 + 5", tc: { initial: 600, increment: 5 } },
   { id: "1d", label: "1 day", tc: { days: 1 } },
+  { id: "2d", label: "2 days", tc: { days: 2 } },
   { id: "3d", label: "3 days", tc: { days: 3 } },
   { id: "7d", label: "7 days", tc: { days: 7 } },
   { id: "custom", label: "Other" },
