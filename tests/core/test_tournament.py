@@ -1,13 +1,9 @@
-"""Round-robin schedule, results, scoring and standings with every tie-break."""
+"""A round-robin tournament (core.tournament): results, scoring and byes, the run through a
+callback, and a typed error for every wrong input."""
 
 from __future__ import annotations
 
-from collections import Counter
-from itertools import combinations, groupby, pairwise
-
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from core import (
     DuplicatePlayer,
@@ -18,132 +14,13 @@ from core import (
     Pairing,
     Points,
     ResultAlreadyRecorded,
-    Standing,
     TooFewPlayers,
     Tournament,
     TournamentError,
     UnknownPairing,
     UnknownPlayer,
-    schedule,
 )
-
-DRAW = "draw"
-
-
-def names(n: int) -> list[str]:
-    return [f"p{i:02d}" for i in range(n)]
-
-
-def play(tournament: Tournament, games: dict[tuple[str, str], str]) -> None:
-    """Record results given as {(one player, other player): winner or DRAW}."""
-    for (a, b), outcome in games.items():
-        [pairing] = [p for p in tournament.pairings if set(p.players) == {a, b}]
-        tournament.record(pairing, None if outcome == DRAW else outcome)
-
-
-def table(tournament: Tournament) -> dict[str, Standing]:
-    return {s.name: s for s in tournament.standings()}
-
-
-# -- the schedule ------------------------------------------------------------------------
-
-
-def test_four_players_schedule_is_the_circle_method() -> None:
-    rounds = schedule(["a", "b", "c", "d"])
-    assert [[(p.first, p.second) for p in rnd.pairings] for rnd in rounds] == [
-        [("a", "d"), ("c", "b")],
-        [("d", "b"), ("a", "c")],
-        [("c", "d"), ("b", "a")],
-    ]
-    assert [rnd.bye for rnd in rounds] == [None, None, None]
-    assert [rnd.number for rnd in rounds] == [1, 2, 3]
-
-
-def test_three_players_each_sit_out_one_round() -> None:
-    rounds = schedule(["a", "b", "c"])
-    assert [rnd.bye for rnd in rounds] == ["a", "b", "c"]
-    assert [len(rnd.pairings) for rnd in rounds] == [1, 1, 1]
-
-
-def test_two_players_double_round_robin_swaps_colours() -> None:
-    rounds = schedule(["ann", "bob"], double=True)
-    assert [(p.round, p.first, p.second) for rnd in rounds for p in rnd.pairings] == [
-        (1, "ann", "bob"),
-        (2, "bob", "ann"),
-    ]
-
-
-@settings(max_examples=60, deadline=None)
-@given(n=st.integers(min_value=2, max_value=12), double=st.booleans())
-def test_schedule_properties(n: int, double: bool) -> None:
-    players = names(n)
-    rounds = schedule(players, double=double)
-    cycle = n - 1 if n % 2 == 0 else n
-    assert len(rounds) == cycle * (2 if double else 1)
-    assert [rnd.number for rnd in rounds] == list(range(1, len(rounds) + 1))
-
-    meetings: Counter[frozenset[str]] = Counter()
-    first: Counter[str] = Counter()
-    second: Counter[str] = Counter()
-    byes: Counter[str] = Counter()
-    for rnd in rounds:
-        seated = [name for p in rnd.pairings for name in p.players]
-        if rnd.bye is not None:
-            seated.append(rnd.bye)
-            byes[rnd.bye] += 1
-        assert sorted(seated) == players  # everyone exactly once a round, game or bye
-        for p in rnd.pairings:
-            assert p.round == rnd.number
-            meetings[frozenset(p.players)] += 1
-            first[p.first] += 1
-            second[p.second] += 1
-
-    # every pair meets exactly once (twice in a double round robin) and no one else meets
-    assert set(meetings) == {frozenset(pair) for pair in combinations(players, 2)}
-    assert set(meetings.values()) == {2 if double else 1}
-    if double:  # and the two meetings have the colours swapped
-        seen = {(p.first, p.second) for rnd in rounds for p in rnd.pairings}
-        assert all((b, a) in seen for a, b in seen)
-
-    # byes: one per cycle for everyone when n is odd, none when it is even
-    assert byes == (Counter(dict.fromkeys(players, 2 if double else 1)) if n % 2 else {})
-
-    # colours: first and second moves differ by at most one, by none when they can
-    for name in players:
-        gap = abs(first[name] - second[name])
-        assert gap <= 1
-        if double or n % 2:
-            assert gap == 0
-
-    # and nobody plays the same colour more than twice running, across the double's seam too
-    for name in players:
-        firsts = [p.first == name for rnd in rounds for p in rnd.pairings if name in p.players]
-        longest = max(len(list(run)) for _, run in groupby(firsts))
-        assert longest <= 2, f"{name} plays {firsts}"
-
-
-def test_four_players_double_never_play_a_colour_three_times_running() -> None:
-    rounds = schedule(["a", "b", "c", "d"], double=True)
-    colours = {
-        name: "".join(
-            "X" if p.first == name else "O"
-            for rnd in rounds
-            for p in rnd.pairings
-            if name in p.players
-        )
-        for name in "abcd"
-    }
-    assert colours["a"] == "XXOXOO"  # was XXOOOX with the second cycle in the same order
-    assert all("XXX" not in seq and "OOO" not in seq for seq in colours.values())
-
-
-@pytest.mark.parametrize("n", [3, 5, 7, 9, 11])
-def test_odd_counts_alternate_first_and_second_every_game(n: int) -> None:
-    rounds = schedule(names(n))
-    for name in names(n):
-        firsts = [p.first == name for rnd in rounds for p in rnd.pairings if name in p.players]
-        assert all(a != b for a, b in pairwise(firsts))
-
+from tests.core.tournament_helpers import DRAW, play, table
 
 # -- results and scoring -----------------------------------------------------------------
 
@@ -228,133 +105,6 @@ def test_standing_to_dict() -> None:
         "sonneborn_berger": 0,
         "shared": False,
     }
-
-
-# -- tie-breaks: each scenario is decided by one rule, and the later rules disagree --------
-
-
-def test_points_come_first() -> None:
-    t = Tournament(["a", "b", "c", "d"])
-    play(t, {("a", "b"): "b", ("c", "d"): "c", ("a", "c"): "a", ("b", "d"): DRAW})
-    assert [s.name for s in t.standings()] == ["b", "a", "c", "d"]
-    assert [s.points for s in t.standings()] == [4, 3, 3, 1]
-
-
-def test_sonneborn_berger_before_head_to_head() -> None:
-    t = Tournament(["a", "b", "c", "d", "e"])
-    play(t, {
-        ("e", "b"): "e", ("c", "d"): DRAW, ("a", "c"): "a", ("d", "e"): DRAW,
-        ("b", "d"): DRAW, ("e", "a"): "e", ("c", "e"): "c", ("a", "b"): "a",
-        ("d", "a"): DRAW, ("b", "c"): "b",
-    })  # fmt: skip
-    rows = table(t)
-    d, c = rows["d"], rows["c"]
-    assert d.points == c.points == 7
-    assert c.sonneborn_berger > d.sonneborn_berger
-    # b, c and d are all on 7; among them d drew both others, c drew d and lost to b:
-    # head-to-head would have put d before c
-    assert (rows["b"].head_to_head, d.head_to_head, c.head_to_head) == (4, 2, 1)
-    assert c.rank < d.rank
-
-
-def test_sonneborn_berger_when_head_to_head_is_level() -> None:
-    t = Tournament(["a", "b", "c", "d", "e"])
-    play(t, {
-        ("e", "b"): "e", ("c", "d"): DRAW, ("a", "c"): "a", ("d", "e"): DRAW,
-        ("b", "d"): DRAW, ("e", "a"): "e", ("c", "e"): "c", ("a", "b"): "b",
-        ("d", "a"): DRAW, ("b", "c"): DRAW,
-    })  # fmt: skip
-    rows = table(t)
-    d, a = rows["d"], rows["a"]
-    assert (d.points, d.head_to_head) == (a.points, a.head_to_head) == (7, 1)
-    assert d.sonneborn_berger > a.sonneborn_berger
-    assert a.wins > d.wins and "a" < "d"  # wins and name would have put a first
-    assert d.rank < a.rank
-
-
-def test_head_to_head_when_sonneborn_berger_is_level() -> None:
-    t = Tournament(["a", "b", "c", "d", "e"])
-    play(t, {
-        ("e", "b"): DRAW, ("c", "d"): "d", ("a", "c"): "c", ("d", "e"): "d",
-        ("b", "d"): DRAW, ("e", "a"): "a", ("c", "e"): "e", ("a", "b"): "b",
-        ("d", "a"): "a", ("b", "c"): DRAW,
-    })  # fmt: skip
-    rows = table(t)
-    b, a = rows["b"], rows["a"]
-    assert (b.points, b.sonneborn_berger) == (a.points, a.sonneborn_berger) == (9, 51)
-    assert (b.head_to_head, a.head_to_head) == (3, 0)  # b beat a
-    assert a.wins > b.wins and "a" < "b"  # wins and name would have put a first
-    assert b.rank < a.rank
-
-
-def test_wins_when_sonneborn_berger_is_level_and_a_bye_is_not_a_win() -> None:
-    t = Tournament(["a", "b", "c", "d", "e"])
-    play(t, {
-        ("e", "b"): "e", ("c", "d"): "c", ("a", "c"): "a", ("d", "e"): "d",
-        ("b", "d"): "d", ("e", "a"): "e", ("c", "e"): "c",
-        ("d", "a"): DRAW, ("b", "c"): "c",
-    })  # fmt: skip  # a v b (round 4) unplayed: only a's round-1 bye is credited
-    rows = table(t)
-    d, a = rows["d"], rows["a"]
-    assert a.byes == 1 and d.byes == 0
-    assert (d.points, d.sonneborn_berger, d.head_to_head) == (7, 43, 1)
-    assert (a.points, a.sonneborn_berger, a.head_to_head) == (7, 43, 1)
-    assert (d.wins, a.wins) == (2, 1)
-    assert d.rank < a.rank  # name alone would have put a first
-
-
-def test_name_when_everything_else_is_level() -> None:
-    t = Tournament(["zed", "amy", "kim"])
-    play(t, {("zed", "amy"): DRAW, ("amy", "kim"): DRAW, ("kim", "zed"): DRAW})
-    assert [s.name for s in t.standings()] == ["amy", "kim", "zed"]
-    assert len({(s.points, s.sonneborn_berger, s.head_to_head, s.wins) for s in t.standings()}) == 1
-    # the name orders the table; it places nobody above another: one rank, shared
-    assert [(s.rank, s.shared) for s in t.standings()] == [(1, True)] * 3
-
-
-def test_a_three_way_tie_shares_first_and_the_next_player_is_fourth() -> None:
-    t = Tournament(["ann", "bob", "cat", "dan"])
-    play(t, {
-        ("ann", "bob"): "ann", ("bob", "cat"): "bob", ("cat", "ann"): "cat",
-        ("dan", "ann"): "ann", ("dan", "bob"): "bob", ("dan", "cat"): "cat",
-    })  # fmt: skip  # a cycle among three, and each beats dan
-    rows = [(s.name, s.rank, s.shared, s.points) for s in t.standings()]
-    assert rows == [
-        ("ann", 1, True, 6), ("bob", 1, True, 6), ("cat", 1, True, 6), ("dan", 4, False, 0),
-    ]  # fmt: skip
-
-
-def test_a_tie_below_the_top_shares_its_place_too() -> None:
-    t = Tournament(["ann", "bob", "cat"])
-    play(t, {("ann", "bob"): "ann", ("ann", "cat"): "ann", ("bob", "cat"): DRAW})
-    assert [(s.name, s.rank, s.shared) for s in t.standings()] == [
-        ("ann", 1, False), ("bob", 2, True), ("cat", 2, True),
-    ]  # fmt: skip
-
-
-@settings(max_examples=40, deadline=None)
-@given(
-    n=st.integers(min_value=2, max_value=8),
-    double=st.booleans(),
-    data=st.data(),
-)
-def test_standings_add_up_and_are_ordered(n: int, double: bool, data: st.DataObject) -> None:
-    t = Tournament(names(n), double=double)
-    for pairing in t.pairings:
-        t.record(pairing, data.draw(st.sampled_from([None, *pairing.players])))
-    standings = t.standings()
-    keys = [(-s.points, -s.sonneborn_berger, -s.head_to_head, -s.wins, s.name) for s in standings]
-    assert keys == sorted(keys)
-    for s, key in zip(standings, keys, strict=True):  # one more than those strictly ahead
-        ahead = sum(other[:4] < key[:4] for other in keys)
-        assert s.rank == ahead + 1
-        assert s.shared == (sum(other[:4] == key[:4] for other in keys) > 1)
-    draws = sum(r.is_draw for r in t.results)
-    decisive = len(t.results) - draws
-    byes = sum(s.byes for s in standings)
-    assert sum(s.points for s in standings) == 3 * decisive + 2 * draws + 3 * byes
-    for s in standings:
-        assert s.played == s.wins + s.draws + s.losses == (n - 1) * (2 if double else 1)
 
 
 # -- errors --------------------------------------------------------------------------------
