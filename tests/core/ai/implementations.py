@@ -8,7 +8,11 @@ import pytest
 
 from core.ai.speedups import PURE_ENV, compiled_built
 
-__all__ = ["require_compiled"]
+__all__ = ["BOTH", "require_compiled"]
+
+BOTH = ["compiled", "pure"]
+"""Both implementations for one test that asks for them on top of its module's (conftest.py):
+``@pytest.mark.parametrize("search_implementation", BOTH, indirect=True)``."""
 
 
 def require_compiled() -> None:

@@ -12,7 +12,7 @@ from core.ai import Budget, Verdict
 from core.ai.analysis import analyze
 from tests.core.ai.ai_reference import as_verdict, memo_minimax, move_values, sampled_positions
 
-# every test twice: the compiled value search and the pure one (conftest.py)
+# the compiled search, or the pure one when the run asks for it (conftest.py)
 pytestmark = pytest.mark.usefixtures("search_implementation")
 
 

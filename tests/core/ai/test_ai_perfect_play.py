@@ -20,7 +20,7 @@ from tests.core.ai.ai_reference import (
     terminal_score,
 )
 
-# every test twice: the compiled value search and the pure one (conftest.py)
+# the compiled search, or the pure one when the run asks for it (conftest.py)
 pytestmark = pytest.mark.usefixtures("search_implementation")
 
 

@@ -17,9 +17,10 @@ from tests.core.ai.ai_reference import (
     reachable_positions,
     sampled_positions,
 )
+from tests.core.ai.implementations import BOTH
 from tests.core.engine_helpers import PROPERTY_SETTINGS, choice_lists, play_choices, small_rules
 
-# every test twice: the compiled value search and the pure one (conftest.py)
+# the compiled search, or the pure one when the run asks for it (conftest.py)
 pytestmark = pytest.mark.usefixtures("search_implementation")
 
 # -- published values ------------------------------------------------------------------
@@ -89,9 +90,11 @@ def test_qubic_three_cubed_is_a_first_player_win_through_the_centre() -> None:
     ],
     ids=lambda r: r.describe(),
 )
+@pytest.mark.parametrize("search_implementation", BOTH, indirect=True)
 def test_every_reachable_position_matches_brute_force(rules: Rules) -> None:
     """Value and distance for every reachable position, with one solver (its table
-    carried from search to search, as a bot keeps it)."""
+    carried from search to search, as a bot keeps it); on both implementations, so the
+    pure search faces brute force itself (conftest.py)."""
     memo: dict[tuple[int, ...], int] = {}
     solver = Solver(rules)
     checked = 0

@@ -2,7 +2,7 @@
 trees (values, best moves, distances, node counts, table entries) on every kind of rules
 they hold, the
 budget obeyed alike, the pure search where C cannot go, and the fallback without the module.
-The solver's own tests run on both implementations (conftest.py's ``search_implementation``).
+The solver's own tests run on the compiled one, and one sweep of them on both (conftest.py).
 """
 
 from __future__ import annotations
