@@ -55,6 +55,7 @@ class DelayProxy:
     _server: asyncio.Server | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _links: set[_Link] = field(default_factory=set)
+    _handlers: set[asyncio.Task[None]] = field(default_factory=set)
     _cut: bool = False
 
     @property
@@ -118,6 +119,15 @@ class DelayProxy:
             self._cut = False
 
     async def _accept(self, client_r: asyncio.StreamReader, client_w: asyncio.StreamWriter) -> None:
+        # Held here until done: asyncio keeps tasks only weakly, and once a dark link's client
+        # has hung up (the reader at its end, out of the selector) nothing else holds this
+        # task, its pumps or its sockets, so the collector would take them with both sockets
+        # still open (a ResourceWarning in whichever test runs then) instead of ``__exit__``
+        # cancelling them, which closes both.
+        handler = asyncio.current_task()
+        if handler is not None:
+            self._handlers.add(handler)
+            handler.add_done_callback(self._handlers.discard)
         loop = asyncio.get_running_loop()
         opened = loop.time()
         with self._lock:

@@ -1,63 +1,17 @@
 """The first-paint bench runs end to end (a real server behind the delaying proxy, real
-Chromium) and reports its figures; the proxy carries bytes intact both ways and counts them.
-No figure is judged against a time: the figures go to docs/performance.md."""
+Chromium) and reports its figures (the proxy's own test: test_delay_proxy.py). No figure is
+judged against a time: the figures go to docs/performance.md."""
 
 from __future__ import annotations
 
 import json
-import socket
-import socketserver
 import subprocess
 import sys
-import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from bench.delay_proxy import DelayProxy
-
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class _Echo(socketserver.BaseRequestHandler):
-    def handle(self) -> None:
-        while data := self.request.recv(65536):
-            self.request.sendall(data.upper())
-
-
-@pytest.fixture
-def echo_port() -> Iterator[int]:
-    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), _Echo)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-
-
-def _exchange(port: int, payload: bytes) -> bytes:
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as conn:
-        conn.sendall(payload)
-        conn.shutdown(socket.SHUT_WR)
-        received = b""
-        while chunk := conn.recv(65536):
-            received += chunk
-        return received
-
-
-def test_the_proxy_carries_every_byte_in_order_and_counts_them(echo_port: int) -> None:
-    payload = b"".join(b"move %d;" % i for i in range(20_000))  # several reads' worth
-    with DelayProxy("127.0.0.1", echo_port, delay=0.01) as proxy:
-        assert _exchange(proxy.port, payload) == payload.upper()
-        assert _exchange(proxy.port, b"ping") == b"PING"
-        seen = proxy.reset()
-        assert seen.connections == 2
-        assert seen.up == seen.down == len(payload) + 4
-        assert proxy.reset().connections == 0  # counting starts again
 
 
 @pytest.mark.process
