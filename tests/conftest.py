@@ -50,7 +50,8 @@ def bytecode_cache(
     worker processes) keep their compiled bytecode in one cache under .pytest_cache, even
     when ``PYTHONDONTWRITEBYTECODE`` is set (as in the Dockerfile and some CI images):
     without it each of them compiles the project's modules again, about 0.2 s of CPU a
-    start. The cache lies outside the source tree, so nothing is written next to the code."""
+    start. The cache lies outside the source tree, so nothing is written next to the code.
+    ``./run test`` gives pytest and its workers the same cache before they start."""
     cache = getattr(request.config, "cache", None)
     directory = cache.mkdir("pycache") if cache is not None else tmp_path_factory.mktemp("pycache")
     with pytest.MonkeyPatch.context() as patch:
