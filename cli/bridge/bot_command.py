@@ -3,10 +3,12 @@
 Starts the engine (cli.bridge.driver: the handshake of docs/engine-protocol.md), then either
 takes a seat in the room of a room link and plays its game (cli.bridge.online), or, given a
 server's address and a bot account's token, is that bot: answers its challenges and plays
-every seat it is given (cli.bridge.account). The token is read from ``--token-file`` or the
-``TICTACTOE_BOT_TOKEN`` environment variable, never from the command line (which other users
-of the machine can list). What the bridge and the engine say goes to stderr, one line each,
-prefixed ``bot:``, ``engine:`` (its ``info`` lines) and ``engine stderr:``.
+every seat it is given (cli.bridge.account); given a tournament's link and the token of a bot
+entered in it, plays the bot's games there until it is finished (cli.bridge.tournament). The
+token is read from ``--token-file`` or the ``TICTACTOE_BOT_TOKEN`` environment variable, never
+from the command line (which other users of the machine can list). What the bridge and the
+engine say goes to stderr, one line each, prefixed ``bot:``, ``engine:`` (its ``info`` lines)
+and ``engine stderr:``.
 
 Exit codes: 0 the games were played to their end; 2 no game was played (the engine did not
 start or does not play the room's rules, a bad link, a refused token or seat); 3 the engine
@@ -22,12 +24,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from client import ClientError, Refused, RoomLink
+from client import ClientError, Refused, RoomLink, TournamentLink
 
 from .account import EngineCommand, serve_account
 from .driver import HANDSHAKE_TIMEOUT
 from .errors import EngineError
 from .online import NOT_PLAYED, play_room
+from .tournament import bot_id_of, play_tournament
 
 __all__ = ["TOKEN_VARIABLE", "register", "run_bot"]
 
@@ -52,8 +55,14 @@ def _token(args: argparse.Namespace) -> str | None:
 async def run_bot(args: argparse.Namespace) -> int:
     log = _say("bot")
     try:
-        link = RoomLink.parse(args.connect)
         token = _token(args)
+        tournament = TournamentLink.parse(args.connect)
+        if tournament is not None:
+            if token is None:
+                raise ValueError(f"a tournament is played as a bot account: {TOKEN_VARIABLE}")
+            bot_id_of(token)  # a token of the wrong shape says so now
+            return await _play_tournament(args, tournament, token, log)
+        link = RoomLink.parse(args.connect)
     except (ValueError, OSError) as exc:
         log(f"error: {exc}")
         return NOT_PLAYED
@@ -103,6 +112,29 @@ async def run_bot(args: argparse.Namespace) -> int:
             log(f"the engine exited with code {code}")
 
 
+async def _play_tournament(
+    args: argparse.Namespace, link: TournamentLink, token: str, log: Any
+) -> int:
+    command = EngineCommand(
+        args.engine, args.handshake_timeout, _say("engine stderr"), _say("engine")
+    )
+    try:
+        probe = await command.start()  # the handshake once, before any game is joined
+    except EngineError as exc:
+        log(f"error: {exc.report()}")
+        return NOT_PLAYED
+    assert probe.info is not None
+    log(f"engine {probe.info.name} {probe.info.version}")
+    await probe.quit()
+    try:
+        return await play_tournament(
+            link, token, command, move_time=args.move_time, name=args.name, log=log
+        )
+    except ClientError as exc:
+        log(f"error: {exc.code}: {exc}" if isinstance(exc, Refused) else f"error: {exc}")
+        return NOT_PLAYED
+
+
 def run(args: argparse.Namespace) -> int:
     if not args.move_time > 0:
         print("tictactoe: error: --move-time must be above 0 seconds", file=sys.stderr)
@@ -132,7 +164,8 @@ def register(subparsers: Any) -> None:
         "--connect",
         required=True,
         metavar="URL",
-        help="a room link (http://HOST:PORT/r/ROOM), or a server (http://HOST:PORT) with a token",
+        help="a room link (http://HOST:PORT/r/ROOM); with a bot account's token, a server "
+        "(http://HOST:PORT) or a tournament the bot was entered in (http://HOST:PORT/t/ID)",
     )
     parser.add_argument(
         "--engine",
