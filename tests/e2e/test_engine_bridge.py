@@ -1,13 +1,16 @@
 """A person in Chromium plays an engine written in awk, through ``tictactoe bot`` (the engine
-bridge, docs/engine-protocol.md), and wins."""
+bridge, docs/engine-protocol.md), and wins: in a room by its link, and by challenging the
+engine's bot account from the lobby's "Play a bot"."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import expect
 
@@ -47,3 +50,48 @@ def test_a_person_in_chromium_beats_the_awk_engine(
             bot.communicate()
     assert bot.returncode == 0, err
     assert "the game is over: X wins by line; the engine lost" in err
+
+
+def test_a_person_in_chromium_challenges_the_awk_engines_bot_account_and_wins(
+    new_page: Any, live_server: LiveServer, tmp_path: Path
+) -> None:
+    made = httpx.post(f"{live_server.url}/api/bots", json={"name": "Awk Bot"})
+    assert made.status_code == 201, made.text
+    account = made.json()
+    token_file = tmp_path / "token"
+    token_file.write_text(account["token"] + "\n")
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "cli", "bot", "--connect", live_server.url, "--token-file",
+         str(token_file), "--engine", f"awk -f {AWK}", "--games", "1"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + WAIT * 2
+        while not any(  # online once the bridge said hello on the bot socket
+            listed["player_id"] == account["player_id"]
+            for listed in httpx.get(f"{live_server.url}/api/bots").json()["bots"]
+        ):
+            assert time.monotonic() < deadline and bot.poll() is None, "the bridge never came"
+            time.sleep(0.05)  # a poll for the bridge's start, not a measurement
+        ada = new_page(name="Ada")
+        ada.goto("/")
+        listed = ada.locator(f'.bot-item[data-bot="{account["player_id"]}"]')
+        listed.get_by_role("button", name="Play Awk Bot, a bot").click()
+        ada.wait_for_url("**/r/*")
+        expect(player(ada, "O")).to_contain_text("Awk Bot")  # it accepted and took its seat
+        expect(player(ada, "O").locator(".bot-mark")).to_have_text("BOT")
+        expect(status_line(ada)).to_have_text("Your move")
+        for mine, its in [((1, 1), (2, 2)), ((3, 3), (1, 2)), ((3, 2), (1, 3))]:
+            cell(ada, *mine).click()
+            expect_cell(ada, *its, "O")
+        cell(ada, 3, 1).click()
+        expect(banner(ada)).to_contain_text("You won!")
+        _, err = bot.communicate(timeout=WAIT)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.communicate()
+    assert bot.returncode == 0, err
+    assert "accepted Ada's challenge: 3×3 k=3" in err
+    assert "the game is over: X wins by line; the engine lost" in err
+    assert account["token"] not in err
