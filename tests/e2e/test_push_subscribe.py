@@ -292,3 +292,38 @@ def test_a_browser_that_refuses_notifications_is_told_where_to_allow_them(
     )
     expect(page.locator(".identity-card .push-toggle")).to_have_count(0)
     assert endpoints(live_server, loop_thread, ada) == []
+
+
+# a browser whose push service never answers: its subscribe() never settles (and says it
+# was asked, so that the test moves the clock only once the page waits on it)
+SILENT_PUSH_SERVICE = """PushManager.prototype.subscribe = () => {
+  window.subscribeAsked = true;
+  return new Promise(() => {});
+};"""
+
+
+def test_a_push_service_that_never_answers_is_told_not_waited_on(
+    push_page: Callable[..., Any],
+    live_server: LiveServer,
+    push_service: PushService,
+    loop_thread: LoopThread,
+) -> None:
+    ada = new_identity(live_server, "Ada")
+    page = push_page(ada, push_service.subscription("ada"))
+    page.add_init_script(SILENT_PUSH_SERVICE)
+    page.clock.install()  # the page's wait for the push service runs on a clock the test moves
+    page.goto("/")
+    toggle = page.locator(".identity-card .push-toggle")
+    toggle.click()
+    status = page.locator(".identity-status")
+    expect(status).to_have_text("Asking this browser for notifications…")
+    expect(toggle).to_be_disabled()  # one request at a time
+    page.wait_for_function("() => window.subscribeAsked === true")
+    page.clock.run_for(16_000)  # past SUBSCRIBE_WAIT_MS (static/js/net/push.js)
+    expect(status).to_have_text(
+        "Notifications could not be turned on: "
+        "this browser's push service did not answer (is it offline?)."
+    )
+    expect(toggle).to_be_enabled()
+    expect(toggle).to_have_text("Notify me when it is my move")  # still off: try again later
+    assert endpoints(live_server, loop_thread, ada) == []

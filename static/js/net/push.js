@@ -6,6 +6,16 @@
 import { getPushKey, subscribePush, unsubscribePush } from "./api.js";
 
 const WORKER = "/sw.js";
+// A browser that cannot reach its push service (offline, a firewall, a vendor's service
+// down) never settles subscribe(): past this wait the player is told, not left waiting.
+export const SUBSCRIBE_WAIT_MS = 15000;
+
+/** `promise`, or a rejection with `message` after `ms` if it has not settled by then. */
+function settleWithin(promise, ms, message) {
+  let timer;
+  const late = new Promise((_, reject) => { timer = setTimeout(() => reject(new Error(message)), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
 
 /** Whether this browser can receive pushes at all (a secure origin with the Push API). */
 export function pushSupported() {
@@ -52,10 +62,11 @@ export async function enablePush(identity) {
     }
   }
   if (!subscription) {
-    subscription = await ready.pushManager.subscribe({
-      userVisibleOnly: true,
-      applicationServerKey: keyBytes(key),
-    });
+    subscription = await settleWithin(
+      ready.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key) }),
+      SUBSCRIBE_WAIT_MS,
+      "this browser's push service did not answer (is it offline?)",
+    );
   }
   await subscribePush(identity.id, identity.secret, subscription.toJSON());
   return "on";

@@ -20,9 +20,14 @@ export function identityCard() {
   let status = null; // {tone, text}: the last action's outcome
   let push = "unsupported"; // pushState(): known after the first look, below
 
+  let asking = false; // a toggle in flight: the switch waits, the card says what for
+
   async function togglePush() {
     const kept = loadIdentity();
-    if (!kept) return;
+    if (!kept || asking) return;
+    asking = true;
+    status = { tone: "pending", text: push === "on" ? "Turning notifications off…" : "Asking this browser for notifications…" };
+    draw();
     try {
       push = push === "on" ? await disablePush(kept) : await enablePush(kept);
       status = push === "on"
@@ -33,6 +38,7 @@ export function identityCard() {
     } catch (err) {
       status = { tone: "error", text: `Notifications could not be turned on: ${err.message}.` };
     }
+    asking = false;
     draw();
   }
 
@@ -82,7 +88,7 @@ export function identityCard() {
         h("p", { class: "hint" }, LOST_WARNING),
         h("button", { type: "button", class: "button", onclick: copyLink }, "Copy link for another device"));
       if (push === "on" || push === "off") {
-        parts.push(h("button", { type: "button", class: "button push-toggle", "aria-pressed": String(push === "on"), onclick: togglePush },
+        parts.push(h("button", { type: "button", class: "button push-toggle", "aria-pressed": String(push === "on"), disabled: asking, onclick: togglePush },
           push === "on" ? "Stop notifications" : "Notify me when it is my move"));
       }
       if (shownLink) parts.push(h("input", { class: "identity-link", readonly: true, value: shownLink, "aria-label": "Your identity's link" }));
