@@ -74,9 +74,9 @@ def test_a_cut_line_whose_ends_hung_up_is_closed_by_the_proxy_not_collected() ->
             server_end.close()  # both ends hang up; the proxy passes on neither
             with warnings.catch_warnings(record=True) as caught:
                 warnings.simplefilter("always")
-                for _ in range(20):  # the proxy's thread reads both ends' EOF meanwhile
-                    gc.collect()
-                    time.sleep(0.02)
+                for _ in range(5):  # the proxy's thread reads both ends' EOF meanwhile
+                    time.sleep(0.1)
+                    gc.collect()  # a whole collection: a few a test in a big worker process
             leaks = [str(w.message) for w in caught if issubclass(w.category, ResourceWarning)]
             assert leaks == []
         with warnings.catch_warnings(record=True) as caught:
