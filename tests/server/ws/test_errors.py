@@ -50,6 +50,17 @@ RATED = {
 }
 """Need a rated room (and identities): provoked in test_rated.py, which also checks that
 they leave the room unchanged."""
+BOTS = {
+    ErrorCode.BOTS_NOT_ALLOWED,
+    ErrorCode.BOTS_ONLY,
+    ErrorCode.BOT_TOKEN_REQUIRED,
+    ErrorCode.BOT_LIMIT,
+    ErrorCode.BOT_OFFLINE,
+}
+"""Need bot accounts and their tokens: provoked in tests/server/bot_api (test_tokens.py,
+test_challenges.py, test_spec.py)."""
+PUSH = {ErrorCode.INVALID_SUBSCRIPTION}
+"""An HTTP refusal of a Web Push subscription: tests/server/api/test_push.py."""
 GUESSES = {ErrorCode.NOT_A_SPECTATOR, ErrorCode.GUESSES_CLOSED}
 """A spectator's guess refused: provoked in test_guesses.py and, in a room watched with a
 delay, tests/server/api/test_watch_delay.py (a guess never changes the room at all)."""
@@ -210,7 +221,6 @@ async def test_every_error_code_leaves_the_room_unchanged(
     assert (await store.load(broken)).version == 1  # nothing written by the refused join
     s.provoked.add("internal_error")
 
-    missing = (
-        {code.value for code in ErrorCode} - HTTP_ONLY - SERVICE_ONLY - LIFECYCLE - RATED - GUESSES
-    ) - s.provoked
+    elsewhere = HTTP_ONLY | SERVICE_ONLY | LIFECYCLE | RATED | GUESSES | BOTS | PUSH
+    missing = {code.value for code in ErrorCode} - elsewhere - s.provoked
     assert missing == {"room_not_found"}  # closes the socket: test_edge.py provokes it
