@@ -10,14 +10,11 @@ from __future__ import annotations
 import json
 import typing
 from collections.abc import AsyncIterator, Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import yaml
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 from websockets.asyncio.client import connect as ws_connect
 
 from rooms import ErrorCode
@@ -25,19 +22,9 @@ from rooms.protocol import ClientType, ServerType
 from rooms.room import Event, EventType
 from rooms.room.events import type_of, wire_keys
 from server import CloseCode
+from tests.support.asyncapi import SCHEMAS, SPEC, best, validator
 from tests.support.live_server import LiveServer
 from tests.support.ws_client import Client
-
-SPEC = yaml.safe_load((Path(__file__).resolve().parents[2] / "docs" / "asyncapi.yaml").read_text())
-SCHEMAS: dict[str, Any] = SPEC["components"]["schemas"]
-
-
-def validator(name: str) -> Draft202012Validator:
-    """A validator of ``components.schemas.<name>``, its references resolved in the spec."""
-    return Draft202012Validator(
-        {"$ref": f"#/components/schemas/{name}", "components": SPEC["components"]}
-    )
-
 
 CLIENT, SERVER, TOURNAMENT = (
     validator("ClientMessage"),
@@ -174,11 +161,6 @@ class Recorded:
             errors = sorted(SERVER.iter_errors(message), key=lambda e: e.path)
             assert not errors, f"received {json.dumps(message)[:400]}: {best(errors)}"
         return {m["type"] for m in self.sent} | {m["type"] for m in self.received()}
-
-
-def best(errors: list[Any]) -> str:
-    """The deepest reason of a failed oneOf: the branch whose schema matched the type."""
-    return str(best_match(errors))[:600]
 
 
 @pytest.fixture
