@@ -1,12 +1,14 @@
 """A person in Chromium plays an engine written in awk, through ``tictactoe bot`` (the engine
 bridge, docs/engine-protocol.md), and wins: in a room by its link, and by challenging the
-engine's bot account from the lobby's "Play a bot"."""
+engine's bot account from the lobby's "Play a bot". The bridge connects through
+tests/support/spec_relay.py, which checks its every frame against docs/asyncapi.yaml."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +18,35 @@ from playwright.sync_api import expect
 
 from tests.e2e.browser_helpers import banner, cell, expect_cell, player, seat, status_line
 from tests.support.live_server import LiveServer
+from tests.support.loop_thread import LoopThread
+from tests.support.spec_relay import SpecRelay
 from tests.support.ws_client import WAIT
 
 pytestmark = pytest.mark.e2e
 
 ROOT = Path(__file__).resolve().parents[2]
 AWK = ROOT / "tests" / "cli" / "bridge" / "engines" / "first_free.awk"
+ROOM_SOCKET = {("room", "send"), ("room", "receive")}
+
+
+@pytest.fixture
+def relay(live_server: LiveServer) -> Iterator[SpecRelay]:
+    """A relay the bridge connects through: every frame of its sockets is checked against
+    docs/asyncapi.yaml (the page's own are the server's tests' business)."""
+    loop = LoopThread().start()
+    made = loop.run(SpecRelay(live_server.port).start())
+    yield made
+    loop.run(made.stop())
+    loop.stop()
 
 
 def test_a_person_in_chromium_beats_the_awk_engine(
-    new_page: Any, create_room: Any, live_server: LiveServer
+    new_page: Any, create_room: Any, relay: SpecRelay
 ) -> None:
     room = create_room()
     ada = seat(new_page(name="Ada"), room, "X")
     bot = subprocess.Popen(
-        [sys.executable, "-m", "cli", "bot", "--connect", f"{live_server.url}/r/{room}",
+        [sys.executable, "-m", "cli", "bot", "--connect", f"{relay.url}/r/{room}",
          "--engine", f"awk -f {AWK}"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
     )  # fmt: skip
@@ -50,10 +66,11 @@ def test_a_person_in_chromium_beats_the_awk_engine(
             bot.communicate()
     assert bot.returncode == 0, err
     assert "the game is over: X wins by line; the engine lost" in err
+    assert relay.saw() == ROOM_SOCKET and not relay.invalid, (relay.counts, relay.invalid)
 
 
 def test_a_person_in_chromium_challenges_the_awk_engines_bot_account_and_wins(
-    new_page: Any, live_server: LiveServer, tmp_path: Path
+    new_page: Any, live_server: LiveServer, relay: SpecRelay, tmp_path: Path
 ) -> None:
     made = httpx.post(f"{live_server.url}/api/bots", json={"name": "Awk Bot"})
     assert made.status_code == 201, made.text
@@ -61,7 +78,7 @@ def test_a_person_in_chromium_challenges_the_awk_engines_bot_account_and_wins(
     token_file = tmp_path / "token"
     token_file.write_text(account["token"] + "\n")
     bot = subprocess.Popen(
-        [sys.executable, "-m", "cli", "bot", "--connect", live_server.url, "--token-file",
+        [sys.executable, "-m", "cli", "bot", "--connect", relay.url, "--token-file",
          str(token_file), "--engine", f"awk -f {AWK}", "--games", "1"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
     )  # fmt: skip
@@ -95,3 +112,5 @@ def test_a_person_in_chromium_challenges_the_awk_engines_bot_account_and_wins(
     assert "accepted Ada's challenge: 3×3 k=3" in err
     assert "the game is over: X wins by line; the engine lost" in err
     assert account["token"] not in err
+    sockets = ROOM_SOCKET | {("bot", "send"), ("bot", "receive")}
+    assert relay.saw() == sockets and not relay.invalid, (relay.counts, relay.invalid)

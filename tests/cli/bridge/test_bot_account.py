@@ -1,7 +1,8 @@
 """``tictactoe bot`` as a bot account (docs/protocol.md, "Bots"): the awk engine, through the
 bridge and the client library's bot socket, declines a challenge its handshake does not
 cover, accepts one it does, and plays the person who made it on a real server; its token
-never shows in what the bridge writes."""
+never shows in what the bridge writes. The bridge connects through tests/support/spec_relay.py:
+every frame of its bot and room sockets, both ways, is checked against docs/asyncapi.yaml."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from typing import Any
 
 import httpx
 import pytest
-import yaml
-from jsonschema import Draft202012Validator
 
+from tests.support.asyncapi import validator
 from tests.support.bots import challenge, make_bot
 from tests.support.live_server import LiveServer
+from tests.support.spec_relay import SpecRelay
 from tests.support.waiting import eventually
 from tests.support.ws_client import WAIT
 
@@ -26,15 +27,14 @@ pytestmark = pytest.mark.process
 ROOT = Path(__file__).resolve().parents[3]
 AWK = f"awk -f {Path(__file__).parent / 'engines' / 'first_free.awk'}"
 OWN = f"{sys.executable} -m cli engine --level perfect --seed 2"
-SPEC = yaml.safe_load((ROOT / "docs" / "asyncapi.yaml").read_text())
-SERVER_MESSAGE = Draft202012Validator(
-    {"$ref": "#/components/schemas/ServerMessage", "components": SPEC["components"]}
-)
+SERVER_MESSAGE = validator("ServerMessage")
+BOTH_SOCKETS = {("bot", "send"), ("bot", "receive"), ("room", "send"), ("room", "receive")}
 
 
-async def start_bridge(server: LiveServer, token_file: Path, engine: str, *flags: str) -> Any:
+async def start_bridge(relay: SpecRelay, token_file: Path, engine: str, *flags: str) -> Any:
+    """The bridge, connected through ``relay``: every frame of its sockets is checked."""
     return await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "cli", "bot", "--connect", server.url, "--token-file",
+        sys.executable, "-m", "cli", "bot", "--connect", relay.url, "--token-file",
         str(token_file), "--engine", engine, *flags,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
     )  # fmt: skip
@@ -67,7 +67,8 @@ async def test_a_bot_account_declines_what_its_engine_cannot_play_and_plays_the_
     server: LiveServer, connect: Callable[..., Any], tmp_path: Path
 ) -> None:
     account = await make_bot(server, "Awk Bot")
-    bot = await start_bridge(server, await token_file(tmp_path, account), AWK, "--games", "1")
+    relay = await SpecRelay(server.port).start()
+    bot = await start_bridge(relay, await token_file(tmp_path, account), AWK, "--games", "1")
     try:
         said = await said_online(bot)
         assert await online(server, account["player_id"])
@@ -106,6 +107,7 @@ async def test_a_bot_account_declines_what_its_engine_cannot_play_and_plays_the_
         if bot.returncode is None:
             bot.kill()
             await bot.communicate()
+        await relay.stop()
     err = said + err_bytes.decode()
     assert bot.returncode == 0, err
     assert "bot: online as the bot Awk Bot" in err
@@ -118,21 +120,24 @@ async def test_a_bot_account_declines_what_its_engine_cannot_play_and_plays_the_
     for message in loser.log + person.log:  # every frame the person got is in the spec
         problems = [error.message for error in SERVER_MESSAGE.iter_errors(message)]
         assert not problems, (message, problems)
+    assert relay.saw() == BOTH_SOCKETS and not relay.invalid, (relay.counts, relay.invalid)
 
 
 async def test_a_bot_challenges_another_to_a_rated_game_in_the_bots_pool(
     server: LiveServer, tmp_path: Path
 ) -> None:
     awk, own = await make_bot(server, "Awk Bot"), await make_bot(server, "Perfect Bot")
-    waiting = await start_bridge(server, await token_file(tmp_path, awk), AWK, "--games", "1")
-    said = await said_online(waiting)
-    challenger = await start_bridge(
-        server, await token_file(tmp_path, own), OWN, "--games", "1",
-        "--challenge", awk["player_id"], "--rated",
-    )  # fmt: skip
-    outs = await asyncio.wait_for(
-        asyncio.gather(waiting.communicate(), challenger.communicate()), WAIT * 3
-    )
+    async with SpecRelay(server.port) as relay:
+        waiting = await start_bridge(relay, await token_file(tmp_path, awk), AWK, "--games", "1")
+        said = await said_online(waiting)
+        challenger = await start_bridge(
+            relay, await token_file(tmp_path, own), OWN, "--games", "1",
+            "--challenge", awk["player_id"], "--rated",
+        )  # fmt: skip
+        outs = await asyncio.wait_for(
+            asyncio.gather(waiting.communicate(), challenger.communicate()), WAIT * 3
+        )
+    assert relay.saw() == BOTH_SOCKETS and not relay.invalid, (relay.counts, relay.invalid)
     (_, waiting_err), (_, challenger_err) = outs
     waited, challenged = said + waiting_err.decode(), challenger_err.decode()
     assert waiting.returncode == 0, waited
@@ -160,7 +165,12 @@ async def test_a_bot_challenges_another_to_a_rated_game_in_the_bots_pool(
 
 async def test_a_refused_token_plays_nothing(server: LiveServer, tmp_path: Path) -> None:
     fake = {"player_id": "nobody", "token": "tb1.nobody.not-a-token-0123456789abcdefghijklmn"}
-    bot = await start_bridge(server, await token_file(tmp_path, fake), AWK)
-    _, err = await asyncio.wait_for(bot.communicate(), WAIT * 2)
+    async with SpecRelay(server.port) as relay:
+        bot = await start_bridge(relay, await token_file(tmp_path, fake), AWK)
+        _, err = await asyncio.wait_for(bot.communicate(), WAIT * 2)
+    assert relay.saw() == {("bot", "send"), ("bot", "receive")} and not relay.invalid, (
+        relay.counts,
+        relay.invalid,
+    )
     assert bot.returncode == 2, err.decode()
     assert "bot: error: the bot socket refused the token: bad_identity" in err.decode()

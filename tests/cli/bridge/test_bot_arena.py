@@ -1,8 +1,9 @@
 """``tictactoe bot`` in an arena (docs/tournaments.md): a bot account whose engine is the awk
 script of engines/ is entered by its owner, follows the arena through the bridge, plays every
 game the arena pairs it in against a person (a real WebSocket client), and stops when the
-arena is finished, its games counted in the standings. (About 12 s: the arena lasts 10 s,
-the shortest an arena may.)"""
+arena is finished, its games counted in the standings. Every frame of its tournament and room
+sockets is checked against docs/asyncapi.yaml on the way (tests/support/spec_relay.py). (About
+12 s: the arena lasts 10 s, the shortest an arena may.)"""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ import pytest
 
 from tests.support.bots import make_bot
 from tests.support.live_server import LiveServer
+from tests.support.spec_relay import SpecRelay
 from tests.support.ws_client import WAIT, Client
 
 pytestmark = pytest.mark.process
@@ -49,6 +51,7 @@ async def test_a_bot_account_plays_its_arena_games_through_the_bridge(
     bot = await make_bot(server, "Awk Bot")
     token_file = tmp_path / "token"
     token_file.write_text(bot["token"] + "\n")
+    relay = await SpecRelay(server.port).start()  # the bridge's every frame, checked
     async with httpx.AsyncClient(base_url=server.url) as http:
         ada = (await http.post("/api/players", json={"name": "Ada"})).json()
         person = {"id": ada["player_id"], "secret": ada["secret"]}
@@ -61,7 +64,7 @@ async def test_a_bot_account_plays_its_arena_games_through_the_bridge(
         owner = {"id": bot["player_id"], "secret": bot["secret"]}
         assert (await http.post(f"/api/tournaments/{tid}/join", json={"player": owner})).is_success
         bridge = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "cli", "bot", "--connect", f"{server.url}/t/{tid}",
+            sys.executable, "-m", "cli", "bot", "--connect", f"{relay.url}/t/{tid}",
             "--token-file", str(token_file), "--engine", AWK,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=ROOT,
         )  # fmt: skip
@@ -92,6 +95,7 @@ async def test_a_bot_account_plays_its_arena_games_through_the_bridge(
             if bridge.returncode is None:
                 bridge.kill()
                 await bridge.communicate()
+            await relay.stop()
     err = err_bytes.decode()
     assert bridge.returncode == 0, err
     assert games >= 1
@@ -100,3 +104,6 @@ async def test_a_bot_account_plays_its_arena_games_through_the_bridge(
     standings = {row["id"]: row for row in view["standings"]}
     assert standings[bot["player_id"]]["played"] == games
     assert standings[ada["player_id"]]["played"] == games
+    # every frame of the bridge's sockets is in the spec (the tournament's it only hears)
+    sockets = {("tournament", "receive"), ("room", "send"), ("room", "receive")}
+    assert relay.saw() == sockets and not relay.invalid, (relay.counts, relay.invalid)
