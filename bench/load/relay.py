@@ -201,6 +201,7 @@ _PLAYER: dict[str, Any] = {
     "wins": 0,
     "draws": 0,
     "player_id": None,
+    "bot_account": False,
 }
 """A seat as the server's ``new_game`` lists it, with nothing the relay could know."""
 

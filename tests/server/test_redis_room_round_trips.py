@@ -252,6 +252,9 @@ async def test_a_room_on_one_worker_publishes_nothing_and_a_spread_one_each_comm
     x, o, watcher = [await connect(server, spread) for server in (a, b, b)]
     for client, role in ((x, "player"), (o, "player"), (watcher, "spectator")):
         await client.join(role)
+    # X, on the other worker, hears of O's and the watcher's joins through the bus: its first
+    # move waits for them (on a busy machine they may land after its version was read)
+    await x.seen(watcher.version)
     assert await monitor.published(lambda: play(x, o, watcher, moves)) == len(moves)
 
 
