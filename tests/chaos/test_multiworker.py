@@ -21,7 +21,7 @@ from tests.support.redis_server import RedisServer
 from tests.support.server_process import Fleet, ServerProcess, create_room, snapshot
 from tests.support.waiting import eventually
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.slow]  # a chaos suite: the slow tier
 
 
 def spread(servers: list[ServerProcess], index: int) -> tuple[ServerProcess, ...]:

@@ -19,7 +19,7 @@ from tests.support.redis_server import RedisServer
 from tests.support.server_process import Fleet, ServerProcess
 from tests.support.waiting import eventually_sync
 
-pytestmark = pytest.mark.redis
+pytestmark = [pytest.mark.redis, pytest.mark.slow]  # a chaos suite: the slow tier
 
 WAIT = 30.0  # a bound against hangs, never a measurement
 

@@ -18,7 +18,8 @@ from tests.support.server_process import Fleet, ServerProcess, create_room
 from tests.support.waiting import eventually
 from tests.support.ws_client import Client
 
-pytestmark = pytest.mark.redis
+# signals, drains and worker restarts of real multi-worker servers: a chaos suite, slow tier
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 DRAIN = 10.0
 

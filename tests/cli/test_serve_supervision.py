@@ -22,7 +22,8 @@ import pytest
 from tests.support.server_process import ROOT, Fleet, ServerProcess
 from tests.support.waiting import eventually_sync
 
-pytestmark = pytest.mark.redis
+# signals, drains and worker restarts of real multi-worker servers: a chaos suite, slow tier
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 WARNINGS = {"PYTHONWARNINGS": "default::ResourceWarning"}
 """Shown, for the tests to see any: Python hides ResourceWarnings by default."""

@@ -1,8 +1,8 @@
 """The tiers: ``./run test`` leaves out ``slow``; ``--fast`` also what starts a process.
 
 ``./run test`` is ``-m "not slow"``: everything but the load-shaped end-to-end runs of the
-bench and the soak and the longest chaos suites over two servers behind HAProxy (marked
-``slow`` where they are defined), which ``./run test --slow``
+bench and the soak and the chaos suites (servers killed, frozen, drained, restarted or
+failed over; marked ``slow`` where they are defined), which ``./run test --slow``
 runs alone and CI (``.ci/run``) runs after the default tier. ``--fast`` is
 ``-m "not process and not slow"``. The ``process`` mark is put at collection
 (tests/conftest.py) on every test that starts a process (a redis-server, a ``tictactoe``
