@@ -22,8 +22,8 @@ import pytest
 from tests.support.server_process import ROOT, Fleet, ServerProcess
 from tests.support.waiting import eventually_sync
 
-# signals, drains and worker restarts of real multi-worker servers: a chaos suite, slow tier
-pytestmark = [pytest.mark.redis, pytest.mark.slow]
+# default tier: its waits for a worker's cleanup ran out beside the slow tier's soaks
+pytestmark = pytest.mark.redis
 
 WARNINGS = {"PYTHONWARNINGS": "default::ResourceWarning"}
 """Shown, for the tests to see any: Python hides ResourceWarnings by default."""

@@ -23,7 +23,7 @@ from tests.support.redis_sentinel import LocalSentinel
 from tests.support.server_process import ROOT, Fleet, ServerProcess, create_room, snapshot
 from tests.support.ws_client import Client
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]  # a chaos suite: the slow tier
+pytestmark = pytest.mark.redis  # default tier: a failover beside the soaks outran its waits
 
 RETRY_FOR = 45.0
 """Seconds a move may keep meeting ``unavailable`` while the primary changes hands (a new
