@@ -7,6 +7,11 @@ worker it sends the room as it was ``delay`` seconds before (rooms.room.delayed)
 shows the same delayed view, and an event never goes out early. Chat lines (the spectators'
 own) go at once. Each view's ``version`` is the room's when it was taken, never lower than one
 sent before, so the client takes each one in order.
+
+The timers run on the loop's monotonic clock, the cutoff on the wall clock (the moves' times),
+and the two drift apart: an event's timer may fire while its move is still a hair inside the
+delay by the wall clock. So every view sent also arms a timer for the first change it still
+holds back, which shows it for sure; a view that would repeat the last one unasked is not sent.
 """
 
 from __future__ import annotations
@@ -28,6 +33,10 @@ __all__ = ["DelayedFeed"]
 
 log = logging.getLogger("tictactoe.rooms")
 
+SLACK = 0.005
+"""Seconds a timer for a held-back change waits past its due time: any drift of the clocks
+below 0.25 % is covered at once (a larger one costs a timer more, never the view)."""
+
 
 class DelayedFeed:
     def __init__(
@@ -46,6 +55,8 @@ class DelayedFeed:
         self._send = send
         self._clock = clock
         self._version = 0  # the version of the last view sent
+        self._shown: tuple[int, int, bool] | None = None  # what the last view showed
+        self._awaited: set[float] = set()  # the held-back changes a timer is armed for
         self._timers: set[asyncio.TimerHandle] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
@@ -53,13 +64,17 @@ class DelayedFeed:
     def view(self, room: Room) -> dict[str, Any]:
         """The room as this spectator may see it now; the changes it holds back are each
         shown when their delay is up."""
-        now = self._clock()
+        return self._view_at(room, self._clock())
+
+    def _view_at(self, room: Room, now: float) -> dict[str, Any]:
         cutoff = now - self.delay
         state = delayed_snapshot(room, cutoff, now)
         self._version = max(self._version, state["version"])
         state["version"] = self._version
-        for at in hidden_times(room, cutoff):
-            self._later(at + self.delay - now)
+        self._shown = (state["version"], state["ply"], state["outcome"] is None)
+        hidden = hidden_times(room, cutoff)
+        if hidden and hidden[0] not in self._awaited:  # the next one is armed when it shows
+            self._later(hidden[0] + self.delay - now + SLACK, awaited=hidden[0])
         return state
 
     # -- input from the hub ---------------------------------------------------------------
@@ -76,15 +91,21 @@ class DelayedFeed:
 
     # -- output ---------------------------------------------------------------------------
 
-    def _later(self, after: float) -> None:
+    def _later(self, after: float, *, awaited: float | None = None) -> None:
+        """Send the view ``after`` seconds from now; ``awaited``: the time of the held-back
+        change this timer is for (armed once; armed again if it fires too early)."""
         if self._closed:
             return
         loop = asyncio.get_running_loop()
         handle: asyncio.TimerHandle | None = None
+        if awaited is not None:
+            self._awaited.add(awaited)
 
         def fire() -> None:
             assert handle is not None
             self._timers.discard(handle)
+            if awaited is not None:
+                self._awaited.discard(awaited)
             task = loop.create_task(self.send_state(), name=f"delayed:{self.room_id}")
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
@@ -101,10 +122,10 @@ class DelayedFeed:
             return
         if self._closed:
             return
-        now = self._clock()
-        state = delayed_snapshot(room, now - self.delay, now)
-        self._version = max(self._version, state["version"])
-        state["version"] = self._version
+        shown = self._shown
+        state = self._view_at(room, self._clock())
+        if ref is None and self._shown == shown:
+            return  # a timer whose change an earlier view showed already
         self._send(dumps(state_message(state, ref)))
 
     def close(self) -> None:
@@ -112,6 +133,7 @@ class DelayedFeed:
         for handle in self._timers:
             handle.cancel()
         self._timers.clear()
+        self._awaited.clear()
         for task in tuple(self._tasks):
             task.cancel()
 
