@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from .check import Ack, StoredGame, Verdict, judge
 from .logs import LogScan, scan_text
+from .options import SoakOptions
 from .processes import SoakError
 from .report import CHECKS, build_report, render_table
-from .run import SoakOptions, run_soak
+from .run import run_soak
 from .storm import StormOptions, render_storm, run_storm
 
 __all__ = [
