@@ -6,8 +6,8 @@ when listed here, so adding a command is adding a module and a line; a run impor
 own command's module (``tictactoe solve`` loads the engine, never the web server: it starts
 in a few tens of milliseconds), ``--help`` and mistakes all of them. The engine's commands
 live in ``cli/engine/``, the terminal client in ``cli/terminal/``, the engine bridge (``bot``,
-and the project's bots as engines, ``engine``) in ``cli/bridge/``; serving, loading and
-soaking the server are the modules at the top.
+and the project's bots as engines, ``engine``) in ``cli/bridge/``, the soak's command in
+``cli/soak/``; serving and loading the server are the modules at the top.
 """
 
 from __future__ import annotations

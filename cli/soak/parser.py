@@ -1,4 +1,6 @@
 """``tictactoe soak``: play real games while servers and Redis fail; prove nothing is lost.
+This module is its parser: the next paragraph is the help's description, the epilog lists
+the exit statuses (the checks across flags: cli.soak.validation; the run: cli.soak.run).
 
 Starts a Redis with an AOF and two or more ``tictactoe serve`` processes on it (or, with
 ``--target``, uses running servers), keeps G games in play (two players and spectators
@@ -25,18 +27,12 @@ The code is in ``bench/soak``; docs/operations.md, "Soak", shows how to read the
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+
+from .run import run
 
 __all__ = ["register"]
-
-LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1"})
-ERROR = 1
-"""The soak could not run (a process that did not start, a missing binary)."""
-BAD_FLAGS = 2
 
 
 def _statuses() -> str:
@@ -275,150 +271,3 @@ def register(subparsers: Any) -> None:
     )
     out.add_argument("--quiet", "-q", action="store_true", help="no progress lines")
     parser.set_defaults(func=run)
-
-
-def _problems(args: argparse.Namespace) -> list[str]:
-    problems = []
-    if args.servers < 2:
-        problems.append(f"--servers must be at least 2, got {args.servers}")
-    if args.games < 1:
-        problems.append(f"--games must be at least 1, got {args.games}")
-    if not 0 <= args.think <= 10:
-        problems.append(f"--think must be from 0 to 10 seconds, got {args.think}")
-    if not 0 <= args.interval <= 3600:
-        problems.append(f"--interval must be from 0 to 3600 seconds, got {args.interval}")
-    if not 0 < args.loss <= 1:
-        problems.append(f"--loss must be above 0 and at most 1, got {args.loss}")
-    if args.cluster_failovers or args.cluster_kills:
-        for flag, value in (
-            ("--redis-restarts", args.redis_restarts),
-            ("--redis-stops", args.redis_stops),
-            ("--net-latency", args.net_latency),
-            ("--net-loss", args.net_loss),
-            ("--redis-partitions", args.redis_partitions),
-            ("--half-opens", args.half_opens),
-        ):
-            if value:
-                problems.append(
-                    f"{flag} is for one Redis; with --cluster-failovers or --cluster-kills "
-                    f"pass {flag} 0"
-                )
-    if args.storm < 0:
-        problems.append(f"--storm must be 0 or more, got {args.storm}")
-    if args.procs is not None and args.procs < 1:
-        problems.append(f"--procs must be at least 1, got {args.procs}")
-    if args.procs is not None and not args.storm:
-        problems.append("--procs goes with --storm (the soak's clients share one process)")
-    for url in args.target:
-        parts = urlsplit(url)
-        if parts.scheme != "http" or parts.port is None or parts.hostname not in LOOPBACK:
-            problems.append(f"--target must be http://127.0.0.1:PORT (loopback), got {url!r}")
-    if args.redis_url is not None:
-        host = urlsplit(args.redis_url).hostname
-        if not args.target:
-            problems.append("--redis-url goes with --target (else the soak starts its own)")
-        elif host not in LOOPBACK:
-            problems.append(f"--redis-url must be on loopback, got {args.redis_url!r}")
-    if args.target:
-        for flag, value in (
-            ("--kills", args.kills),
-            ("--terms", args.terms),
-            ("--redis-restarts", args.redis_restarts),
-            ("--net-latency", args.net_latency),
-            ("--net-loss", args.net_loss),
-            ("--redis-partitions", args.redis_partitions),
-            ("--half-opens", args.half_opens),
-            ("--cluster-failovers", args.cluster_failovers),
-            ("--cluster-kills", args.cluster_kills),
-        ):
-            if value:
-                problems.append(
-                    f"{flag} needs servers the soak starts; with --target pass {flag} 0"
-                )
-        if args.redis_stops and args.redis_url is None:
-            problems.append("--redis-stops with --target needs --redis-url (or --redis-stops 0)")
-        if args.storm:
-            problems.append("--storm starts its own servers; it does not take --target")
-        if args.affinity:
-            problems.append("--affinity puts HAProxy before servers the soak starts, not --target")
-    if args.affinity and args.storm:
-        problems.append("--affinity is for the soak, not --storm")
-    return problems
-
-
-def run(args: argparse.Namespace) -> int:
-    problems = _problems(args)
-    if problems:
-        for problem in problems:
-            print(f"tictactoe soak: error: {problem}", file=sys.stderr)
-        return BAD_FLAGS
-    from bench.soak import SoakError
-
-    try:
-        report = _run(args)
-    except (SoakError, OSError) as exc:  # a process that did not start, a missing binary
-        print(f"tictactoe soak: error: {exc}", file=sys.stderr)
-        return ERROR
-    if args.json is not None:
-        args.json.write_text(json.dumps(report, indent=2) + "\n")
-    kept = report.get("logs") if args.storm else report.get("logs_kept")
-    if kept:
-        print(f"tictactoe soak: logs kept in {kept}", file=sys.stderr)
-    if args.storm:
-        return 0 if report["ok"] else 1
-    return int(report["exit_status"])
-
-
-def _run(args: argparse.Namespace) -> dict[str, Any]:
-    from bench.soak import (
-        SoakOptions,
-        StormOptions,
-        render_storm,
-        render_table,
-        run_soak,
-        run_storm,
-    )
-
-    if args.storm:
-        report = run_storm(
-            StormOptions(
-                clients=args.storm, procs=args.procs, p99_target=args.storm_p99, quiet=args.quiet
-            )
-        )
-        print(render_storm(report))
-    else:
-        report = run_soak(
-            SoakOptions(
-                servers=args.servers,
-                games=args.games,
-                spectators=args.spectators,
-                kills=args.kills,
-                terms=args.terms,
-                redis_restarts=args.redis_restarts,
-                redis_stops=args.redis_stops,
-                stop_seconds=args.stop_seconds,
-                interval=args.interval,
-                duration=args.duration,
-                restart_limit=args.restart_limit,
-                game_timeout=args.game_timeout,
-                think=args.think,
-                seed=args.seed,
-                targets=tuple(args.target),
-                redis_url=args.redis_url,
-                affinity=args.affinity,
-                latencies=args.net_latency,
-                losses=args.net_loss,
-                partitions=args.redis_partitions,
-                half_opens=args.half_opens,
-                latency=args.latency,
-                loss=args.loss,
-                net_seconds=args.net_seconds,
-                lease_ttl=args.lease_ttl,
-                cluster_failovers=args.cluster_failovers,
-                cluster_kills=args.cluster_kills,
-                keep=args.keep,
-                quiet=args.quiet,
-            )
-        )
-        print(render_table(report))
-    return report
