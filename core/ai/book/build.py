@@ -114,7 +114,7 @@ class BookBuilder:
         for index in game.legal_indices():
             child = game.copy()
             child.play_index(index)
-            score = _end_value(child) if child.is_over else -self._visit(child, bot_to_move=True)
+            score = -_end_value(child) if child.is_over else -self._visit(child, bot_to_move=True)
             if score > best:
                 best, best_move = score, index
         if packed is not None:  # a bot's position too: its move leads into its own strategy

@@ -23,6 +23,7 @@ from core.ai.symmetry import symmetries
 
 SMALL_C4 = Rules(4, 4, 4, gravity=True)  # small enough to build a book in a test
 TIC_TAC_TOE = Rules(3, 3, 3)
+FIRST_WINS = Rules(4, 4, 3)  # the first player wins: the second's strategy is a lost one
 
 
 def built(rules: Rules, leaf_nodes: int) -> dict[int, int]:
@@ -122,6 +123,19 @@ def test_the_book_holds_every_reply_to_the_bots_move(small_book: Book) -> None:
         else:
             assert max(known.values()) == -entry.value
     assert 0 < leaves < len(small_book)
+
+
+def test_a_lost_strategy_is_built_where_the_opponent_wins_at_once() -> None:
+    """The bot moving second on a board the first player wins meets positions where the
+    opponent can complete a line: that move's value is the opponent's win, not its loss."""
+    book = Book(FIRST_WINS, built(FIRST_WINS, 10), {})
+    solver = Solver(FIRST_WINS)
+    lines = list(book_lines(book))
+    assert len(lines) == len(book) > 50
+    for _, _, game in lines:
+        entry = book.probe(game.board.cells)
+        assert entry is not None
+        assert solver.value(solver.start(game, UNLIMITED)) == entry.value
 
 
 def test_a_leaf_budget_big_enough_makes_the_root_a_leaf() -> None:
