@@ -1,5 +1,6 @@
-"""``tictactoe book``: build (resumable, with a partial book on --stop-after-s), show,
-check, add; and clear errors for bad input or a damaged file."""
+"""``tictactoe book``: build (resumable, with a partial book on --stop-after-s, of one side
+or both), show, check, add; and clear errors for bad input, a damaged file, or progress of
+another side."""
 
 from __future__ import annotations
 
@@ -27,6 +28,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_build_writes_a_complete_checked_book(built: Path) -> None:
     data = decode(built.read_bytes())
     assert data.info["complete"] is True and data.info["leaf_nodes"] == 40
+    assert data.info["side"] == "both"
     assert data.info["strategies"] == {"first": True, "second": True}
     assert len(data.entries) > 100 and data.info["plies"] > 4
     progress = json.loads(built.with_name(built.name + ".progress").read_text())
@@ -39,6 +41,52 @@ def test_a_second_build_resumes_from_the_progress(
     code, out, err = run(capsys, "book", "build", *SMALL, "--leaf-nodes", "40", "--out", str(built))
     assert code == 0 and "book: resuming from" in err
     assert last_json(out)["entries"] == len(decode(built.read_bytes()).entries)
+
+
+def test_progress_saved_without_a_side_resumes_as_both(
+    capsys: pytest.CaptureFixture[str], built: Path, tmp_path: Path
+) -> None:
+    saved = json.loads(built.with_name(built.name + ".progress").read_text())
+    assert saved.pop("side") == "both"
+    progress = tmp_path / "old.progress"
+    progress.write_text(json.dumps(saved))
+    argv = ("--leaf-nodes", "40", "--out", str(tmp_path / "b.book"), "--progress", str(progress))
+    code, out, err = run(capsys, "book", "build", *SMALL, *argv)
+    assert code == 0 and "book: resuming from" in err and "(side both)" in err
+    assert last_json(out)["entries"] == len(decode(built.read_bytes()).entries)
+
+
+def test_side_first_builds_the_first_player_s_strategy_alone(
+    capsys: pytest.CaptureFixture[str], built: Path, tmp_path: Path
+) -> None:
+    out = tmp_path / "first.book"
+    argv = ("book", "build", *SMALL, "--leaf-nodes", "40", "--out", str(out))
+    code, stdout, _ = run(capsys, *argv, "--side", "first")
+    data = decode(out.read_bytes())
+    assert code == 0 and last_json(stdout)["side"] == "first"
+    assert data.info["side"] == "first" and data.info["complete"] is True
+    assert data.info["strategies"] == {"first": True, "second": False}
+    assert 0 < len(data.entries) < len(decode(built.read_bytes()).entries)
+    progress = json.loads(out.with_name(out.name + ".progress").read_text())
+    assert progress["side"] == "first"
+
+
+@pytest.mark.parametrize("other", ["both", "second"])
+def test_a_build_refuses_the_progress_of_another_side(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, other: str
+) -> None:
+    out = tmp_path / "first.book"
+    argv = ("book", "build", *SMALL, "--leaf-nodes", "40", "--out", str(out))
+    code, _, _ = run(capsys, *argv, "--side", "first", "--stop-after-s", "0.000001")
+    assert code == 0
+    book, progress = out.read_bytes(), out.with_name(out.name + ".progress").read_bytes()
+    code, _, err = run(capsys, *argv, *(("--side", other) if other == "second" else ()))
+    assert code == 2
+    assert f"is of a build of side 'first', not '{other}'" in err and "give --side first" in err
+    assert "resuming" not in err
+    # nothing written: the partial book and the progress are as they were
+    assert out.read_bytes() == book
+    assert out.with_name(out.name + ".progress").read_bytes() == progress
 
 
 def test_stop_after_writes_a_partial_book(

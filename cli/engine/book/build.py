@@ -1,9 +1,11 @@
 """``tictactoe book build``: prove a book with the solver, its progress shown and saved.
 
-The build (``core.ai.book.BookBuilder``) prints its progress on stderr and saves it every
---save-every-s seconds to --progress (``progress.py``), and on Ctrl-C or SIGTERM, so that a
-build stopped continues where it was when run again; at the end, or at --stop-after-s, it
-writes the book file (by default the shipped one in ``core/ai/book/data/``).
+The build (``core.ai.book.BookBuilder``) walks the strategy of the bot moving first, second
+or both (--side; one side alone is what a board the first player wins needs). It prints its
+progress on stderr and saves it every --save-every-s seconds to --progress (``progress.py``),
+and on Ctrl-C or SIGTERM, so that a build stopped continues where it was when run again with
+the same side; at the end, or at --stop-after-s, it writes the book file (by default the
+shipped one in ``core/ai/book/data/``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,16 @@ from typing import Any
 
 from core import Game
 from core.ai import SearchProgress
-from core.ai.book import DEFAULT_LEAF_NODES, Book, BookBuilder, BuildProgress, book_keys, encode
+from core.ai.book import (
+    DEFAULT_LEAF_NODES,
+    Book,
+    BookBuilder,
+    BookSide,
+    BuildProgress,
+    SideMismatch,
+    book_keys,
+    encode,
+)
 from core.ai.book.build import BOT, OPPONENT
 
 from ...ai_flags import fail
@@ -43,6 +54,13 @@ def register(commands: Any) -> None:
         type=Path,
         default=None,
         help="where progress is saved and resumed from (default: OUT.progress)",
+    )
+    build.add_argument(
+        "--side",
+        choices=[side.value for side in BookSide],
+        default=BookSide.BOTH.value,
+        help="whose strategy to build: the bot moving first, second, or both (default both; "
+        "a board the first player wins, such as Connect Four 7×6, needs only first)",
     )
     build.add_argument(
         "--leaf-nodes",
@@ -76,14 +94,8 @@ def run_build(args: argparse.Namespace) -> int:
     progress_path = args.progress or out.with_name(out.name + ".progress")
     for folder in {out.parent, progress_path.parent}:
         folder.mkdir(parents=True, exist_ok=True)
-    done, proven, roles = read_progress(progress_path, rules, args.leaf_nodes)
-    if done or proven:
-        print(
-            f"book: resuming from {progress_path}: {len(done):,} positions done, "
-            f"{len(proven):,} proven on the way",
-            file=sys.stderr,
-            flush=True,
-        )
+    side = BookSide(args.side)
+    resume = read_progress(progress_path, rules, args.leaf_nodes)
     last = {"save": time.monotonic(), "say": 0.0}
     builder: BookBuilder
 
@@ -112,16 +124,25 @@ def run_build(args: argparse.Namespace) -> int:
                 flush=True,
             )
 
-    builder = BookBuilder(
-        rules,
-        leaf_nodes=args.leaf_nodes,
-        max_plies=args.max_plies,
-        done=done,
-        proven=proven,
-        roles=roles,
-        on_progress=report,
-        on_search=searching,
-    )
+    try:
+        builder = BookBuilder(
+            rules,
+            side=side,
+            leaf_nodes=args.leaf_nodes,
+            max_plies=args.max_plies,
+            resume=resume,
+            on_progress=report,
+            on_search=searching,
+        )
+    except SideMismatch as exc:
+        fail(f"{progress_path}: {exc}: give --side {exc.saved.value}, or another --progress")
+    if resume is not None and (resume.done or resume.proven):
+        print(
+            f"book: resuming from {progress_path} (side {resume.side.value}): "
+            f"{len(resume.done):,} positions done, {len(resume.proven):,} proven on the way",
+            file=sys.stderr,
+            flush=True,
+        )
     previous = signal.signal(signal.SIGTERM, _interrupt)  # a kill saves the progress too
     started = time.monotonic()
     complete = False
@@ -162,18 +183,17 @@ class _TimeUp(Exception):
 
 def _write_book(out: Path, builder: BookBuilder, args: argparse.Namespace, complete: bool) -> Book:
     """The book file of every proven position so far (all of them when ``complete``)."""
-    done, proven, roles = builder.snapshot()
-    entries = {**proven, **done}
+    snapshot = builder.snapshot()
+    entries = {**snapshot.proven, **snapshot.done}
     root, _ = book_keys(builder.rules).key(Game(builder.rules).board.cells)
+    root_roles = snapshot.roles.get(root, 0)
     info: dict[str, Any] = {
+        "side": snapshot.side.value,  # the strategies built (or being built, when incomplete)
         "leaf_nodes": args.leaf_nodes,
         "max_plies": args.max_plies,
         "complete": complete,
         # which side's strategy (the bot moving first, second) is in the book to its leaves
-        "strategies": {
-            "first": bool(roles.get(root, 0) & BOT),
-            "second": bool(roles.get(root, 0) & OPPONENT),
-        },
+        "strategies": {"first": bool(root_roles & BOT), "second": bool(root_roles & OPPONENT)},
         "proven_by": "tictactoe's solver (core.ai.solver)",
     }
     book = Book(builder.rules, entries, info)

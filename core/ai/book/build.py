@@ -1,20 +1,27 @@
 """Building a book with the project's own solver: a strategy for each side, proven move by move.
 
-For each side in turn, the book follows that side's play as the perfect bot: at its own
-turn one move that keeps the proven value (``Solver.best``), at the opponent's turn every
-reply. A position of the bot's own turn that a fresh solver proves within ``leaf_nodes``
-nodes (what a bot's live search manages within its budget) is a *leaf*: its value and move
-are stored and the book goes no deeper, since the live search takes over there. Every other
-position is proven by one solver whose table serves the whole build. A position the
-opponent moves in gets its value from its children (each either the game's end or a book
-position), so it costs no search. ``max_plies`` bounds the depth for boards the solver cannot
-finish (their deepest positions are then proven whatever it costs).
+For each side asked (``BookSide``: the bot moving first, second, or both in turn), the
+book follows that side's play as the perfect bot: at its own turn one move that keeps the
+proven value (``Solver.best``), at the opponent's turn every reply. A position of the bot's
+own turn that a fresh solver proves within ``leaf_nodes`` nodes (what a bot's live search
+manages within its budget) is a *leaf*: its value and move are stored and the book goes no
+deeper, since the live search takes over there. Every other position is proven by one
+solver whose table serves the whole build. A position the opponent moves in gets its value
+from its children (each either the game's end or a book position), so it costs no search.
+``max_plies`` bounds the depth for boards the solver cannot finish (their deepest positions
+are then proven whatever it costs).
+
+One side alone is what makes a large board feasible: on a board the first player wins
+(Connect Four 7×6), the second player's strategy is a tree of lost positions, each
+answering every move of the first player, and proves nothing a bot starting there needs.
 
 A position can be the bot's turn in one side's strategy and the opponent's in the other's:
 ``roles`` says in which its subtree is finished (a book position the bot meets keeps the
-bot's own move, whose replies the book holds). Progress is resumable: ``done`` holds the
-entries, ``roles`` which subtrees are finished, ``proven`` the bot's positions proven but
-not yet finished below; a build given back all three skips what they hold.
+bot's own move, whose replies the book holds). Progress is resumable: a ``Snapshot`` holds
+the side, ``done`` the entries, ``roles`` which subtrees are finished, ``proven`` the bot's
+positions proven but not yet finished below; a build given it back skips what it holds. It
+must be the snapshot of a build of the same side (else ``SideMismatch``), so a book never
+holds a strategy it was not asked for, nor lacks one its build promised.
 ``on_progress`` is called after every position finished (the caller decides when to save
 ``BookBuilder.snapshot()``), ``on_search`` by the solver during a long proof.
 """
@@ -23,8 +30,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from enum import Enum
 
+from ...errors import GameError
 from ...game import Game
 from ...rules import Rules
 from ..budget import UNLIMITED, Budget, OutOfBudget
@@ -33,12 +42,52 @@ from ..table import LARGE_BUCKETS
 from .codec import pack, unpack
 from .keys import book_keys
 
-__all__ = ["DEFAULT_LEAF_NODES", "BookBuilder", "BuildProgress"]
+__all__ = [
+    "DEFAULT_LEAF_NODES",
+    "BookBuilder",
+    "BookSide",
+    "BuildProgress",
+    "SideMismatch",
+    "Snapshot",
+]
 
 DEFAULT_LEAF_NODES = 2_000  # ~0.05 s of the pure search: a bot's proof at 0.1 s of 0.2 s
 _LEAF_BUCKETS = 1 << 12
-Snapshot = tuple[dict[int, int], dict[int, int], dict[int, int]]  # (done, proven, roles)
 BOT, OPPONENT = 1, 2  # roles a position's subtree was finished in (``roles``), as flags
+
+
+class BookSide(Enum):
+    """Whose strategy a build walks: the bot moving first, moving second, or both."""
+
+    FIRST = "first"
+    SECOND = "second"
+    BOTH = "both"
+
+    @property
+    def bot_moves_first(self) -> tuple[bool, ...]:
+        """For each strategy walked, in order, whether the bot makes the first move."""
+        return {BookSide.FIRST: (True,), BookSide.SECOND: (False,)}.get(self, (True, False))
+
+
+class SideMismatch(GameError):
+    """A build resumed from the progress of a build of another side (``saved``)."""
+
+    code = "book_side_mismatch"
+
+    def __init__(self, saved: BookSide, asked: BookSide) -> None:
+        super().__init__(f"the progress is of a build of side {saved.value!r}, not {asked.value!r}")
+        self.saved = saved
+        self.asked = asked
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What a later build of the same ``side`` needs to resume (``BookBuilder.snapshot``)."""
+
+    side: BookSide
+    done: dict[int, int] = field(default_factory=dict)
+    proven: dict[int, int] = field(default_factory=dict)
+    roles: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,22 +105,25 @@ class BookBuilder:
         self,
         rules: Rules,
         *,
+        side: BookSide = BookSide.BOTH,
         leaf_nodes: int = DEFAULT_LEAF_NODES,
         max_plies: int | None = None,
-        done: dict[int, int] | None = None,
-        proven: dict[int, int] | None = None,
-        roles: dict[int, int] | None = None,
+        resume: Snapshot | None = None,
         on_progress: Callable[[BuildProgress], None] | None = None,
         on_search: Callable[[SearchProgress], None] | None = None,
         table_buckets: int = LARGE_BUCKETS,
     ) -> None:
         check_two_players(rules)
+        resume = resume or Snapshot(side)
+        if resume.side is not side:
+            raise SideMismatch(resume.side, side)
         self.rules = rules
+        self.side = side
         self.leaf_nodes = leaf_nodes
         self.max_plies = max_plies
-        self.done: dict[int, int] = dict(done or {})
-        self.proven: dict[int, int] = dict(proven or {})
-        self.roles: dict[int, int] = dict(roles or {})
+        self.done: dict[int, int] = dict(resume.done)
+        self.proven: dict[int, int] = dict(resume.proven)
+        self.roles: dict[int, int] = dict(resume.roles)
         self.leaves = 0
         self.deepest = 0
         self._keys = book_keys(rules)
@@ -80,14 +132,14 @@ class BookBuilder:
         self._started = time.monotonic()
 
     def build(self) -> dict[int, int]:
-        """Both sides' strategies from the empty board; the packed entries by key."""
-        for bot_moves_first in (True, False):
+        """The strategies of ``side`` from the empty board; the packed entries by key."""
+        for bot_moves_first in self.side.bot_moves_first:
             self._visit(Game(self.rules), bot_to_move=bot_moves_first)
         return self.done
 
     def snapshot(self) -> Snapshot:
-        """(done, proven, roles): what a later build needs to resume."""
-        return dict(self.done), dict(self.proven), dict(self.roles)
+        """What a later build of the same side needs to resume."""
+        return Snapshot(self.side, dict(self.done), dict(self.proven), dict(self.roles))
 
     # -- the walk -------------------------------------------------------------------------
 

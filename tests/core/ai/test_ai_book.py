@@ -1,18 +1,25 @@
 """Opening books: the file format (round trip, checks on loading), keys over symmetries, and
 a book built by the solver on small boards: every entry re-proven, every reply to the bot's
-move held, and a build cut short resumes to the same book."""
+move held, a build cut short resumes to the same book (and refuses another side's progress),
+and a book of the first player's strategy alone serves the bot moving first as well as the
+whole book does."""
 
 from __future__ import annotations
+
+import random
+from collections.abc import Iterator
 
 import pytest
 
 from core import Game, Rules
-from core.ai import UNLIMITED, Solver
+from core.ai import UNLIMITED, Budget, PerfectBot, Solver
 from core.ai.book import (
     BadBook,
     Book,
     BookBuilder,
+    BookSide,
     BuildProgress,
+    SideMismatch,
     book_keys,
     book_lines,
     decode,
@@ -26,8 +33,8 @@ TIC_TAC_TOE = Rules(3, 3, 3)
 FIRST_WINS = Rules(4, 4, 3)  # the first player wins: the second's strategy is a lost one
 
 
-def built(rules: Rules, leaf_nodes: int) -> dict[int, int]:
-    return BookBuilder(rules, leaf_nodes=leaf_nodes, table_buckets=1 << 14).build()
+def built(rules: Rules, leaf_nodes: int, side: BookSide = BookSide.BOTH) -> dict[int, int]:
+    return BookBuilder(rules, side=side, leaf_nodes=leaf_nodes, table_buckets=1 << 14).build()
 
 
 @pytest.fixture(scope="module")
@@ -160,9 +167,121 @@ def test_a_build_cut_short_resumes_to_the_same_book() -> None:
     first = BookBuilder(SMALL_C4, leaf_nodes=40, table_buckets=1 << 14, on_progress=stop_after_50)
     with pytest.raises(Stop):
         first.build()
-    done, proven, roles = first.snapshot()
-    assert 50 <= len(done) < len(whole)
-    again = BookBuilder(
-        SMALL_C4, leaf_nodes=40, table_buckets=1 << 14, done=done, proven=proven, roles=roles
-    )
+    snapshot = first.snapshot()
+    assert snapshot.side is BookSide.BOTH and 50 <= len(snapshot.done) < len(whole)
+    again = BookBuilder(SMALL_C4, leaf_nodes=40, table_buckets=1 << 14, resume=snapshot)
     assert again.build() == whole
+
+
+@pytest.mark.parametrize("side", [BookSide.SECOND, BookSide.BOTH])
+def test_a_build_refuses_the_progress_of_another_side(side: BookSide) -> None:
+    first = BookBuilder(TIC_TAC_TOE, side=BookSide.FIRST, leaf_nodes=40)
+    first.build()
+    with pytest.raises(SideMismatch, match="of side 'first', not '" + side.value) as raised:
+        BookBuilder(TIC_TAC_TOE, side=side, leaf_nodes=40, resume=first.snapshot())
+    assert raised.value.code == "book_side_mismatch" and raised.value.saved is BookSide.FIRST
+
+
+# -- one side ------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def first_side_book() -> Book:
+    return Book(FIRST_WINS, built(FIRST_WINS, 10, BookSide.FIRST), {})
+
+
+@pytest.fixture(scope="module")
+def whole_book() -> Book:
+    return Book(FIRST_WINS, built(FIRST_WINS, 10), {})
+
+
+def first_player_strategy(book: Book) -> Iterator[Game]:
+    """The positions of the book's strategy for the first player (X): from the empty board,
+    X's book move, then every reply of O; each X position's walk ends at a leaf (X's move
+    leads out of the book) or at the game's end."""
+    stack = [Game(book.rules)]
+    while stack:
+        game = stack.pop()
+        entry = book.probe(game.board.cells)
+        assert entry is not None, f"X's position {game.board.text} is not in the book"
+        yield game
+        after = game.copy()
+        after.play_index(entry.move)
+        if after.is_over or book.probe(after.board.cells) is None:
+            continue
+        yield after
+        for reply in after.legal_indices():
+            child = after.copy()
+            child.play_index(reply)
+            if not child.is_over:
+                stack.append(child)
+
+
+def test_a_first_side_book_holds_every_reply_of_o_under_each_x_move(
+    first_side_book: Book,
+) -> None:
+    leaves = 0
+    for game in first_player_strategy(first_side_book):
+        if game.ply % 2 == 1:  # O to move, after X's book move: each of O's replies is in
+            continue  # the book as X's position (first_player_strategy asserts it)
+        entry = first_side_book.probe(game.board.cells)
+        assert entry is not None and entry.value == 1  # X wins 4×4 k=3
+        after = game.copy()
+        after.play_index(entry.move)
+        leaves += not after.is_over and first_side_book.probe(after.board.cells) is None
+    assert leaves > 0
+
+
+def test_a_first_side_book_holds_nothing_of_o_s_own_strategy(
+    first_side_book: Book, whole_book: Book
+) -> None:
+    keys = book_keys(FIRST_WINS)
+    strategy = {
+        keys.key(game.board.cells)[0]: game for game in first_player_strategy(first_side_book)
+    }
+    assert set(strategy) == set(first_side_book.entries)
+    # the whole book holds O's strategy too, and X's the same: the same values, and X's
+    # moves (O's positions there hold O's own move, not only the best reply)
+    assert len(whole_book) > len(first_side_book)
+    for game in strategy.values():
+        alone, whole = first_side_book.probe(game.board.cells), whole_book.probe(game.board.cells)
+        assert alone is not None and whole is not None and alone.value == whole.value
+        assert game.ply % 2 == 1 or alone.move == whole.move
+
+
+def perfect_first_results(book: Book, monkeypatch: pytest.MonkeyPatch) -> tuple[set[str], int]:
+    """Every game the perfect bot, moving first from ``book``, plays against every line of
+    O's replies: the results for X, and how many of X's moves the book answered."""
+    monkeypatch.setattr("core.ai.perfect.book_for", lambda rules: book)
+    results: set[str] = set()
+    from_book = 0
+    stack = [Game(FIRST_WINS)]
+    while stack:
+        game = stack.pop()
+        bot = PerfectBot(random.Random(0), Budget(seconds=None, nodes=50_000))
+        from_book += book.probe(game.board.cells) is not None
+        move = bot.choose(game)
+        result = bot.last_result
+        assert result is not None and result.proven
+        game.play(move)
+        if game.is_over:
+            outcome = game.outcome
+            assert outcome is not None
+            results.add("win" if outcome.winner == "X" else "draw or loss")
+            continue
+        for reply in game.legal_indices():
+            child = game.copy()
+            child.play_index(reply)
+            if child.is_over:
+                results.add("draw or loss")
+            else:
+                stack.append(child)
+    return results, from_book
+
+
+def test_the_perfect_bot_moving_first_wins_from_a_first_side_book_as_from_the_whole(
+    first_side_book: Book, whole_book: Book, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    results, from_book = perfect_first_results(first_side_book, monkeypatch)
+    assert results == {"win"} and from_book > 10
+    assert perfect_first_results(whole_book, monkeypatch)[0] == results
