@@ -35,6 +35,7 @@ from rooms.common import metrics
 from rooms.common.ids import new_room_id, valid_room_id
 from rooms.common.keyed_locks import KeyedLocks
 from rooms.errors import ErrorCode, RoomError, from_game_error
+from rooms.fanout.unsure import UnsureCommits
 from rooms.protocol.codec import decode_room, encode_room
 from rooms.protocol.messages import dumps
 from rooms.room.commands import Command, Reply
@@ -97,6 +98,7 @@ class RoomService:
         """How many commits lost a compare-and-set race and were retried (for tests/metrics)."""
         self.observers: list[Observer] = []
         self._fanout: LocalFanout | None = None
+        self._unsure: UnsureCommits | None = None
         self._worker: Callable[[], str] | None = None
         self._deferred = isinstance(store, MemoryStore)
         """The store encodes a committed room only when it is read (rooms.backends.memory):
@@ -107,7 +109,13 @@ class RoomService:
         publish it only for other workers (see the module). ``worker`` gives this worker's
         id as its connection ids carry it (rooms.common.ids)."""
         self._fanout = fanout
+        self._unsure = UnsureCommits(self.store, fanout.committed)
         self._worker = worker
+
+    async def close(self) -> None:
+        """Stop the background work: the checks of commits whose answer was lost."""
+        if self._unsure is not None:
+            await self._unsure.close()
 
     def _for_others(self, room: Room) -> bool:
         """Whether a commit of ``room`` must be published for other workers."""
@@ -217,43 +225,50 @@ class RoomService:
                 # a correspondence room's deadline and lifetime, kept by the store (due)
                 extra = {"due": _due_change(room, self._clock())} if room.correspondence else {}
                 started = time.perf_counter()
-                if data is None:
-                    swapped = await cast(MemoryStore, self.store).swap(
-                        room_id,
-                        cached.version,
-                        functools.partial(encode_room, room),
-                        event_text,
-                        listed=room.listed,
-                        finished=room.game.is_over,
-                        archive_unchanged=archive_unchanged,
-                        publish=publish,
-                        **extra,
-                    )
-                elif index is None:
-                    swapped = await self.store.swap(
-                        room_id,
-                        cached.version,
-                        data,
-                        event_text,
-                        listed=room.listed,
-                        finished=room.game.is_over,
-                        archive_unchanged=archive_unchanged,
-                        publish=publish,
-                        **extra,
-                    )
-                else:  # only a store that can is ever given one (Registry.folds_into)
-                    swapped = await cast(IndexingStore, self.store).swap(
-                        room_id,
-                        cached.version,
-                        data,
-                        event_text,
-                        listed=room.listed,
-                        finished=room.game.is_over,
-                        archive_unchanged=archive_unchanged,
-                        publish=publish,
-                        index=index,
-                        **extra,
-                    )
+                try:
+                    if data is None:
+                        swapped = await cast(MemoryStore, self.store).swap(
+                            room_id,
+                            cached.version,
+                            functools.partial(encode_room, room),
+                            event_text,
+                            listed=room.listed,
+                            finished=room.game.is_over,
+                            archive_unchanged=archive_unchanged,
+                            publish=publish,
+                            **extra,
+                        )
+                    elif index is None:
+                        swapped = await self.store.swap(
+                            room_id,
+                            cached.version,
+                            data,
+                            event_text,
+                            listed=room.listed,
+                            finished=room.game.is_over,
+                            archive_unchanged=archive_unchanged,
+                            publish=publish,
+                            **extra,
+                        )
+                    else:  # only a store that can is ever given one (Registry.folds_into)
+                        swapped = await cast(IndexingStore, self.store).swap(
+                            room_id,
+                            cached.version,
+                            data,
+                            event_text,
+                            listed=room.listed,
+                            finished=room.game.is_over,
+                            archive_unchanged=archive_unchanged,
+                            publish=publish,
+                            index=index,
+                            **extra,
+                        )
+                except RoomError as exc:
+                    # no answer: the commit may have landed, with its event handed to nobody
+                    # here (rooms.fanout.unsure)
+                    if exc.code is ErrorCode.UNAVAILABLE and self._unsure is not None:
+                        self._unsure.note(room_id, cached.version)
+                    raise
                 metrics.sink.commit(time.perf_counter() - started)
                 if swapped.committed:
                     self.cache.offer(room_id, room.version, data, room)

@@ -188,6 +188,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
                 await watch.close()
                 await desk.close()
                 await asyncio.to_thread(bots.close, wait=True)  # server.bots: why it waits
+                await service.close()  # lost commits still being checked: the store goes next
                 await state.hub.close()
                 await presence.close()  # departures still unrecorded, then the lease
                 await backend.close()

@@ -1,0 +1,68 @@
+"""A commit whose answer was lost (rooms.fanout.unsure), on a real Redis frozen with SIGSTOP
+past the store's timeout: the move lands when Redis wakes, the mover's retry is answered as a
+duplicate (which commits nothing), and the opponent's connection on the same worker still gets
+the move, from the store. Before, it never did: the room held only this worker's connections,
+so nothing was published, and the commit's own delivery never ran."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+from core import MoveRequest, Rules
+from rooms import ErrorCode, Feed, Hub, Role, RoomError, RoomService
+from rooms.backends.redis.connect import RedisOptions
+from rooms.room import Join, PlayMove
+from rooms.room.commands import MoveReply
+from tests.support.backends import BackendMaker
+from tests.support.redis_server import RedisServer
+
+A = "aaaaaaaaaaaa"
+TIMEOUT = 0.3
+"""The store's timeout here: Redis stays frozen longer than that."""
+WAIT = 10.0  # a bound against hangs, never a measurement
+
+
+async def test_a_move_whose_answer_was_lost_still_reaches_the_opponent_on_this_worker(
+    maker: BackendMaker, redis_server: RedisServer
+) -> None:
+    pair = await maker.make(options=RedisOptions(timeout=TIMEOUT, retries=0))
+    service = RoomService(pair.store)
+    hub = Hub(pair.bus, service.cache)
+    service.fan_out_locally(hub, worker=lambda: A)
+    room = await service.create(Rules(), public=False)
+    x, o = f"{A}.0000000000000001", f"{A}.0000000000000002"
+    await service.execute(room.room_id, Join(x, Role.PLAYER, "Ada"))
+    joined = await service.execute(room.room_id, Join(o, Role.PLAYER, "Bob"))
+    heard: list[int] = []  # the versions O's connection was sent
+    feed = Feed(room.room_id, service, lambda text: heard.append(json.loads(text)["version"]))
+    await hub.attach(room.room_id, feed)
+    feed.start(joined.room.version)
+    move = PlayMove(x, MoveRequest(col=1, row=1), joined.room.version, "m0")
+    try:
+        redis_server.pause()
+        try:
+            await service.execute(room.room_id, move)
+        except RoomError as exc:
+            assert exc.code is ErrorCode.UNAVAILABLE
+        else:
+            raise AssertionError("a frozen Redis answered the commit")
+    finally:
+        redis_server.resume()
+    # the mover's retry, as a client sends it: the same move_id, the same version
+    for _ in range(100):
+        try:
+            retried = await service.execute(room.room_id, move)
+            break
+        except RoomError as exc:
+            assert exc.code is ErrorCode.UNAVAILABLE
+            await asyncio.sleep(0.05)
+    assert retried.event is None
+    assert isinstance(retried.reply, MoveReply) and retried.reply.duplicate
+    moved = joined.room.version + 1
+    async with asyncio.timeout(WAIT):
+        while moved not in heard:
+            await asyncio.sleep(0.02)
+    assert heard == [moved]
+    await service.close()
+    await hub.close()
