@@ -155,9 +155,17 @@ async def play_game(
         )
     except TimeoutError:
         failures = [c.failure for c in clients if c.failure]
+        # what each player last sent and heard tells a lost event from a lost answer
+        trails = [
+            f"{c.name} at version {c.version}: " + " | ".join(c.trail)
+            for c in clients
+            if c.role == "player"
+        ]
         log.outcome = "stuck"
-        log.reason = f"not finished within {timeout:g} s, stopped during {log.stage}" + (
-            f" ({'; '.join(failures)})" if failures else ""
+        log.reason = (
+            f"not finished within {timeout:g} s, stopped during {log.stage}"
+            + (f" ({'; '.join(failures)})" if failures else "")
+            + (f"; the players' last messages: {' || '.join(trails)}" if trails else "")
         )
     finally:
         for client in clients:
