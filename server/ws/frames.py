@@ -1,6 +1,6 @@
 """A session's reading: frames, the edge rules on them, and messages taken directly.
 
-``FrameReader`` is the half of ``Session`` (server.ws.session) that reads the socket:
+``FrameReader`` is the part of ``Session`` (server.ws.session) that reads the socket:
 
 - the join timeout (no frame after it, the close 4008), binary frames refused (1003), the
   peer's close and uvicorn's refusals of a frame;

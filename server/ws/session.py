@@ -7,6 +7,10 @@ mistakes get an ``error`` and the socket stays open; abuse closes it with a docu
 Its connection id names this worker, and the worker's presence indexes the room with the
 join and records the departure after (rooms.presence.lease): if the worker's lease is lost, the
 connection is closed with 1012 and the client resumes.
+
+Besides this module, the session's parts are its reading (server.ws.frames), what only
+spectators reach (a delayed watch, guesses: server.ws.spectating) and its end, the closes it
+makes and the departure (server.ws.ending). A move's path (``_move``, ``_command``) is all here.
 """
 
 from __future__ import annotations
@@ -16,13 +20,11 @@ import contextvars
 import json
 import logging
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
 
-from rooms import ErrorCode, Executed, Feed, Hub, LeaseLost, Presence, RoomError, RoomService
-from rooms.fanout.delayed import DelayedFeed
+from rooms import ErrorCode, Executed, Hub, LeaseLost, Presence, RoomError, RoomService
 from rooms.guesses import GuessDesk
 from rooms.players import PlayerDirectory
 from rooms.protocol import (
@@ -50,7 +52,6 @@ from rooms.room import Command, Join, JoinReply, MoveReply, PlayMove, Role
 from ..bot_api.seats import BotSeat, bot_may, join_identity
 from ..crash_points import AFTER_SEAT, crash_point
 from ..fastpath.direct_receive import receive_directly, stop_receiving_directly
-from ..fastpath.probe import probe
 from ..guards.admission import LoopLag
 from ..metrics import edge as metrics
 from ..settings import Settings
@@ -58,10 +59,13 @@ from ..telemetry import tracing
 from .chat import chat_line
 from .close_codes import CloseCode
 from .connection import Connection
+from .ending import Ending
 from .frames import FrameReader
 from .heartbeat import Heartbeats
+from .joined import Joined
 from .limits import TokenBucket
 from .refusals import CLOSE_REFUSALS, JOIN_REFUSED_FOR_SURE
+from .spectating import Spectating
 
 if TYPE_CHECKING:  # the gate imports this package's limits, which import this module
     from ..bot_api.gate import BotGate
@@ -71,17 +75,7 @@ __all__ = ["Session"]
 log = logging.getLogger("tictactoe.server")
 
 
-@dataclass(slots=True)
-class _Joined:
-    feed: Feed
-    reply: JoinReply
-    name: str
-    delayed: DelayedFeed | None = None
-    """A spectator of a game watched with a delay: the room reaches it only through this
-    (rooms.fanout.delayed), and ``feed``, closed, only answers its commands."""
-
-
-class Session(FrameReader):
+class Session(FrameReader, Spectating, Ending):
     def __init__(
         self,
         websocket: WebSocket,
@@ -122,7 +116,7 @@ class Session(FrameReader):
         self._bucket = TokenBucket(settings.rate, settings.burst, self._clock())
         self._strikes = 0
         self._join_deadline = self._clock() + settings.join_timeout
-        self._joined: _Joined | None = None
+        self._joined: Joined | None = None
         self._chat = TokenBucket(settings.chat_rate, settings.chat_burst, self._clock())
         self._deliberate = False  # a leave was received: the departure is a leave
         self._spent = False  # a join that may have landed failed: this id is done
@@ -165,60 +159,14 @@ class Session(FrameReader):
             if self.conn.close_code in CLOSE_REFUSALS:  # ended by the reader or by a sender
                 self._refused(CLOSE_REFUSALS[self.conn.close_code], self.conn.close_code)
             try:
+                await self._direct_settled()  # a message taken directly ends first
                 await self._leave()
             finally:
                 metrics.closed(self.conn.close_code)
                 await self.conn.close(self.settings.close_timeout)
 
-    def _stop_reading(self) -> None:
-        """The connection was ended: stop the read in progress, unless it is the reader
-        itself that ended it (it returns by itself). A message taken directly was received:
-        it is handled to its end (a ``leave`` among them is recorded as one), and the
-        departure waits for it (``_leave``)."""
-        if self._task is not None and asyncio.current_task() is not self._task:
-            self._stopped = True
-            self._task.cancel()
-
-    async def _leave(self) -> None:
-        await self._direct_settled()  # a message taken directly ends before the departure
-        joined, self._joined = self._joined, None
-        if joined is None:
-            return
-        metrics.left(joined.reply.mark is not None)
-        joined.feed.close()
-        if self.desk is not None:
-            self.desk.unwatch(self.room_id, self.conn.id)
-        try:
-            await self.hub.detach(self.room_id, joined.feed)
-            if joined.delayed is not None:
-                joined.delayed.close()
-                await self.hub.detach(self.room_id, joined.delayed)
-        except Exception:
-            log.exception("room %s: could not unsubscribe a connection", self.room_id)
-        # Records the Leave (retried at the next heartbeats if the store cannot take it
-        # now) and takes the room out of this worker's index after its last connection.
-        await self.presence.leave(
-            self.room_id,
-            self.conn.id,
-            deliberate=self._deliberate,
-            spectator=joined.reply.mark is None,
-        )
-
     def _has_joined(self) -> bool:
         return self._joined is not None
-
-    def _lease_lost(self) -> None:
-        """This worker's lease lapsed: another may have evicted this connection already, so
-        the client resumes (on any worker) instead of trusting it."""
-        self.conn.end(CloseCode.SERVICE_RESTART, "presence lease lost; resume")
-
-    def silent(self, timeout: float) -> None:
-        """The client keeps a heartbeat and has sent nothing for ``timeout`` seconds: ping
-        it, closing with 1011 unless it answers in as long; where no ping can be sent, close
-        now (server.ws.heartbeat)."""
-        if self.conn.ended or probe(self.websocket, timeout):
-            return
-        self.conn.end(CloseCode.INTERNAL_ERROR, "no heartbeat: the client went silent")
 
     def _refused(self, refusal: str, code: int | None) -> None:
         """Log an edge refusal once, at WARNING (the room and connection come from the
@@ -273,11 +221,7 @@ class Session(FrameReader):
         except RoomError as exc:
             tracing.command_failed(exc.code.value)
             if exc.code is ErrorCode.NOT_JOINED and self._joined is not None:
-                # The room no longer holds this joined connection: another worker evicted
-                # it, this one's lease having lapsed (cut off from Redis) before it noticed.
-                # Nothing was applied; the client resumes and sends it again, as after a
-                # lost lease (an error here would read as a refusal for good).
-                self._lease_lost()
+                self._evicted()  # by another worker: the client resumes (server.ws.ending)
                 return
             self._error(exc, ref)
             if self._spent:
@@ -296,11 +240,6 @@ class Session(FrameReader):
             self._error(RoomError(ErrorCode.INTERNAL_ERROR, "internal error; nothing changed"), ref)
             if self._spent:
                 self._rejoin_afresh()
-
-    def _rejoin_afresh(self) -> None:
-        """A join that may have landed failed (``JOIN_REFUSED_FOR_SURE``): close, so that the
-        client joins again on a new connection, with its token or join key."""
-        self.conn.end(CloseCode.SERVICE_RESTART, "the join may have landed; join again")
 
     async def _join(self, message: JoinMessage) -> None:
         if self._joined is not None:
@@ -351,12 +290,13 @@ class Session(FrameReader):
         assert isinstance(executed.reply, JoinReply)
         if executed.reply.token is not None:  # a seat taken: only tests ever crash here
             crash_point(AFTER_SEAT)
-        self._joined = _Joined(feed, executed.reply, message.name or "Spectator")
+        self._joined = Joined(feed, executed.reply, message.name or "Spectator")
         metrics.joined(executed.reply.mark is not None)
         feed.audience = "players" if executed.reply.mark is not None else "spectators"
         room = executed.room
         if executed.reply.mark is None and room.settings.watch_delay > 0:
-            await self._join_delayed(feed, executed)
+            await self._join_delayed(feed, executed)  # server.ws.spectating
+            receive_directly(self.websocket, self._offered)
             return
         if executed.reply.mark is None and self.desk is not None:
             self.desk.watch(self.room_id, self.conn.id, self.conn.send)
@@ -384,21 +324,6 @@ class Session(FrameReader):
         self._error(revoked, message.ref)
         self.conn.end(CloseCode.BOT_TOKEN_REFUSED, "bot token revoked")
         return False
-
-    async def _join_delayed(self, feed: Feed, executed: Executed) -> None:
-        """A spectator of a game watched with a delay: the delayed listener replaces the
-        feed (attached first, so no event falls between), the welcome shows the delayed room
-        and nothing it missed (rooms.fanout.delayed)."""
-        assert self._joined is not None
-        room = executed.room
-        delayed = DelayedFeed(self.room_id, self.service, self.conn.send, room.settings.watch_delay)
-        await self.hub.attach(self.room_id, delayed)
-        self._joined.delayed = delayed
-        feed.close()
-        await self.hub.detach(self.room_id, feed)
-        welcome = welcome_message(self.room_id, self._joined.reply, delayed.view(room), None)
-        self.conn.send(dumps(welcome))
-        receive_directly(self.websocket, self._offered)
 
     async def _move(self, message: MoveMessage) -> None:
         command = PlayMove(self.conn.id, message.request, message.version, message.move_id)
@@ -441,22 +366,6 @@ class Session(FrameReader):
         )
         if leaving:  # recorded: the close that follows changes nothing more
             self.conn.end(CloseCode.NORMAL, "left")
-
-    async def _guess(self, message: GuessMessage) -> None:
-        """A spectator's guess of the next move (rooms.guesses): judged against the room as
-        this worker knows it and counted by the worker's desk; never seen by players. A guess
-        that counts is not answered (the split after the move is its answer): a crowd's
-        thousand guesses a move cost the worker no thousand frames out. A refused one gets
-        its ``error``."""
-        assert self._joined is not None
-        if self._joined.reply.mark is not None:
-            raise RoomError(
-                ErrorCode.NOT_A_SPECTATOR, "only spectators guess; players play their moves"
-            )
-        if self.desk is None:
-            raise RoomError(ErrorCode.GUESSES_CLOSED, "this server takes no guesses")
-        room = await self.service.current(self.room_id)
-        self.desk.guess(self.room_id, self.conn.id, room, message.request, message.version)
 
     async def _say(self, message: ChatMessage) -> None:
         assert self._joined is not None
