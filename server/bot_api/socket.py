@@ -35,9 +35,9 @@ from rooms.bots.challenges import (
 from rooms.players import Player
 from rooms.protocol import dumps
 
-from ..guards.origin import origin_allowed
 from ..state import AppState, app_state
 from ..ws.close_codes import CloseCode
+from ..ws.handshake import admitted
 from ..ws.limits import TokenBucket
 from . import metrics
 from .gate import BotGate
@@ -56,20 +56,11 @@ _TIDY_EVERY = 8
 
 async def bot_socket(websocket: WebSocket) -> None:
     state = app_state(websocket.app)
-    origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, websocket.headers.get("host"), state.settings.allowed_origins):
-        await websocket.close(CloseCode.POLICY)  # before accept: the handshake gets a 403
-        return
-    if not state.connections.take():
-        await websocket.accept()
-        await websocket.close(CloseCode.TRY_AGAIN_LATER, "server full, try again later")
-        return
-    try:
-        await websocket.accept()
+    async with admitted(websocket, state) as let_in:
+        if not let_in:
+            return
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             await _BotSession(websocket, state).run()
-    finally:
-        state.connections.release()
 
 
 class _BotSession:

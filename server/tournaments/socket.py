@@ -1,8 +1,9 @@
 """``/ws/t/{tournament_id}``: a tournament's live state, on connect and on every change.
 
-The socket checks the Origin and the worker's connection limit as a room's does, sends the
-tournament's view and then follows it (``server.tournaments.feeds``); an unknown tournament gets
-a ``not_found`` error and close code 4004.
+The socket checks the Origin and the worker's connection limit as a room's does
+(``server.ws.handshake``), sends the tournament's view and then follows it
+(``server.tournaments.feeds``); an unknown tournament gets a ``not_found`` error and close
+code 4004.
 """
 
 from __future__ import annotations
@@ -14,25 +15,18 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from rooms import ErrorCode, RoomError
 
-from ..guards.origin import origin_allowed
 from ..state import app_state
 from ..ws.close_codes import CloseCode
+from ..ws.handshake import admitted
 
 __all__ = ["tournament_socket"]
 
 
 async def tournament_socket(websocket: WebSocket) -> None:
     state = app_state(websocket.app)
-    origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, websocket.headers.get("host"), state.settings.allowed_origins):
-        await websocket.close(CloseCode.POLICY)  # before accept: the handshake gets a 403
-        return
-    if not state.connections.take():
-        await websocket.accept()
-        await websocket.close(CloseCode.TRY_AGAIN_LATER, "server full, try again later")
-        return
-    try:
-        await websocket.accept()
+    async with admitted(websocket, state) as let_in:
+        if not let_in:
+            return
         try:
             record = await state.tournaments.get(websocket.path_params["tournament_id"])
         except RoomError as exc:
@@ -46,5 +40,3 @@ async def tournament_socket(websocket: WebSocket) -> None:
             await state.feeds.follow(
                 websocket, record, websocket.query_params.get("player"), state.heartbeats
             )
-    finally:
-        state.connections.release()

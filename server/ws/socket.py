@@ -1,6 +1,6 @@
 """The room's WebSocket endpoints: ``/ws/{room_id}`` for everyone, ``/ws/{room_id}/watch``
-for spectators only. Both: the Origin check, the worker's connection limit
-(server.guards.capacity: 1013 past it), then one Session.
+for spectators only. Both: the handshake (server.ws.handshake: the Origin check, the worker's
+connection limit, 1013 past it), then one Session.
 
 The spectators' path speaks the same protocol; it exists so that a balancer, which sees the
 URL and not the first message, can keep a room's players on one process (hashing the room
@@ -9,19 +9,14 @@ refused (``not_a_player``), so a client cannot silently undo that split."""
 
 from __future__ import annotations
 
-import logging
-
 from starlette.websockets import WebSocket
 
-from ..guards.origin import origin_allowed
 from ..logs import connection_context
 from ..state import AppState, app_state
-from .close_codes import CloseCode
+from .handshake import admitted
 from .session import Session
 
 __all__ = ["room_socket", "watch_socket"]
-
-log = logging.getLogger("tictactoe.server")
 
 
 async def room_socket(websocket: WebSocket) -> None:
@@ -43,26 +38,9 @@ async def _socket(websocket: WebSocket, *, watch_only: bool) -> None:
 
 
 async def _serve(websocket: WebSocket, state: AppState, conn_id: str, watch_only: bool) -> None:
-    origin = websocket.headers.get("origin")
-    if not origin_allowed(origin, websocket.headers.get("host"), state.settings.allowed_origins):
-        log.warning(
-            "refused a WebSocket: origin %r is not allowed",
-            origin[:100] if origin else origin,
-            extra={"refusal": "origin", "status": 403},
-        )
-        await websocket.close(CloseCode.POLICY)  # before accept: the handshake gets a 403
-        return
-    if not state.connections.take():
-        log.warning(
-            "refused a WebSocket: %d connections open, the most this worker takes",
-            state.connections.open,
-            extra={"refusal": "full", "close_code": int(CloseCode.TRY_AGAIN_LATER)},
-        )
-        await websocket.accept()  # then a close code the client can back off on
-        await websocket.close(CloseCode.TRY_AGAIN_LATER, "server full, try again later")
-        return
-    try:
-        await websocket.accept()
+    async with admitted(websocket, state, log_refusals=True) as let_in:
+        if not let_in:
+            return
         session = Session(
             websocket,
             websocket.path_params["room_id"],
@@ -79,5 +57,3 @@ async def _serve(websocket: WebSocket, state: AppState, conn_id: str, watch_only
             bot_gate=state.bot_gate,
         )
         await session.run()
-    finally:
-        state.connections.release()
