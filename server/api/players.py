@@ -24,6 +24,7 @@ from rooms.room import guest_name
 
 from ..guards.write_guard import check_write
 from ..state import app_state
+from .bearer import bearer_refused, presented_bearer
 from .ratings import player_ratings
 from .responses import error_response, read_body
 from .room_options import json_object
@@ -48,9 +49,8 @@ def _name(data: dict[str, Any], *, required: bool) -> str | None:
 
 def bearer_credentials(request: Request) -> Credentials:
     """The path's id and the bearer secret; ``401 bad_identity`` without one."""
-    scheme, _, secret = request.headers.get("authorization", "").partition(" ")
-    secret = secret.strip()
-    if scheme.lower() != "bearer" or not 1 <= len(secret) <= MAX_SECRET:
+    secret = presented_bearer(request)
+    if secret is None or len(secret) > MAX_SECRET:
         raise RoomError(
             ErrorCode.BAD_IDENTITY, "send the identity's secret as Authorization: Bearer <secret>"
         )
@@ -58,10 +58,8 @@ def bearer_credentials(request: Request) -> Credentials:
 
 
 def refused(exc: RoomError) -> Response:
-    response = error_response(exc)
-    if exc.code is ErrorCode.BAD_IDENTITY:  # RFC 6750: a 401 names the scheme it wants
-        response.headers["WWW-Authenticate"] = 'Bearer realm="players"'
-    return response
+    """The error answer of an identity's endpoint (a 401 asks for the identity's secret)."""
+    return bearer_refused(exc, "players")
 
 
 async def create_player(request: Request) -> Response:

@@ -26,6 +26,7 @@ from rooms.common.names import clean_name
 from rooms.players import Player, verified
 from rooms.room import JoinReply, guest_name
 
+from ..api.bearer import bearer_refused, presented_bearer
 from ..api.responses import error_response, read_body
 from ..api.room_options import json_object, parse_challenge
 from ..guards.write_guard import check_write
@@ -41,19 +42,6 @@ _MOST_LISTED = 100
 def _gate(state: AppState) -> BotGate:
     assert state.bot_gate is not None
     return state.bot_gate
-
-
-def _bearer(request: Request) -> str | None:
-    scheme, _, value = request.headers.get("authorization", "").partition(" ")
-    value = value.strip()
-    return value if scheme.lower() == "bearer" and value else None
-
-
-def _refused(exc: RoomError) -> Response:
-    response = error_response(exc)
-    if exc.code is ErrorCode.BAD_IDENTITY:  # RFC 6750: a 401 names the scheme it wants
-        response.headers["WWW-Authenticate"] = 'Bearer realm="bots"'
-    return response
 
 
 async def create_bot_account(request: Request) -> Response:
@@ -75,7 +63,7 @@ async def create_bot_account(request: Request) -> Response:
 async def _owner(request: Request, state: AppState) -> Player:
     """The bot of the path, when the bearer is its owner's secret or its current token."""
     bot_id = request.path_params["bot_id"]
-    presented = _bearer(request)
+    presented = presented_bearer(request)
     if presented is None:
         raise RoomError(
             ErrorCode.BAD_IDENTITY, "send the bot's secret or token as Authorization: Bearer"
@@ -91,7 +79,7 @@ async def rotate_token(request: Request) -> Response:
         bot = await _owner(request, state)
         token = await issue_token(state.backend.players, bot.player_id)
     except RoomError as exc:
-        return _refused(exc)
+        return bearer_refused(exc, "bots")
     return JSONResponse({"player_id": bot.player_id, "token": token})
 
 
@@ -102,7 +90,7 @@ async def revoke(request: Request) -> Response:
         bot = await _owner(request, state)
         await revoke_token(state.backend.players, bot.player_id)
     except RoomError as exc:
-        return _refused(exc)
+        return bearer_refused(exc, "bots")
     return Response(status_code=204)
 
 
@@ -119,7 +107,7 @@ async def online_bots(request: Request) -> Response:
 
 async def _challenger(request: Request, state: AppState, name: str | None, body: Any) -> Challenger:
     """Who challenges: a bot by its token (bearer), a person by their identity, or a guest."""
-    token = _bearer(request)
+    token = presented_bearer(request)
     if token is not None:
         bot = await _gate(state).authenticate(token)
         return Challenger(bot.name, bot.player_id, bot=True)
@@ -154,7 +142,7 @@ async def challenge_bot(request: Request) -> Response:
             state.service, desk, bot, challenger, rules=body.rules, settings=settings
         )
     except RoomError as exc:
-        return _refused(exc)
+        return bearer_refused(exc, "bots")
     assert isinstance(seated.reply, JoinReply)
     if challenger.bot and challenger.player_id is not None:
         seat = seat_message(
