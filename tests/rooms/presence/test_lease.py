@@ -13,67 +13,21 @@ import pytest
 from core import Rules
 from rooms import ErrorCode, LeaseLost, Presence, Role, RoomError, RoomService, Sweeper, worker_of
 from rooms.backends import MemoryRegistry, MemoryStore
-from rooms.backends.due import DueChange
-from rooms.backends.memory import RoomText
 from rooms.room import Join
+from tests.support.cut_off import Clock, CutOffStore
 from tests.support.waiting import eventually
 
 TTL = 10.0
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class FlakyStore(MemoryStore):
-    """A memory store whose commits fail as an unreachable Redis does, while ``down``."""
-
-    down = False
-
-    async def commit(
-        self,
-        room_id: str,
-        expected: int,
-        data: RoomText,
-        event: str,
-        *,
-        listed: bool,
-        finished: bool | None = None,
-        archive_unchanged: bool = False,
-        publish: bool = True,
-        due: DueChange | None = None,
-    ) -> bool:
-        if self.down:
-            raise RoomError(ErrorCode.UNAVAILABLE, "the room store is unavailable; retry")
-        return await super().commit(
-            room_id,
-            expected,
-            data,
-            event,
-            listed=listed,
-            finished=finished,
-            archive_unchanged=archive_unchanged,
-            publish=publish,
-            due=due,
-        )
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
 
 
 _STARTED: list[Presence] = []
 
 
 @pytest.fixture
-async def setup(clock: Clock) -> AsyncIterator[tuple[RoomService, MemoryRegistry, FlakyStore]]:
-    store = FlakyStore()
-    yield RoomService(store), MemoryRegistry(clock=clock), store
+async def setup(
+    clock: Clock, store: CutOffStore, service: RoomService
+) -> AsyncIterator[tuple[RoomService, MemoryRegistry, CutOffStore]]:
+    yield service, MemoryRegistry(clock=clock), store
     while _STARTED:
         await _STARTED.pop().close()
 
@@ -88,7 +42,7 @@ async def started(registry: MemoryRegistry, service: RoomService, clock: Clock) 
 
 
 async def test_a_slow_worker_renews_in_time_and_keeps_everything(
-    setup: tuple[RoomService, MemoryRegistry, FlakyStore],
+    setup: tuple[RoomService, MemoryRegistry, CutOffStore],
     clock: Clock,
 ) -> None:
     service, registry, _ = setup
@@ -108,7 +62,7 @@ async def test_a_slow_worker_renews_in_time_and_keeps_everything(
 
 
 async def test_a_worker_back_after_its_lease_expired_starts_over_under_a_new_id(
-    setup: tuple[RoomService, MemoryRegistry, FlakyStore],
+    setup: tuple[RoomService, MemoryRegistry, CutOffStore],
     clock: Clock,
 ) -> None:
     service, registry, _ = setup
@@ -142,7 +96,7 @@ async def test_a_worker_back_after_its_lease_expired_starts_over_under_a_new_id(
 
 
 async def test_a_lease_found_gone_at_a_join_is_replaced_at_once(
-    setup: tuple[RoomService, MemoryRegistry, FlakyStore],
+    setup: tuple[RoomService, MemoryRegistry, CutOffStore],
     clock: Clock,
 ) -> None:
     service, registry, _ = setup
@@ -159,7 +113,7 @@ async def test_a_lease_found_gone_at_a_join_is_replaced_at_once(
 
 
 async def test_an_unrecorded_departure_is_retried_and_keeps_the_room_indexed(
-    setup: tuple[RoomService, MemoryRegistry, FlakyStore],
+    setup: tuple[RoomService, MemoryRegistry, CutOffStore],
     clock: Clock,
 ) -> None:
     service, registry, store = setup
@@ -186,7 +140,7 @@ async def test_an_unrecorded_departure_is_retried_and_keeps_the_room_indexed(
 
 
 async def test_a_clean_shutdown_releases_the_lease(
-    setup: tuple[RoomService, MemoryRegistry, FlakyStore],
+    setup: tuple[RoomService, MemoryRegistry, CutOffStore],
     clock: Clock,
 ) -> None:
     service, registry, _ = setup

@@ -12,75 +12,17 @@ from collections.abc import AsyncIterator
 import pytest
 
 from core import Rules
-from rooms import ErrorCode, LeaseLost, Presence, Role, RoomError, RoomService
-from rooms.backends import MemoryRegistry, MemoryStore
-from rooms.backends.due import DueChange
-from rooms.backends.memory import RoomText
+from rooms import LeaseLost, Presence, Role, RoomService
 from rooms.room import Join
+from tests.support.cut_off import Clock, CutOffRegistry, CutOffStore
 
 TTL = 10.0
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-class CutOffStore(MemoryStore):
-    """A memory store whose commits fail as an unreachable Redis does, while ``down``;
-    ``attempts`` counts the commits tried meanwhile."""
-
-    down = False
-    attempts = 0
-
-    async def commit(
-        self,
-        room_id: str,
-        expected: int,
-        data: RoomText,
-        event: str,
-        *,
-        listed: bool,
-        finished: bool | None = None,
-        archive_unchanged: bool = False,
-        publish: bool = True,
-        due: DueChange | None = None,
-    ) -> bool:
-        if self.down:
-            self.attempts += 1
-            raise RoomError(ErrorCode.UNAVAILABLE, "the room store is unavailable; retry")
-        return await super().commit(
-            room_id,
-            expected,
-            data,
-            event,
-            listed=listed,
-            finished=finished,
-            archive_unchanged=archive_unchanged,
-            publish=publish,
-            due=due,
-        )
-
-
-class CutOffRegistry(MemoryRegistry):
-    """A memory registry whose renewals fail as an unreachable Redis does, while ``down``."""
-
-    down = False
-
-    async def renew(self, worker: str, ttl: float) -> bool:
-        if self.down:
-            raise RoomError(ErrorCode.UNAVAILABLE, "the room store is unavailable; retry")
-        return await super().renew(worker, ttl)
-
-
 @pytest.fixture
-async def cut_off() -> AsyncIterator[tuple[Presence, RoomService, CutOffStore, Clock]]:
-    clock = Clock()
-    store = CutOffStore()
-    service = RoomService(store)
+async def cut_off(
+    clock: Clock, store: CutOffStore, service: RoomService
+) -> AsyncIterator[tuple[Presence, RoomService, CutOffStore, Clock]]:
     registry = CutOffRegistry(clock=clock)
     presence = Presence(registry, service, ttl=TTL, clock=clock, holder="test:1")
     await presence.start()  # its own beats wait TTL / 3 real seconds: the test beats
