@@ -5,6 +5,7 @@ tests/support/spec_relay.py, which checks its every frame against docs/asyncapi.
 
 from __future__ import annotations
 
+import contextlib
 import subprocess
 import sys
 import time
@@ -40,30 +41,42 @@ def relay(live_server: LiveServer) -> Iterator[SpecRelay]:
     loop.stop()
 
 
+@contextlib.contextmanager
+def awk_bridge(*options: str) -> Iterator[subprocess.Popen[str]]:
+    """``tictactoe bot`` with ``options`` and the awk engine, its output kept; killed at the
+    end if it has not exited by then."""
+    bot = subprocess.Popen(
+        [sys.executable, "-m", "cli", "bot", *options, "--engine", f"awk -f {AWK}"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
+    )  # fmt: skip
+    try:
+        yield bot
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.communicate()
+
+
+def beat_first_free(ada: Any) -> None:
+    """Ada, X and to move, wins: the engine takes the centre, then the first free cell row by
+    row (1-based here)."""
+    expect(status_line(ada)).to_have_text("Your move")
+    for mine, its in [((1, 1), (2, 2)), ((3, 3), (1, 2)), ((3, 2), (1, 3))]:
+        cell(ada, *mine).click()
+        expect_cell(ada, *its, "O")
+    cell(ada, 3, 1).click()
+    expect(banner(ada)).to_contain_text("You won!")
+
+
 def test_a_person_in_chromium_beats_the_awk_engine(
     new_page: Any, create_room: Any, relay: SpecRelay
 ) -> None:
     room = create_room()
     ada = seat(new_page(name="Ada"), room, "X")
-    bot = subprocess.Popen(
-        [sys.executable, "-m", "cli", "bot", "--connect", f"{relay.url}/r/{room}",
-         "--engine", f"awk -f {AWK}"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
-    )  # fmt: skip
-    try:
+    with awk_bridge("--connect", f"{relay.url}/r/{room}") as bot:
         expect(player(ada, "O")).to_contain_text("first-free.awk")
-        expect(status_line(ada)).to_have_text("Your move")
-        # the engine takes the centre, then the first free cell row by row (1-based here)
-        for mine, its in [((1, 1), (2, 2)), ((3, 3), (1, 2)), ((3, 2), (1, 3))]:
-            cell(ada, *mine).click()
-            expect_cell(ada, *its, "O")
-        cell(ada, 3, 1).click()
-        expect(banner(ada)).to_contain_text("You won!")
+        beat_first_free(ada)
         _, err = bot.communicate(timeout=WAIT)
-    finally:
-        if bot.poll() is None:
-            bot.kill()
-            bot.communicate()
     assert bot.returncode == 0, err
     assert "the game is over: X wins by line; the engine lost" in err
     assert relay.saw() == ROOM_SOCKET and not relay.invalid, (relay.counts, relay.invalid)
@@ -77,12 +90,7 @@ def test_a_person_in_chromium_challenges_the_awk_engines_bot_account_and_wins(
     account = made.json()
     token_file = tmp_path / "token"
     token_file.write_text(account["token"] + "\n")
-    bot = subprocess.Popen(
-        [sys.executable, "-m", "cli", "bot", "--connect", relay.url, "--token-file",
-         str(token_file), "--engine", f"awk -f {AWK}", "--games", "1"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
-    )  # fmt: skip
-    try:
+    with awk_bridge("--connect", relay.url, "--token-file", str(token_file), "--games", "1") as bot:
         deadline = time.monotonic() + WAIT * 2
         while not any(  # online once the bridge said hello on the bot socket
             listed["player_id"] == account["player_id"]
@@ -97,17 +105,8 @@ def test_a_person_in_chromium_challenges_the_awk_engines_bot_account_and_wins(
         ada.wait_for_url("**/r/*")
         expect(player(ada, "O")).to_contain_text("Awk Bot")  # it accepted and took its seat
         expect(player(ada, "O").locator(".bot-mark")).to_have_text("BOT")
-        expect(status_line(ada)).to_have_text("Your move")
-        for mine, its in [((1, 1), (2, 2)), ((3, 3), (1, 2)), ((3, 2), (1, 3))]:
-            cell(ada, *mine).click()
-            expect_cell(ada, *its, "O")
-        cell(ada, 3, 1).click()
-        expect(banner(ada)).to_contain_text("You won!")
+        beat_first_free(ada)
         _, err = bot.communicate(timeout=WAIT)
-    finally:
-        if bot.poll() is None:
-            bot.kill()
-            bot.communicate()
     assert bot.returncode == 0, err
     assert "accepted Ada's challenge: 3×3 k=3" in err
     assert "the game is over: X wins by line; the engine lost" in err
