@@ -136,6 +136,21 @@ class Guard:
         if message.type == "error" and not message.text.startswith(BROWSER_OWN_ERRORS):
             self.errors.append(f"console: {message.text}")
 
+    def loopback_only(self, route: Any) -> None:
+        """A page's or context's route for every request: the loopback server (and data: and
+        blob: URLs) pass, anything else is aborted and kept to fail the test."""
+        host = urlsplit(route.request.url).hostname or ""
+        if route.request.url.startswith(("data:", "blob:")) or host in LOOPBACK:
+            route.continue_()
+        else:
+            self.external.append(route.request.url)
+            route.abort()
+
+    def watch(self, page: Any) -> None:
+        """Keep ``page``'s uncaught script errors and console errors."""
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))
+        page.on("console", self.console)
+
     def check(self) -> None:
         assert not self.external, f"the page asked for non-loopback URLs: {self.external}"
         assert not self.errors, f"script errors in the page: {self.errors}"
@@ -177,15 +192,7 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
         context = browser.new_context(**options)
         contexts.append(context)
 
-        def route(route: Any) -> None:
-            host = urlsplit(route.request.url).hostname or ""
-            if route.request.url.startswith(("data:", "blob:")) or host in LOOPBACK:
-                route.continue_()
-            else:
-                guard.external.append(route.request.url)
-                route.abort()
-
-        context.route("**/*", route)
+        context.route("**/*", guard.loopback_only)
 
         def foreign_socket(url: str) -> bool:
             return (urlsplit(url).hostname or "") not in LOOPBACK
@@ -201,8 +208,7 @@ def new_page(browser: Any, live_server: LiveServer, guard: Guard) -> Iterator[Ca
                 f"if (location.protocol === 'http:') localStorage.setItem('ttt.name', {stored})"
             )
         page = context.new_page()
-        page.on("pageerror", lambda exc: guard.errors.append(f"pageerror: {exc}"))
-        page.on("console", guard.console)
+        guard.watch(page)
         return page
 
     yield make

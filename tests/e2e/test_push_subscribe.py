@@ -18,11 +18,11 @@ click, which the DevTools protocol cannot make, and a constructed event is refus
 from __future__ import annotations
 
 import base64
+import dataclasses
 import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -30,7 +30,7 @@ from playwright.sync_api import expect
 
 from bench.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.browser_helpers import cell, seat
-from tests.e2e.conftest import DESKTOP, LOOPBACK, Guard, PlaywrightLoop, fast_settings
+from tests.e2e.conftest import DESKTOP, Guard, PlaywrightLoop, fast_settings
 from tests.e2e.push_helpers import deliver, registered_worker, shown
 from tests.support.live_server import LiveServer
 from tests.support.loop_thread import LoopThread
@@ -129,20 +129,13 @@ def profile(
 def push_page(
     browser: Any, profile: Any, live_server: LiveServer, guard: Guard
 ) -> Iterator[Callable[..., Any]]:
-    """``push_page(player, subscription, allow=True)``: a page of the persistent profile for
-    the identity ``player``, whose push registration hands out ``subscription``; ``allow``
-    grants notifications, else the browser refuses them when asked."""
+    """``push_page(subscriber, allow=True)``: a page of the persistent profile for the
+    subscriber's identity, whose push registration hands out the subscriber's subscription;
+    ``allow`` grants notifications, else the browser refuses them when asked."""
     pages: list[Any] = []
 
-    def blocked(route: Any) -> None:
-        host = urlsplit(route.request.url).hostname or ""
-        if route.request.url.startswith(("data:", "blob:")) or host in LOOPBACK:
-            route.continue_()
-        else:
-            guard.external.append(route.request.url)
-            route.abort()
-
-    def make(player: dict[str, str], subscription: dict[str, Any], *, allow: bool = True) -> Any:
+    def make(subscriber: Subscriber, *, allow: bool = True) -> Any:
+        player = subscriber.identity
         profile.clear_permissions()
         if allow:
             profile.grant_permissions(["notifications"], origin=live_server.url)
@@ -151,16 +144,15 @@ def push_page(
         cdp = profile.new_cdp_session(page)
         cdp.send("Storage.clearDataForOrigin", {"origin": live_server.url, "storageTypes": "all"})
         cdp.detach()
-        page.route("**/*", blocked)
+        page.route("**/*", guard.loopback_only)
         identity = json.dumps(json.dumps({"id": player["id"], "secret": player["secret"]}))
         name = json.dumps(json.dumps(player["name"]))
         page.add_init_script(
             f"localStorage.setItem('ttt.identity', {identity});"
             f"localStorage.setItem('ttt.name', {name});"
         )
-        page.add_init_script(STAND_IN.replace("SUBSCRIPTION", json.dumps(subscription)))
-        page.on("pageerror", lambda exc: guard.errors.append(f"pageerror: {exc}"))
-        page.on("console", guard.console)
+        page.add_init_script(STAND_IN.replace("SUBSCRIPTION", json.dumps(subscriber.offered)))
+        guard.watch(page)
         return page
 
     yield make
@@ -180,10 +172,27 @@ def new_identity(live: LiveServer, name: str) -> dict[str, str]:
     return {"id": made.json()["player_id"], "secret": made.json()["secret"], "name": name}
 
 
-def endpoints(live: LiveServer, loop_thread: LoopThread, player: dict[str, str]) -> list[str]:
-    """The endpoints the server keeps for the identity (its push book, read directly)."""
-    book = live.app.state.tictactoe.backend.push
-    return [s.endpoint for s in loop_thread.run(book.of(player["id"]))]
+@dataclasses.dataclass(frozen=True)
+class Subscriber:
+    """A person with an identity on the server (``identity``: id, secret, name) and the
+    subscription their browser's push registration hands out (``offered``)."""
+
+    identity: dict[str, str]
+    offered: dict[str, Any]
+    live: LiveServer
+    loop_thread: LoopThread
+
+    def endpoints(self) -> list[str]:
+        """The endpoints the server keeps for the identity (its push book, read directly)."""
+        book = self.live.app.state.tictactoe.backend.push
+        return [s.endpoint for s in self.loop_thread.run(book.of(self.identity["id"]))]
+
+
+@pytest.fixture
+def ada(live_server: LiveServer, push_service: PushService, loop_thread: LoopThread) -> Subscriber:
+    """Ada, a new identity, whose browser is offered the push service's subscription "ada"."""
+    identity = new_identity(live_server, "Ada")
+    return Subscriber(identity, push_service.subscription("ada"), live_server, loop_thread)
 
 
 def subscribed_with(page: Any) -> str:
@@ -194,21 +203,20 @@ def subscribed_with(page: Any) -> str:
 
 def test_the_lobby_switch_subscribes_and_a_missed_turn_is_pushed_and_shown(
     push_page: Callable[..., Any],
+    ada: Subscriber,
     live_server: LiveServer,
     push_service: PushService,
     loop_thread: LoopThread,
     create_room: Callable[..., str],
 ) -> None:
-    ada = new_identity(live_server, "Ada")
-    offered = push_service.subscription("ada")
-    page = push_page(ada, offered)
+    page = push_page(ada)
     page.goto("/")
     toggle = page.locator(".identity-card .push-toggle")
     toggle.click()
     expect(toggle).to_have_text("Stop notifications")
     expect(toggle).to_have_attribute("aria-pressed", "true")
     assert subscribed_with(page) == server_key(live_server)
-    assert endpoints(live_server, loop_thread, ada) == [offered["endpoint"]]
+    assert ada.endpoints() == [ada.offered["endpoint"]]
 
     # Ada plays X, then leaves the game for the lobby; Grace moves while she is away
     room = create_room()
@@ -245,53 +253,46 @@ def test_the_lobby_switch_subscribes_and_a_missed_turn_is_pushed_and_shown(
     toggle.click()
     expect(toggle).to_have_text("Notify me when it is my move")
     expect(page.locator(".identity-status")).to_have_text("Notifications off.")
-    assert endpoints(live_server, loop_thread, ada) == []
+    assert ada.endpoints() == []
     assert page.evaluate(f"localStorage.getItem('{HELD}')") is None
     assert push_service.refused == []
 
 
 def test_the_game_pages_notify_switch_subscribes_this_browser_too(
     push_page: Callable[..., Any],
+    ada: Subscriber,
     live_server: LiveServer,
-    push_service: PushService,
-    loop_thread: LoopThread,
     create_room: Callable[..., str],
 ) -> None:
-    ada = new_identity(live_server, "Ada")
-    offered = push_service.subscription("ada")
-    page = seat(push_page(ada, offered), create_room(), "X")
+    page = seat(push_page(ada), create_room(), "X")
     notify = page.get_by_role("button", name="Notify", exact=True)
     notify.click()
     expect(notify).to_have_attribute("aria-pressed", "true")
     # the title says so once the server has the subscription
     expect(notify).to_have_attribute("title", re.compile("with this page closed"))
-    assert endpoints(live_server, loop_thread, ada) == [offered["endpoint"]]
+    assert ada.endpoints() == [ada.offered["endpoint"]]
     assert subscribed_with(page) == server_key(live_server)
 
     notify.click()
     expect(notify).to_have_attribute("aria-pressed", "false")
     eventually_sync(
-        lambda: endpoints(live_server, loop_thread, ada) == [],
+        lambda: ada.endpoints() == [],
         "the server forgot the browser",
         pause=lambda seconds: page.wait_for_timeout(seconds * 1000),
     )
 
 
 def test_a_browser_that_refuses_notifications_is_told_where_to_allow_them(
-    push_page: Callable[..., Any],
-    live_server: LiveServer,
-    push_service: PushService,
-    loop_thread: LoopThread,
+    push_page: Callable[..., Any], ada: Subscriber
 ) -> None:
-    ada = new_identity(live_server, "Ada")
-    page = push_page(ada, push_service.subscription("ada"), allow=False)
+    page = push_page(ada, allow=False)
     page.goto("/")
     page.locator(".identity-card .push-toggle").click()
     expect(page.locator(".identity-status")).to_have_text(
         "This browser blocks notifications from this site: allow them in its settings."
     )
     expect(page.locator(".identity-card .push-toggle")).to_have_count(0)
-    assert endpoints(live_server, loop_thread, ada) == []
+    assert ada.endpoints() == []
 
 
 # a browser whose push service never answers: its subscribe() never settles (and says it
@@ -303,13 +304,9 @@ SILENT_PUSH_SERVICE = """PushManager.prototype.subscribe = () => {
 
 
 def test_a_push_service_that_never_answers_is_told_not_waited_on(
-    push_page: Callable[..., Any],
-    live_server: LiveServer,
-    push_service: PushService,
-    loop_thread: LoopThread,
+    push_page: Callable[..., Any], ada: Subscriber
 ) -> None:
-    ada = new_identity(live_server, "Ada")
-    page = push_page(ada, push_service.subscription("ada"))
+    page = push_page(ada)
     page.add_init_script(SILENT_PUSH_SERVICE)
     page.clock.install()  # the page's wait for the push service runs on a clock the test moves
     page.goto("/")
@@ -326,4 +323,4 @@ def test_a_push_service_that_never_answers_is_told_not_waited_on(
     )
     expect(toggle).to_be_enabled()
     expect(toggle).to_have_text("Notify me when it is my move")  # still off: try again later
-    assert endpoints(live_server, loop_thread, ada) == []
+    assert ada.endpoints() == []
