@@ -24,7 +24,7 @@ are global keys, so nothing needs a cross-slot script:
                             (``guesses``): a worker's desk name -> its tally, JSON of
                             ``row,col,layer`` -> count; expires
 ``<prefix>:{deadlines}``    sorted set: correspondence rooms scored by their deadline (``due``)
-``<prefix>:player:{<id>}:games`` set: the correspondence rooms of a player (``due``)
+``<prefix>:player:{<id>}:games`` set: the correspondence rooms of a player (``player_games``)
 ``<prefix>:{fairplay}:…``   the fair-play ledger (``fairplay``): ``p:<player>`` a hash of
                             ``games``, ``critical``, ``matched``; ``done:<room>:<game>`` a game
                             counted; ``flagged`` a set of player ids; one slot for all

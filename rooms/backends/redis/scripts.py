@@ -32,8 +32,6 @@ __all__ = [
     "COMMIT_SHARDED",
     "CREATE",
     "EVENTS_SINCE",
-    "REPAIR_DUE",
-    "PLAYER_GAME",
     "CommitArgs",
     "CommitCode",
 ]
@@ -336,29 +334,4 @@ if wanted > held then
   return false
 end
 return redis.call('LRANGE', KEYS[2], held - wanted, -1)
-"""
-
-REPAIR_DUE = """
--- KEYS: deadlines.  ARGV: room, the score seen, the new score ('' removes).  1 if repaired:
--- only an entry still as seen changes, so a commit's newer entry is never undone.
-local held = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not held or tonumber(held) ~= tonumber(ARGV[2]) then
-  return 0
-end
-if ARGV[3] == '' then
-  redis.call('ZREM', KEYS[1], ARGV[1])
-else
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-end
-return 1
-"""
-
-PLAYER_GAME = """
--- KEYS: a player's games.  ARGV: room, milliseconds to keep the set at least.  The room is
--- recorded and the set kept that long (never shortened: a room of a longer game may be there).
-redis.call('SADD', KEYS[1], ARGV[1])
-if redis.call('PEXPIRE', KEYS[1], ARGV[2], 'GT') == 0 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[2], 'NX')
-end
-return 1
 """

@@ -7,7 +7,8 @@ appends to the bounded log, sets the TTL (``room_ttl``, or ``finished_ttl`` once
 over, or longer for a correspondence room), publishes, and on one Redis may (un)index the room
 under a worker (rooms.backends.index) and (un)index its deadline (rooms.backends.due: a Cluster
 does that in a second step, and the deadline scanner repairs what a worker dying between the two
-leaves).
+leaves). After a correspondence commit the room is recorded under its players. The deadline
+index (``due``) and the players' records (``player_games``) are kept by their own modules.
 The lobby is kept by ordering and read repair (``lobby``), an unchanged archive is not sent
 again (``archive``), and hot commands are auto-pipelined (``batch``), each keeping its own reply
 or error.
@@ -21,31 +22,23 @@ recreates a lost room.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import secrets
 import time
 from collections.abc import Callable
 from contextlib import AbstractAsyncContextManager
-from typing import Any
 
 from rooms.backends.due import DueChange
 from rooms.backends.index import IndexChange, NotIndexed
 from rooms.backends.redis.archive import commit_parts, whole
 from rooms.backends.redis.batch import LuaScript, RedisCalls, redis_calls
 from rooms.backends.redis.connect import RedisClient, RedisOptions, guarded, make_client, text
+from rooms.backends.redis.due import RedisDeadlines
 from rooms.backends.redis.epoch import Epochs
 from rooms.backends.redis.keys import KeyLayout
 from rooms.backends.redis.lobby import read_lobby
-from rooms.backends.redis.scripts import (
-    COMMIT,
-    CREATE,
-    EVENTS_SINCE,
-    PLAYER_GAME,
-    REPAIR_DUE,
-    CommitArgs,
-    CommitCode,
-)
+from rooms.backends.redis.player_games import RedisPlayerGames
+from rooms.backends.redis.scripts import COMMIT, CREATE, EVENTS_SINCE, CommitArgs, CommitCode
 from rooms.backends.store import StoredRoom, Swapped
 from rooms.common.ids import valid_room_id
 from rooms.common.jsontext import loads
@@ -120,8 +113,12 @@ class RedisStore:
         self._create = LuaScript(CREATE)
         self._commit = LuaScript(self._commit_source)
         self._since = LuaScript(EVENTS_SINCE)
-        self._repair_due = LuaScript(REPAIR_DUE)
-        self._player_game = LuaScript(PLAYER_GAME)
+        self._deadlines = RedisDeadlines(
+            self._client, self._calls, self._layout, self.options.timeout
+        )
+        self._player_games = RedisPlayerGames(
+            self._client, self._calls, self._layout, self.options.timeout
+        )
         self._epochs = Epochs(self._client, self._epoch_key, remember=remember)
 
     @property
@@ -348,52 +345,25 @@ class RedisStore:
         try:
             async with self._calls.guard("deadlines", self.options.timeout):
                 if not self._due_in_commit:
-                    await self._write_due(room_id, due.at)
+                    await self._deadlines.write(room_id, due.at)
                 keep = max(self._idle_ms, _ms(due.keep))
-                # one script a player (their sets are on other slots), sent together: one
-                # round trip when auto-pipelined
-                await asyncio.gather(
-                    *(
-                        self._calls.script(
-                            self._player_game, [self._layout.player_games(p)], [room_id, keep]
-                        )
-                        for p in due.players
-                    )
-                )
+                await self._player_games.record(room_id, due.players, keep)
         except RoomError as exc:
             log.warning("room %s: correspondence records not updated: %s", room_id, exc)
 
-    async def _write_due(self, room_id: str, at: float | None) -> None:
-        if at is None:
-            await self._calls.call("ZREM", self._layout.deadlines, room_id)
-        else:
-            await self._calls.call("ZADD", self._layout.deadlines, repr(at), room_id)
-
-    # -- the due index (rooms.backends.due) -----------------------------------------------
+    # -- the due index (rooms.backends.due): redis.due and redis.player_games --------------
 
     async def due_rooms(self, now: float, limit: int) -> list[tuple[str, float]]:
-        async with self._guard("due_rooms"):
-            found: list[Any] = await self._client.zrangebyscore(
-                self._layout.deadlines, "-inf", repr(now), start=0, num=limit, withscores=True
-            )
-        return [(text(member), float(score)) for member, score in found]
+        return await self._deadlines.due_rooms(now, limit)
 
     async def repair_due(self, room_id: str, seen: float, at: float | None) -> bool:
-        new = "" if at is None else repr(at)
-        async with self._calls.guard("repair_due", self.options.timeout):
-            done = await self._calls.script(
-                self._repair_due, [self._layout.deadlines], [room_id, repr(seen), new]
-            )
-        return bool(done)
+        return await self._deadlines.repair_due(room_id, seen, at)
 
     async def player_rooms(self, player_id: str, limit: int) -> list[str]:
-        async with self._guard("player_rooms"):
-            members = await self._client.smembers(self._layout.player_games(player_id))
-        return sorted(text(member) for member in members)[:limit]
+        return await self._player_games.player_rooms(player_id, limit)
 
     async def forget_player_room(self, player_id: str, room_id: str) -> None:
-        async with self._guard("forget_player_room"):
-            await self._client.srem(self._layout.player_games(player_id), room_id)
+        await self._player_games.forget_player_room(player_id, room_id)
 
     async def _relist(self, room_id: str, code: CommitCode, created: str) -> None:
         """The lobby's second step. It must not turn a landed commit into an error: when
