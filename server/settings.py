@@ -2,11 +2,16 @@
 
 Every setting has an environment variable ``TICTACTOE_<NAME>`` (``REDIS_URL`` also selects
 the store). Values are checked when the Settings are built; a SettingsError names the field.
+
+``Settings`` is one flat frozen dataclass: every setting is a field, read and loaded the same
+way (``from_env``, the CLI's flags, the variables a supervisor hands its workers). Families of
+settings with a life of their own are groups of fields it inherits, each with its checks: the
+bots' (``settings_bots``) and Web Push (``settings_push``); the checks of a single value are in
+``settings_checks``.
 """
 
 from __future__ import annotations
 
-import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -20,6 +25,16 @@ from rooms import RoomSettings, TimeControl
 from .errors import SettingsError
 from .guards.origin import normalize_origin
 from .logs.setup import LOG_FORMATS, LOG_LEVELS
+from .settings_bots import BotSettings
+from .settings_checks import (
+    non_negative_number,
+    one_of,
+    positive_int,
+    positive_number,
+    stripped_text,
+    true_or_false,
+)
+from .settings_push import PushSettings
 
 __all__ = ["DEFAULT_STATIC", "Settings", "metrics_address"]
 
@@ -37,7 +52,7 @@ DEFAULT_STATIC = _client_files()
 
 
 @dataclass(frozen=True, slots=True)
-class Settings:
+class Settings(BotSettings, PushSettings):
     host: str = "127.0.0.1"
     port: int = 8000
     store_url: str = "memory://"
@@ -87,28 +102,6 @@ class Settings:
     deadline_scan: float = 5.0
     """Seconds between two looks of this worker at the store's index of correspondence
     deadlines (rooms.correspondence.scanner): how late a missed deadline may end its game."""
-    bot_budget: float = 1.0
-    """Seconds a bot may think per move."""
-    bot_grace: float = 2.0
-    """How long past its budget a bot's move may be missing before any worker redoes it."""
-    bot_pool: str = "process"
-    """Where bots think: ``process`` (a process pool: the search never holds the event
-    loop's GIL) or ``thread``."""
-    bot_workers: int = 2
-    # Bot accounts (docs/protocol.md, "Bots"): limits per bot, and how its socket is served
-    bot_max_games: int = 8
-    """Games a bot account plays at once; a challenge past it is refused (``bot_limit``)."""
-    bot_games_per_day: int = 1000
-    """Games a bot account accepts a UTC day."""
-    bot_moves_per_second: float = 10.0
-    """Moves a second a bot account may send, sustained (a burst of twice as many), per
-    worker; past it a move is refused ``bot_limit`` (nothing played)."""
-    bot_auth_rate: float = 2.0
-    """Token checks a second per bot id and worker (sockets opened, joins); past it they are
-    refused ``rate_limited``: nobody tries tokens fast."""
-    bot_poll: float = 0.25
-    """Seconds between two looks of a bot's socket at its desk (challenges, seats, its
-    token still valid): how soon a bot hears of a challenge made on another worker."""
     chat_rate: float = 0.5
     chat_burst: int = 5
     lease_ttl: float = 15.0
@@ -155,26 +148,9 @@ class Settings:
     stall_timeout: float = 30.0
     """Seconds a worker's event loop may go without a heartbeat to the supervisor before
     it is killed and replaced; 0: never."""
-    # Web Push (docs/operations.md, "Web Push")
-    push_vapid_key: str = field(default="", repr=False)  # a secret: never in a printed repr
-    """The VAPID private key that signs every push (base64url of the raw 32-byte P-256 key);
-    empty: the first worker generates one and keeps it in the store for all."""
-    push_contact: str = "mailto:webpush@localhost"
-    """The VAPID ``sub`` claim, ``mailto:...`` or ``https://...``: whom a push service
-    contacts about this server's pushes. The default is a placeholder that the push services
-    accept; an operator sets a real address."""
-    push_concurrency: int = 4
-    """Pushes a worker has in flight at once (server.push.dispatch)."""
-    push_queue: int = 256
-    """Notices a worker holds waiting to be pushed; beyond, one is dropped and counted."""
-    push_timeout: float = 10.0
-    """Seconds one push (encrypting, the request, the push service's answer) may take."""
-    push_http_endpoints: bool = False
-    """Accept ``http://`` push endpoints too (a push service on the same machine, tests);
-    off: only ``https://``, so the server never posts in the clear."""
 
     def __post_init__(self) -> None:
-        _positive_int(self, "port", high=65535, low=0)
+        positive_int(self, "port", high=65535, low=0)
         for name in (
             "workers",
             "max_frame_bytes",
@@ -187,14 +163,9 @@ class Settings:
             "log_size",
             "max_rooms",
             "list_limit",
-            "bot_workers",
             "chat_burst",
-            "bot_max_games",
-            "bot_games_per_day",
-            "push_concurrency",
-            "push_queue",
         ):
-            _positive_int(self, name)
+            positive_int(self, name)
         for name in (
             "rate",
             "join_timeout",
@@ -209,49 +180,26 @@ class Settings:
             "first_move",
             "correspondence_day",
             "deadline_scan",
-            "bot_budget",
-            "bot_grace",
             "chat_rate",
-            "bot_moves_per_second",
-            "bot_auth_rate",
-            "bot_poll",
             "lease_ttl",
             "sweep_interval",
             "boot_timeout",
-            "push_timeout",
         ):
-            value = getattr(self, name)
-            if (
-                isinstance(value, bool)
-                or not isinstance(value, int | float)
-                or not (math.isfinite(value) and value > 0)
-            ):
-                raise SettingsError(name, f"must be a number above 0, got {value!r}")
+            positive_number(self, name)
         if self.correspondence_day > 24 * 3600:
             raise SettingsError(
                 "correspondence_day",
                 f"must be at most 86400 (a day), got {self.correspondence_day!r}",
             )
-        for name in ("tune_gc", "fastpath", "push_http_endpoints"):
-            if not isinstance(getattr(self, name), bool):
-                raise SettingsError(name, f"must be True or False, got {getattr(self, name)!r}")
-        _one_of(self, "log_level", LOG_LEVELS)
-        _one_of(self, "log_format", LOG_FORMATS)
-        lag = self.admission_lag
-        if isinstance(lag, bool) or not isinstance(lag, int | float) or not 0 <= lag < math.inf:
-            raise SettingsError("admission_lag", f"must be a number of 0 or more, got {lag!r}")
-        for name in ("wait_for_redis", "drain_period", "stall_timeout"):
-            wait = getattr(self, name)
-            if (
-                isinstance(wait, bool)
-                or not isinstance(wait, int | float)
-                or not 0 <= wait < math.inf
-            ):
-                raise SettingsError(name, f"must be a number of 0 or more, got {wait!r}")
+        for name in ("tune_gc", "fastpath"):
+            true_or_false(self, name)
+        one_of(self, "log_level", LOG_LEVELS)
+        one_of(self, "log_format", LOG_FORMATS)
+        for name in ("admission_lag", "wait_for_redis", "drain_period", "stall_timeout"):
+            non_negative_number(self, name)
         _observability(self)
-        _push(self)
-        if self.bot_pool not in {"process", "thread"}:
-            raise SettingsError("bot_pool", f'must be "process" or "thread", got {self.bot_pool!r}')
+        self._check_bots()
+        self._check_push()
         if self.max_message_bytes > self.max_frame_bytes:
             raise SettingsError(
                 "max_message_bytes",
@@ -320,10 +268,7 @@ def _observability(settings: Settings) -> None:
         "otlp_endpoint",
         "sentry_dsn",
     ):
-        value = getattr(settings, name)
-        if not isinstance(value, str):
-            raise SettingsError(name, f"must be text, got {value!r}")
-        object.__setattr__(settings, name, value.strip())
+        stripped_text(settings, name)
     if settings.metrics_address:
         metrics_address(settings.metrics_address)
     for name in ("otlp_endpoint", "sentry_dsn"):
@@ -337,26 +282,6 @@ def _observability(settings: Settings) -> None:
         )
 
 
-def _push(settings: Settings) -> None:
-    for name in ("push_vapid_key", "push_contact"):
-        value = getattr(settings, name)
-        if not isinstance(value, str):
-            raise SettingsError(name, f"must be text, got {value!r}")
-        object.__setattr__(settings, name, value.strip())
-    contact = settings.push_contact
-    if not contact.startswith(("mailto:", "https://")) or contact in ("mailto:", "https://"):
-        raise SettingsError(
-            "push_contact", f"must be mailto:... or https://..., got {contact!r:.80}"
-        )
-    if settings.push_vapid_key:
-        from .push.vapid import VapidKey  # cryptography, only for a key given
-
-        try:
-            VapidKey.parse(settings.push_vapid_key)
-        except ValueError as exc:
-            raise SettingsError("push_vapid_key", str(exc)) from None
-
-
 def metrics_address(text: str) -> tuple[str, int]:
     """``host:port`` (``[::1]:9100`` for IPv6) as (host, port); SettingsError otherwise."""
     host, colon, port = text.rpartition(":")
@@ -364,23 +289,6 @@ def metrics_address(text: str) -> tuple[str, int]:
     if not colon or not port.isdigit() or not 0 < int(port) <= 65535:
         raise SettingsError("metrics_address", f"must be host:port, got {text!r}")
     return host or "0.0.0.0", int(port)
-
-
-def _one_of(settings: Settings, name: str, allowed: tuple[str, ...]) -> None:
-    value = getattr(settings, name)
-    if isinstance(value, str) and value.strip().lower() in allowed:
-        object.__setattr__(settings, name, value.strip().lower())  # DEBUG, Json: accepted
-        return
-    if value not in allowed:
-        raise SettingsError(name, f"must be one of {', '.join(allowed)}, got {value!r}")
-
-
-def _positive_int(settings: Settings, name: str, *, high: int | None = None, low: int = 1) -> None:
-    value = getattr(settings, name)
-    if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise SettingsError(name, f"must be a whole number of {low} or more, got {value!r}")
-    if high is not None and value > high:
-        raise SettingsError(name, f"must be at most {high}, got {value!r}")
 
 
 def _convert(name: str, raw: str, default: object) -> object:
