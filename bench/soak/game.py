@@ -36,7 +36,10 @@ played and the game ends, drawn, at the last one (each row shifts the columns by
 PLAYERS = ("Xena", "Otto")
 """The names of a game's X and O (its spectators are ``watcher0``, ``watcher1``...)."""
 WATCH_WAIT = 15.0
-"""Seconds the spectators get, after the last move, to see it (else they are "behind")."""
+"""Seconds the spectators get, after the last move, to see it (else they are "behind"),
+plus the seconds faults took to recover meanwhile, as for the game's own bound: a spectator
+of a server cut off from Redis hears nothing until that server finds its lease lapsed
+(10 to 15 s after the cut with the 15 s lease) and closes so that it resumes elsewhere."""
 
 
 @dataclass(eq=False, slots=True)
@@ -132,9 +135,7 @@ async def play_game(
             log.played = index + 1
         log.stage = "watching the end"
         try:
-            await asyncio.wait_for(
-                asyncio.gather(*(watcher.seen(last) for watcher in watchers)), WATCH_WAIT
-            )
+            await _bounded(_all_seen(watchers, last), WATCH_WAIT, outage)
         except TimeoutError:
             late = [w for w in watchers if w.version is None or w.version < last]
             log.behind = len(late)
@@ -173,6 +174,10 @@ async def play_game(
             if client.role == "player":
                 log.refused.update(client.refused)
         await asyncio.gather(*(client.close() for client in clients), return_exceptions=True)
+
+
+async def _all_seen(watchers: list[Client], version: int) -> None:
+    await asyncio.gather(*(watcher.seen(version) for watcher in watchers))
 
 
 async def _bounded(
