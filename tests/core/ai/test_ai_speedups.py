@@ -7,6 +7,7 @@ The solver's own tests run on the compiled one, and one sweep of them on both (c
 
 from __future__ import annotations
 
+import gc
 import os
 import subprocess
 import sys
@@ -179,3 +180,26 @@ def test_bad_input_gets_a_typed_error() -> None:
         build(buckets=0)
     with pytest.raises(ValueError, match="every one of 12 bits"):
         build(perms=[[0, 1]])
+
+
+def test_a_solver_done_with_is_freed_with_its_compiled_tables(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The compiled search and its solver hold each other: the collector must be able to
+    free the pair (before, every solver and its tables outlived its use, and a long book
+    build ran out of memory)."""
+    require_compiled()
+    monkeypatch.delenv(PURE_ENV, raising=False)
+    rules = Rules(4, 5, 4, gravity=True)
+
+    def live() -> int:
+        gc.collect()
+        return sum(1 for thing in gc.get_objects() if isinstance(thing, Solver))
+
+    before = live()
+    for _ in range(20):
+        solver = Solver(rules, table_buckets=1 << 10)
+        assert solver.implementation == "compiled"
+        solver.best(solver.start(Game(rules)))
+    del solver
+    assert live() == before
