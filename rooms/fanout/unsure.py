@@ -60,11 +60,16 @@ class UnsureCommits:
         self._floors[room_id] = version if floor is None else min(floor, version)
         if room_id in self._tasks:
             return
-        task = asyncio.get_running_loop().create_task(
-            self._settle(room_id), name=f"unsure-commit:{room_id}"
+        self._tasks[room_id] = asyncio.get_running_loop().create_task(
+            self._settled(room_id), name=f"unsure-commit:{room_id}"
         )
-        self._tasks[room_id] = task
-        task.add_done_callback(lambda _: self._tasks.pop(room_id, None))
+
+    async def _settled(self, room_id: str) -> None:
+        try:
+            await self._settle(room_id)
+        finally:  # at once, not in a done callback: a note made meanwhile needs a new task
+            if self._tasks.get(room_id) is asyncio.current_task():
+                del self._tasks[room_id]
 
     async def _settle(self, room_id: str) -> None:
         pause = self._first_pause

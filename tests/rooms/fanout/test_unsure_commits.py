@@ -11,7 +11,9 @@ import json
 
 from core import MoveRequest, Rules
 from rooms import ErrorCode, Feed, Hub, Role, RoomError, RoomService
+from rooms.backends import MemoryStore
 from rooms.backends.redis.connect import RedisOptions
+from rooms.fanout.unsure import UnsureCommits
 from rooms.room import Join, PlayMove
 from rooms.room.commands import MoveReply
 from tests.support.backends import BackendMaker
@@ -66,3 +68,26 @@ async def test_a_move_whose_answer_was_lost_still_reaches_the_opponent_on_this_w
     assert heard == [moved]
     await service.close()
     await hub.close()
+
+
+async def test_each_lost_commit_is_checked_even_one_noted_as_a_check_ends() -> None:
+    """On the memory store (which never loses an answer, so the notes are made by hand):
+    the events past the oldest version noted are handed over once the store answers, and a
+    note made just as a check ended gets a check of its own."""
+    service = RoomService(MemoryStore())
+    room = await service.create(Rules(), public=False)
+    for conn in (f"{A}.0000000000000001", f"{A}.0000000000000002"):
+        await service.execute(room.room_id, Join(conn, Role.PLAYER, conn))
+    handed: list[int] = []
+    unsure = UnsureCommits(
+        service.store, lambda room_id, version, text: handed.append(version), first_pause=0
+    )
+    unsure.note(room.room_id, 1)
+    unsure.note(room.room_id, 0)  # an older one meanwhile: the check starts from it
+    async with asyncio.timeout(WAIT):
+        while handed != [1, 2]:
+            await asyncio.sleep(0)
+        unsure.note(room.room_id, 1)  # as the first check ends
+        while handed != [1, 2, 2]:
+            await asyncio.sleep(0)
+    await unsure.close()
