@@ -1,7 +1,8 @@
 """An opening book checked against Pascal Pons' Connect Four solver, position by position.
 
     .venv/bin/python -m bench.book_pons --book FILE [--source URL|DIR] [--build-dir DIR]
-                                        [--limit N] [--json]
+                                        [--min-ply P] [--sample N [--seed S]] [--limit N]
+                                        [--json]
 
 Pons' solver is built for the book's board by ``bench.pons.build_pons`` (from --source, a
 git URL or a checkout). Every book position reached from the empty board
@@ -9,12 +10,18 @@ git URL or a checkout). Every book position reached from the empty board
 (win/draw/loss only), and its answer is compared with the book's value. Pons' solver
 applies to 2D gravity boards, k=4, normal play, 4 to 9 columns, 4 rows or more and at
 most 64 bits of board; it plays without an opening book.
+
+On a board as large as Connect Four 7×6 its proofs near the opening take minutes each (and
+the book's thousands of positions past ply 10 a tenth of a second each), so a check there
+takes ``--min-ply`` (positions from that ply on) and ``--sample`` (that many of them, drawn
+with ``--seed``); the report names what was drawn from what.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import subprocess
 import sys
 import tempfile
@@ -22,12 +29,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from core import Rules
+from core import Game, Rules
 from core.ai.book import Book, book_lines, decode
 
 from .pons import PONS_SOURCE, build_pons
 
-__all__ = ["applies", "check_book", "main"]
+__all__ = ["applies", "book_positions", "check_book", "main"]
 
 
 def applies(rules: Rules) -> bool:
@@ -44,18 +51,46 @@ def applies(rules: Rules) -> bool:
     )
 
 
-def check_book(binary: Path, book: Book, limit: int | None = None) -> dict[str, Any]:
-    """Every book position (up to ``limit``, shallowest first) against Pons' solver."""
+def book_positions(
+    book: Book, *, min_ply: int = 0, sample: int | None = None, seed: int = 0
+) -> list[tuple[str, int, int]]:
+    """(line of columns from 1, ply, book value) of the book's positions from ``min_ply`` on,
+    shallowest first: all of them, or ``sample`` drawn at random with ``seed``."""
+    found = [
+        (_columns(book, moves), game.ply, _value(book, game))
+        for _, moves, game in book_lines(book)
+        if game.ply >= min_ply
+    ]
+    if sample is not None and sample < len(found):
+        found = sorted(random.Random(seed).sample(found, sample), key=lambda item: item[1])
+    return found
+
+
+def _columns(book: Book, moves: tuple[int, ...]) -> str:
+    return "".join(str(book.rules.coords(index)[1] + 1) for index in moves)
+
+
+def _value(book: Book, game: Game) -> int:
+    entry = book.probe(game.board.cells)
+    assert entry is not None
+    return entry.value
+
+
+def check_book(
+    binary: Path,
+    book: Book,
+    limit: int | None = None,
+    *,
+    min_ply: int = 0,
+    sample: int | None = None,
+    seed: int = 0,
+) -> dict[str, Any]:
+    """The book's positions (``book_positions``; the first ``limit`` of them, shallowest
+    first) against Pons' solver."""
     cols = book.rules.cols
-    lines: list[str] = []
-    values: list[int] = []
-    for _, moves, game in book_lines(book):
-        entry = book.probe(game.board.cells)
-        assert entry is not None
-        lines.append("".join(str(book.rules.coords(index)[1] + 1) for index in moves))
-        values.append(entry.value)
-        if limit is not None and len(lines) >= limit:
-            break
+    chosen = book_positions(book, min_ply=min_ply, sample=sample, seed=seed)[:limit]
+    lines = [line for line, _, _ in chosen]
+    values = [value for _, _, value in chosen]
     assert all(0 < int(c) <= cols for line in lines for c in line)
     answer = subprocess.run(
         [str(binary), "-w"],
@@ -75,6 +110,11 @@ def check_book(binary: Path, book: Book, limit: int | None = None) -> dict[str, 
     ]
     return {
         "rules": book.rules.describe(),
+        "drawn": {"min_ply": min_ply, "sample": sample, "seed": seed, "limit": limit},
+        "plies": [
+            min((p for _, p, _ in chosen), default=None),
+            max((p for _, p, _ in chosen), default=None),
+        ],
         "positions": len(lines),
         "agree": len(lines) - len(disagree),
         "disagree": disagree[:20],
@@ -88,6 +128,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--book", type=Path, required=True, help="the book file to check")
     parser.add_argument("--build-dir", type=Path, default=None, help="where to compile")
     parser.add_argument("--limit", type=int, default=None, help="check only this many")
+    parser.add_argument("--min-ply", type=int, default=0, help="positions from this ply on")
+    parser.add_argument("--sample", type=int, default=None, help="this many, drawn at random")
+    parser.add_argument("--seed", type=int, default=0, help="of --sample's draw")
     parser.add_argument("--json", action="store_true", help="one JSON line")
     args = parser.parse_args(argv)
     data = decode(args.book.read_bytes())
@@ -97,7 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     build_dir = args.build_dir or Path(tempfile.mkdtemp(prefix="pons-"))
     pons = build_pons(args.source, book.rules.cols, book.rules.rows, build_dir)
-    report = check_book(pons.binary, book, args.limit)
+    report = check_book(
+        pons.binary, book, args.limit, min_ply=args.min_ply, sample=args.sample, seed=args.seed
+    )
     print(json.dumps(report, ensure_ascii=False, indent=None if args.json else 2))
     return 0 if report["disagreements"] == 0 else 1
 
