@@ -129,7 +129,8 @@ def render_league(league: League) -> str:
         found = count.audit
         unchecked = f", {found.unchecked} not decided by the check" if found.unchecked else ""
         lines.append(
-            f"{count.level}: results thrown away {found.thrown} "
-            f"(of {found.moves} moves checked afterwards{unchecked})"
+            f"{count.level}: results thrown away {found.thrown} (moving first "
+            f"{count.as_first.thrown}, second {count.as_second.thrown}; "
+            f"of {found.moves} moves checked afterwards{unchecked})"
         )
     return "\n".join(lines)

@@ -138,13 +138,25 @@ class ProofCount:
 
 @dataclass(frozen=True, slots=True)
 class AuditCount:
-    """A level's moves checked after its games: thrown-away results and undecided moves."""
+    """A level's moves checked after its games: thrown-away results and undecided moves, in
+    the games it moved first and in those it moved second (on a board the first player
+    wins, the second's results are there to throw away only after the first player errs)."""
 
     level: str
-    audit: Audit
+    as_first: Audit
+    as_second: Audit
+
+    @property
+    def audit(self) -> Audit:
+        return self.as_first + self.as_second
 
     def to_dict(self) -> dict[str, Any]:
-        return {"bot": self.level, **self.audit.to_dict()}
+        return {
+            "bot": self.level,
+            **self.audit.to_dict(),
+            "as_first": self.as_first.to_dict(),
+            "as_second": self.as_second.to_dict(),
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,7 +208,8 @@ def run_league(
     unknown = sorted(set(audit) - set(levels))
     if unknown:
         raise GameError(f"cannot audit {', '.join(map(repr, unknown))}: not in this league")
-    audits = {level: Audit(0, 0, 0) for level in levels if level in audit}
+    # each audited level's moves: [in games it moved first, in games it moved second]
+    audits = {level: [Audit(0, 0, 0), Audit(0, 0, 0)] for level in levels if level in audit}
     auditor = Solver(rules) if audits else None
     bots = {
         level: make_bot(level, seed=seed * 1_009 + place, budget=budgets.get(level))
@@ -215,9 +228,9 @@ def run_league(
             game = play_game(rules, [bots[level] for level in pairing.players])
             outcome = game.outcome
             assert outcome is not None
-            for mark, level in zip(rules.marks, pairing.players, strict=True):
-                if level in audits:
-                    audits[level] += audit_game(
+            for side, (mark, level) in enumerate(zip(rules.marks, pairing.players, strict=True)):
+                if level in audits:  # the first mark moves first
+                    audits[level][side] += audit_game(
                         rules, game.history_indices, mark, budget=audit_budget, solver=auditor
                     )
             winner = None if outcome.winner is None else pairing.player(outcome.winner)
@@ -246,5 +259,5 @@ def run_league(
         if isinstance(bot, PerfectBot)
     )
     matches = tuple(Match(a, b, first, second) for (a, b), (first, second) in pairs.items())
-    counted = tuple(AuditCount(level, found) for level, found in audits.items())
+    counted = tuple(AuditCount(level, first, second) for level, (first, second) in audits.items())
     return League(standings, matches, proofs, counted)

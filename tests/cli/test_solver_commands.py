@@ -224,7 +224,7 @@ def test_tournament_says_how_many_perfect_moves_were_proven(
 ) -> None:
     code, out, _ = run(capsys, "tournament", "--bots", "random,perfect", "--games", "2")
     assert code == 0 and "perfect: every one of its" in out and "moves proven" in out
-    assert "perfect: results thrown away 0 (of " in out
+    assert "perfect: results thrown away 0 (moving first 0, second 0; of " in out
     # on Connect Four 7×6 the book answers every move of perfect's when it moves first; the
     # second game's perfect moves second, from a lost position no book holds, unproven at first
     code, out, _ = run(

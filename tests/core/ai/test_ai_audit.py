@@ -46,6 +46,16 @@ def test_a_league_counts_per_audited_bot() -> None:
     assert counts["perfect"].thrown == 0 and counts["perfect"].moves > 0
     assert counts["random"].moves > 0 and counts["random"].unchecked == 0
     assert league.to_dict()["audits"][1]["bot"] == "perfect"
+    # split by who moved first: each level moved first in 2 of its 4 games, 5 moves or fewer
+    # in each as X, 4 or fewer as O; together they are the level's whole audit
+    for count in league.audits:
+        first, second = count.as_first, count.as_second
+        assert first + second == count.audit and 0 < first.moves <= 10 and 0 < second.moves <= 8
+        assert league.to_dict()["audits"][league.audits.index(count)]["as_first"] == {
+            "moves": first.moves,
+            "thrown_away": first.thrown,
+            "unchecked": first.unchecked,
+        }
 
 
 def test_auditing_a_level_not_playing_is_an_error() -> None:
