@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import expect
 
 from rooms.push import Notice, NoticeKind
-from tests.e2e.push_helpers import deliver, note_of, registered_worker, shown
+from tests.e2e.push_helpers import delivered_and_shown, note_of, registered_worker
 from tests.support.live_server import LiveServer
 
 pytestmark = pytest.mark.e2e
@@ -27,13 +27,13 @@ def test_the_service_worker_shows_each_push_one_per_room(
     cdp, registration = registered_worker(page)
     turn = Notice("p1", "q7m2kx9c", NoticeKind.TURN, "Your move", "Against Ada, move 4.", 7)
     ended = Notice("p1", "q7m2kx9c", NoticeKind.ENDED, "You won", "Against Ada: time.", 9)
-    deliver(cdp, live_server.url, registration, turn.payload())
-    shown(page, [note_of(turn)])
-    deliver(cdp, live_server.url, registration, ended.payload())
-    shown(page, [note_of(ended)])  # the room's tag: the end replaces the turn
+    delivered_and_shown(page, cdp, live_server.url, registration, turn.payload(), [note_of(turn)])
+    # the room's tag: the end replaces the turn
+    delivered_and_shown(page, cdp, live_server.url, registration, ended.payload(), [note_of(ended)])
     other = Notice("p1", "b8k2m4x7", NoticeKind.TURN, "Your move", "Against Bob, move 1.", 3)
-    deliver(cdp, live_server.url, registration, other.payload())
-    shown(page, [note_of(ended), note_of(other)])  # another room: beside it
+    delivered_and_shown(  # another room: beside it
+        page, cdp, live_server.url, registration, other.payload(), [note_of(ended), note_of(other)]
+    )
 
 
 def test_the_worker_is_served_for_the_whole_site(live_server: LiveServer) -> None:

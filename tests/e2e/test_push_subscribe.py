@@ -31,7 +31,7 @@ from playwright.sync_api import expect
 from bench.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.e2e.browser_helpers import cell, seat
 from tests.e2e.conftest import DESKTOP, Guard, PlaywrightLoop, fast_settings
-from tests.e2e.push_helpers import deliver, registered_worker, shown
+from tests.e2e.push_helpers import delivered_and_shown, registered_worker
 from tests.support.live_server import LiveServer
 from tests.support.loop_thread import LoopThread
 from tests.support.push_service import PushService
@@ -244,9 +244,9 @@ def test_the_lobby_switch_subscribes_and_a_missed_turn_is_pushed_and_shown(
 
     # what the push service hands the browser, the service worker shows
     cdp, registration = registered_worker(page)
-    deliver(cdp, live_server.url, registration, pushed.message)
     note = {"title": "Your move", "body": "Against Grace, move 3.", "tag": f"room:{room}"}
-    shown(page, [note | {"url": f"/r/{room}"}])
+    expected = [note | {"url": f"/r/{room}"}]
+    delivered_and_shown(page, cdp, live_server.url, registration, pushed.message, expected)
 
     # and off again: the server forgets this browser, which unsubscribes
     expect(toggle).to_have_text("Stop notifications")
