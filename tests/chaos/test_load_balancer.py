@@ -30,7 +30,7 @@ from tests.support.redis_server import RedisServer
 from tests.support.server_process import Fleet, create_room
 from tests.support.waiting import eventually
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]  # a chaos suite: the slow tier
+pytestmark = pytest.mark.redis
 
 
 @pytest.fixture

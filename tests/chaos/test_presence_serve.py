@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed
 from tests.support.redis_server import RedisServer
 from tests.support.server_process import Fleet, ServerProcess, create_room, snapshot
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]  # a chaos suite: the slow tier
+pytestmark = pytest.mark.redis
 
 WAIT = 30.0
 Message = dict[str, Any]

@@ -19,7 +19,7 @@ from server.crash_points import AFTER_RATING, CRASH_ENV, CRASH_STATUS
 from tests.support.redis_server import RedisServer
 from tests.support.server_process import Fleet, ServerProcess
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]  # a chaos suite: the slow tier
+pytestmark = pytest.mark.redis
 
 WAIT = 30.0  # a bound against hangs, never a measurement
 POOL = "classic.untimed"

@@ -21,7 +21,7 @@ from core import Tournament
 from tests.support.redis_server import RedisServer
 from tests.support.server_process import Fleet, ServerProcess
 
-pytestmark = [pytest.mark.redis, pytest.mark.slow]  # a chaos suite: the slow tier
+pytestmark = pytest.mark.redis
 
 WAIT = 60.0  # a bound against hangs, never a measurement
 

@@ -24,9 +24,6 @@ from tests.support.waiting import eventually_sync
 
 # default tier: its waits for a worker's cleanup ran out beside the slow tier's soaks
 pytestmark = pytest.mark.redis
-# a worker killed, hung, late or restarted: chaos, in the slow tier (tests/support/tiers.py);
-# the clean stops, the taken port and SIGHUP's refusal stay in the default tier
-CHAOS = pytest.mark.slow
 
 WARNINGS = {"PYTHONWARNINGS": "default::ResourceWarning"}
 """Shown, for the tests to see any: Python hides ResourceWarnings by default."""
@@ -113,7 +110,6 @@ def test_json_logs_stay_json_to_the_last_line_and_nothing_leaks(
         assert not os.path.exists(multiproc[0])  # removed once every worker was gone
 
 
-@CHAOS
 def test_a_worker_that_does_not_start_in_time_is_killed_and_said_why(
     fleet: Fleet, redis_url: str
 ) -> None:
@@ -136,7 +132,6 @@ def test_a_worker_that_does_not_start_in_time_is_killed_and_said_why(
     assert stop_with(server, signal.SIGINT) == 130
 
 
-@CHAOS
 def test_a_patient_boot_timeout_lets_a_slow_host_start(fleet: Fleet, redis_url: str) -> None:
     server = fleet.launch("--workers", "2", "--boot-timeout", "120", store_url=redis_url)
     ready(server)
@@ -144,7 +139,6 @@ def test_a_patient_boot_timeout_lets_a_slow_host_start(fleet: Fleet, redis_url: 
     assert stop_with(server, signal.SIGINT) == 130
 
 
-@CHAOS
 def test_a_dead_worker_is_replaced_with_a_warning(fleet: Fleet, redis_url: str) -> None:
     """... and its bot pool's semaphores are cleaned up as it dies, by its own resource
     tracker (server.bots.own_resource_tracker), so the supervisor's stop reports none."""
@@ -177,7 +171,6 @@ def test_a_dead_worker_is_replaced_with_a_warning(fleet: Fleet, redis_url: str) 
     assert_nothing_leaked(server.log[before_stop:])
 
 
-@CHAOS
 def test_a_hung_worker_is_killed_and_replaced(fleet: Fleet, redis_url: str) -> None:
     server = fleet.launch(
         "--workers", "2", "--stall-timeout", "3", "--log-level", "info", store_url=redis_url
@@ -200,7 +193,6 @@ def test_a_hung_worker_is_killed_and_replaced(fleet: Fleet, redis_url: str) -> N
     assert stop_with(server, signal.SIGINT) == 130
 
 
-@CHAOS
 def test_workers_stop_when_their_supervisor_is_killed(fleet: Fleet, redis_url: str) -> None:
     server = fleet.launch("--workers", "2", store_url=redis_url)
     ready(server)
@@ -216,7 +208,6 @@ def test_workers_stop_when_their_supervisor_is_killed(fleet: Fleet, redis_url: s
         httpx.get(f"{server.url}/healthz", timeout=5)
 
 
-@CHAOS
 def test_sighup_restarts_the_workers_one_at_a_time(fleet: Fleet, redis_url: str) -> None:
     server = fleet.launch(
         "--workers", "2", "--log-level", "info", store_url=redis_url, env=WARNINGS
