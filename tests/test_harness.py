@@ -1,14 +1,17 @@
-"""The test harness itself: the process guard of the tiers, and timeouts reported as failures."""
+"""The test harness itself: the process guard of the tiers, timeouts reported as failures,
+and the files' durations that order the run."""
 
 from __future__ import annotations
 
 import contextlib
 import subprocess
 import sys
+from pathlib import Path
 from types import TracebackType
 
 import pytest
 
+from tests.support.schedule import file_durations
 from tests.support.tiers import UnmarkedProcess, programs_refused
 from tests.support.timeouts import with_line_numbers
 
@@ -47,3 +50,23 @@ def test_a_traceback_entry_without_a_line_number_is_reported() -> None:
 
     report = with_line_numbers(pytest.ExceptionInfo.from_exception(error)).getrepr()
     assert "Timeout (>1.0s)" in str(report)
+
+
+def junit(path: Path, cases: list[tuple[str, float]]) -> Path:
+    body = "".join(f'<testcase classname="{c}" name="t" time="{t}"/>' for c, t in cases)
+    path.write_text(f'<testsuites><testsuite name="pytest">{body}</testsuite></testsuites>')
+    return path
+
+
+def test_durations_sum_each_file_over_the_tiers_reports(tmp_path: Path) -> None:
+    default = junit(
+        tmp_path / "default.xml",
+        [("tests.test_harness", 2.5), ("tests.test_harness", 1.0), ("tests.test_layering", 9.0)],
+    )
+    slow = junit(tmp_path / "slow.xml", [("tests.test_harness", 4.0), ("tests.nowhere", 50.0)])
+    # summed over both reports; a file under 3 s is left out, an unknown module ignored
+    assert file_durations(default, slow) == {
+        "tests/test_layering.py": 9,
+        "tests/test_harness.py": 8,
+    }
+    assert file_durations(default) == {"tests/test_layering.py": 9, "tests/test_harness.py": 4}

@@ -7,10 +7,11 @@ worker busy for half a minute while the other waits. ``tests/conftest.py`` order
 collected files by ``durations.json`` (seconds each file took in a full run on the 2-core
 machine, summed over its tests; a file missing there counts as short), longest first, and
 keeps each file's own order of tests. The figures only steer the order: a stale one makes
-the run a little longer, never wrong. To refresh them after a full run:
+the run a little longer, never wrong. To refresh them after a run of each tier (a file with
+tests in both tiers gets the sum):
 
-    .venv/bin/python -m pytest --junitxml=/tmp/junit.xml ...
-    .venv/bin/python -m tests.support.schedule /tmp/junit.xml
+    ./run test --junitxml=/tmp/default.xml && ./run test --slow --junitxml=/tmp/slow.xml
+    .venv/bin/python -m tests.support.schedule /tmp/default.xml /tmp/slow.xml
 """
 
 from __future__ import annotations
@@ -64,20 +65,22 @@ def _module_path(classname: str) -> str | None:
     return None
 
 
-def file_durations(junit_xml: Path) -> dict[str, float]:
-    """Seconds per test file in a JUnit XML report, the files of at least SHORTEST_KEPT."""
+def file_durations(*junit_xml: Path) -> dict[str, float]:
+    """Seconds per test file in JUnit XML reports (of disjoint runs, such as the two tiers:
+    summed), the files of at least SHORTEST_KEPT."""
     totals: dict[str, float] = collections.defaultdict(float)
-    for case in ET.parse(junit_xml).getroot().iter("testcase"):
-        path = _module_path(case.get("classname", ""))
-        if path is not None:
-            totals[path] += float(case.get("time", 0.0))
+    for report in junit_xml:
+        for case in ET.parse(report).getroot().iter("testcase"):
+            path = _module_path(case.get("classname", ""))
+            if path is not None:
+                totals[path] += float(case.get("time", 0.0))
     longest = sorted(totals.items(), key=lambda pair: -pair[1])
     return {path: round(s) for path, s in longest if s >= SHORTEST_KEPT}
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 2:
-        sys.exit("usage: python -m tests.support.schedule JUNIT_XML")
-    durations = file_durations(Path(sys.argv[1]))
+    if len(sys.argv) < 2:
+        sys.exit("usage: python -m tests.support.schedule JUNIT_XML [JUNIT_XML...]")
+    durations = file_durations(*map(Path, sys.argv[1:]))
     DURATIONS.write_text(json.dumps(durations, indent=1) + "\n")
     print(f"{DURATIONS}: {len(durations)} files")
