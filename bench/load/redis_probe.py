@@ -6,12 +6,14 @@ everyone joined to the last event, so what remains is the steady state of a move
 - **Redis round trips**: ``MONITOR`` lists every command run, with its client, between the
   probe's own ``ECHO`` markers. Commands inside a Lua script (marked ``lua``) cost no round
   trip, the bus connection (``<prefix>-bus``) only receives, and the presence client
-  (``<prefix>-presence``) is counted apart, and so is what no move asks for (``background``): a
-  pooled connection's set-up and the tournament director's scan of its index, twice a second
-  (rooms.tournaments.director). Each command a move needs counts as one round trip:
-  auto-pipelining may join it with other moves' commands but never splits it, so the count is an
-  upper bound. (``INFO commandstats`` counts script work too, so it serves only whole-run
-  totals.)
+  (``<prefix>-presence``) is counted apart, and so is what no move asks for (``background``):
+  a pooled connection's set-up, the tournament director's scan of its index, twice a second
+  (rooms.tournaments.director), and what concerns another room than the probe's (keys
+  ``<prefix>:{<room>}:…`` of a room no commit of the window touched: an earlier game's
+  spectators' guesses, whose split is read 0.2 s after each move, late on a busy host).
+  Each command a move needs counts as one round trip: auto-pipelining may join it with
+  other moves' commands but never splits it, so the count is an upper bound. (``INFO
+  commandstats`` counts script work too, so it serves only whole-run totals.)
 - **encodes per event**: every worker's ``GET /api/stats`` before and after; a ``moved`` should
   be encoded once, however many connections receive it.
 """
@@ -134,22 +136,52 @@ def _background(name: str, command: str) -> bool:
     return name == "zrange" and key.endswith(":tournaments")
 
 
+def _window(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lines between the probe's ``ECHO`` markers."""
+    commands = [line["command"] for line in lines]
+    start = commands.index(f"ECHO {_START}") + 1 if f"ECHO {_START}" in commands else len(lines)
+    end = (
+        commands.index(f"ECHO {_END}", start) if f"ECHO {_END}" in commands[start:] else len(lines)
+    )
+    return lines[start:end]
+
+
+def _elsewhere(command: str, probed: set[str]) -> bool:
+    """Whether ``command`` concerns a room, not the probe's (none known: never)."""
+    room = _room_of(command)
+    return bool(probed) and room is not None and room not in probed
+
+
+def _room_of(command: str) -> str | None:
+    """The room a command's first key belongs to (``<prefix>:{<room>}:room``, ``:log`` or
+    ``:guess:…``, rooms.backends.redis.keys), or None."""
+    parts = command.split(" ")
+    first = 3 if parts[0].lower() in ("evalsha", "eval") else 1
+    key = parts[first].strip('"') if len(parts) > first else ""
+    start, end = key.find(":{"), key.find("}:")
+    if start < 0 or end < start:
+        return None
+    kind = key[end + 2 :]
+    return key[start + 2 : end] if kind in ("room", "log") or kind.startswith("guess:") else None
+
+
 def _round_trips(lines: list[dict[str, Any]], names: dict[str, str]) -> dict[str, Any]:
+    window = _window(lines)
+    # the probe's room: the one its moves' commits (scripts given the room's keys) touch
+    probed = {
+        room
+        for line in window
+        if line["client_type"] != "lua"
+        and line["command"].split(" ", 1)[0].lower() == "evalsha"
+        and (room := _room_of(line["command"])) is not None
+    }
     inside = Counter[str]()
     sent = Counter[str]()
     bus = Counter[str]()
     presence = Counter[str]()
     background = Counter[str]()
-    started = False
-    for line in lines:
+    for line in window:
         name = line["command"].split(" ", 1)[0].lower()
-        if line["command"] == f"ECHO {_START}":
-            started = True
-            continue
-        if line["command"] == f"ECHO {_END}":
-            break
-        if not started:
-            continue
         if line["client_type"] == "lua":
             inside[name] += 1
         elif (client := names.get(f"{line['client_address']}:{line['client_port']}", "")).endswith(
@@ -158,7 +190,7 @@ def _round_trips(lines: list[dict[str, Any]], names: dict[str, str]) -> dict[str
             bus[name] += 1
         elif client.endswith("-presence"):
             presence[name] += 1
-        elif _background(name, line["command"]):
+        elif _background(name, line["command"]) or _elsewhere(line["command"], probed):
             background[name] += 1
         else:
             sent[name] += 1

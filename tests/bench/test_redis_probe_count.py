@@ -36,3 +36,32 @@ def test_set_up_and_the_director_s_scan_are_background_not_a_move_s() -> None:
     assert counted["by_command"] == {"evalsha": 2, "zrange": 1}
     assert counted["background"] == {"hello": 1, "zrange": 1}
     assert counted["inside_scripts"] == {"publish": 1}
+
+
+def test_another_room_s_work_is_background_not_a_move_s() -> None:
+    """An earlier game's spectators' guesses, read 0.2 s after its last move (late on a busy
+    host), fall in the probe's window: they concern another room than the one the probe's
+    commits touch."""
+    names = {"127.0.0.1:1": "ttt-store"}
+    lines = [
+        _line(f"ECHO {_START}", 9),
+        _line("EVALSHA abc 3 ttt:{probed}:room ttt:{probed}:log ttt:epoch 7 ...", 1),
+        _line("HMGET ttt:{earlier}:room v d l", 1),  # the earlier room's load
+        _line("HVALS ttt:{earlier}:guess:1:8", 1),  # its guesses' split
+        _line("HVALS ttt:{probed}:guess:1:3", 1),  # the probe's own room: counted
+        _line("EVALSHA abc 3 ttt:{probed}:room ttt:{probed}:log ttt:epoch 8 ...", 1),
+        _line(f"ECHO {_END}", 9),
+    ]
+    counted = _round_trips(lines, names)
+    assert counted["by_command"] == {"evalsha": 2, "hvals": 1}
+    assert counted["background"] == {"hmget": 1, "hvals": 1}
+
+
+def test_without_a_commit_no_room_is_set_apart() -> None:
+    names = {"127.0.0.1:1": "ttt-store"}
+    lines = [
+        _line(f"ECHO {_START}", 9),
+        _line("HVALS ttt:{r}:guess:1:8", 1),
+        _line(f"ECHO {_END}", 9),
+    ]
+    assert _round_trips(lines, names)["by_command"] == {"hvals": 1}
