@@ -14,15 +14,15 @@ import json
 import logging
 import time
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
-
-import aiohttp
-from pywebpush import WebPushException, webpush_async
 
 from rooms.push import PushSubscription
 
 from .vapid import VapidKey
+
+if TYPE_CHECKING:
+    import aiohttp
 
 __all__ = ["Delivery", "PushSender"]
 
@@ -58,6 +58,11 @@ class PushSender:
         }
 
     async def send(self, subscription: PushSubscription, payload: dict[str, Any]) -> Delivery:
+        # imported on the first push, not with the server: aiohttp and pywebpush are about a
+        # fifth of a worker's start-up imports, and most workers never send a push
+        import aiohttp
+        from pywebpush import WebPushException, webpush_async
+
         if self._session is None:  # one session a sender, opened in the running loop
             self._session = aiohttp.ClientSession()
         data = json.dumps(payload, separators=(",", ":"))
