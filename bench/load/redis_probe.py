@@ -137,12 +137,12 @@ def _background(name: str, command: str) -> bool:
 
 
 def _window(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The lines between the probe's ``ECHO`` markers."""
+    """The lines between the probe's ``ECHO`` markers (none without the first)."""
     commands = [line["command"] for line in lines]
-    start = commands.index(f"ECHO {_START}") + 1 if f"ECHO {_START}" in commands else len(lines)
-    end = (
-        commands.index(f"ECHO {_END}", start) if f"ECHO {_END}" in commands[start:] else len(lines)
-    )
+    if f"ECHO {_START}" not in commands:
+        return []
+    start = commands.index(f"ECHO {_START}") + 1
+    end = commands.index(f"ECHO {_END}", start) if f"ECHO {_END}" in commands[start:] else None
     return lines[start:end]
 
 

@@ -7,7 +7,6 @@ whole book does."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 
 import pytest
 
@@ -27,6 +26,7 @@ from core.ai.book import (
 )
 from core.ai.book.codec import pack, unpack
 from core.ai.symmetry import symmetries
+from tests.core.ai.book_walks import first_player_strategy
 
 SMALL_C4 = Rules(4, 4, 4, gravity=True)  # small enough to build a book in a test
 TIC_TAC_TOE = Rules(3, 3, 3)
@@ -193,28 +193,6 @@ def first_side_book() -> Book:
 @pytest.fixture(scope="module")
 def whole_book() -> Book:
     return Book(FIRST_WINS, built(FIRST_WINS, 10), {})
-
-
-def first_player_strategy(book: Book) -> Iterator[Game]:
-    """The positions of the book's strategy for the first player (X): from the empty board,
-    X's book move, then every reply of O; each X position's walk ends at a leaf (X's move
-    leads out of the book) or at the game's end."""
-    stack = [Game(book.rules)]
-    while stack:
-        game = stack.pop()
-        entry = book.probe(game.board.cells)
-        assert entry is not None, f"X's position {game.board.text} is not in the book"
-        yield game
-        after = game.copy()
-        after.play_index(entry.move)
-        if after.is_over or book.probe(after.board.cells) is None:
-            continue
-        yield after
-        for reply in after.legal_indices():
-            child = after.copy()
-            child.play_index(reply)
-            if not child.is_over:
-                stack.append(child)
 
 
 def test_a_first_side_book_holds_every_reply_of_o_under_each_x_move(

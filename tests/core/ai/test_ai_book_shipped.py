@@ -11,6 +11,7 @@ import pytest
 from core import Game, Move, Rules
 from core.ai import UNLIMITED, Budget, PerfectBot, Solver, Verdict, analyze
 from core.ai.book import SHIPPED, Book, book_for
+from tests.core.ai.book_walks import first_player_strategy
 
 C4_6X5 = Rules(5, 6, 4, gravity=True)
 K4_5X5 = Rules(5, 5, 4)
@@ -48,29 +49,23 @@ def test_seven_by_six_holds_a_winning_answer_to_every_reply_down_to_its_leaves()
     book = shipped(C4_7X6)
     assert book.info["complete"] and book.info["strategies"] == {"first": True, "second": False}
     keys = book.keys
-    seen: set[int] = set()
-    stack, leaves = [Game(C4_7X6)], 0
-    while stack:
-        game = stack.pop()
-        key, _ = keys.key(game.board.cells)
-        if key in seen:
+    walked, leaves = set(), 0
+    for game in first_player_strategy(book):
+        walked.add(keys.key(game.board.cells)[0])
+        if game.ply % 2 == 1:  # O to move, after X's book move: each reply is walked as
+            # X's position (first_player_strategy asserts it is in the book), and none ends
+            # the game: X's move never allows it
+            for reply in game.legal_indices():
+                child = game.copy()
+                child.play_index(reply)
+                assert not child.is_over
             continue
-        seen.add(key)
         entry = book.probe(game.board.cells)
         assert entry is not None and entry.value == 1, f"X's {game.board.text} is not won"
-        game.play_index(entry.move)
-        if game.is_over:
-            continue
-        if book.probe(game.board.cells) is None:
-            leaves += 1
-            continue
-        seen.add(keys.key(game.board.cells)[0])
-        for reply in game.legal_indices():
-            child = game.copy()
-            child.play_index(reply)
-            assert not child.is_over  # no reply of O ends the game: X's move never allows it
-            stack.append(child)
-    assert seen == set(book.entries) and leaves > 10_000
+        after = game.copy()
+        after.play_index(entry.move)
+        leaves += not after.is_over and book.probe(after.board.cells) is None
+    assert walked == set(book.entries) and leaves > 10_000
 
 
 def is_leaf(book: Book, game: Game) -> bool:
