@@ -51,9 +51,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     command = next((word for word in words if not word.startswith("-")), None)
-    parser = build_parser(command if command in COMMANDS else None)
-    args = parser.parse_args(words)
-    try:
+    try:  # Ctrl-C ends any command quietly, even one still importing its module
+        parser = build_parser(command if command in COMMANDS else None)
+        args = parser.parse_args(words)
         code: int = args.func(args)
     except KeyboardInterrupt:
         print(file=sys.stderr)

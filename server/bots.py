@@ -4,23 +4,28 @@ A process pool keeps a search off the event loop's interpreter. It is opened whe
 starts, and each of its processes is started and warmed at once (the search code imported,
 one tiny search run), in the background: a room's first bot move then costs what later ones
 do, instead of waiting for a process to start and import (about a second). The pool is shut
-at exit, and the stop waits for its processes; a pool process also ends by itself within a
-second or two of its server's death (``kill -9`` shuts nothing), so a crashed worker leaves
-no process behind. The pool's queues hold named semaphores, tracked by a resource tracker
-of the server process's own (``own_resource_tracker``): those of a worker that is killed
-are unlinked when it dies, not reported leaked at its supervisor's clean stop.
+at exit: its processes are ended, not waited for (a warm-up on a busy host takes seconds,
+and nobody waits for a search any more), and the stop waits until they are gone; a pool
+process also ends by itself within a second or two of its server's death (``kill -9``
+shuts nothing), so a crashed worker leaves no process behind. The pool's queues hold
+named semaphores, tracked by a resource tracker of the server process's own
+(``own_resource_tracker``): those of a worker that is killed are unlinked when it dies, not
+reported leaked at its supervisor's clean stop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from multiprocessing import resource_tracker
+from multiprocessing.process import BaseProcess
 from typing import Any
 
 from core import Game
@@ -76,9 +81,13 @@ def own_resource_tracker() -> None:
 
 
 class BotPool:
-    def __init__(self, kind: str, workers: int) -> None:
+    def __init__(
+        self, kind: str, workers: int, *, initializer: Callable[[int], None] = warm_up
+    ) -> None:
         self.kind = kind
         self.workers = workers
+        self.initializer = initializer
+        """What each pool process runs first, with the server's pid (``warm_up``)."""
         self._executor: Executor | None = None
         self.warming: list[Future[None]] = []
         """The warm-up of each process (a process pool's), done once it is ready."""
@@ -91,7 +100,10 @@ class BotPool:
             # imported once, by the fork server, before it forks the pool's processes
             context.set_forkserver_preload(["core.ai"])
             return ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=warm_up, initargs=(os.getpid(),)
+                self.workers,
+                mp_context=context,
+                initializer=self.initializer,
+                initargs=(os.getpid(),),
             )
         return ThreadPoolExecutor(self.workers, thread_name_prefix="bot")
 
@@ -110,7 +122,7 @@ class BotPool:
                 self.close()  # the first bot move tries again
                 return
             for future in self.warming:
-                future.add_done_callback(_report)
+                future.add_done_callback(self._report)
 
     async def think(self, job: BotJob) -> BotAnswer:
         if self._executor is None:
@@ -119,26 +131,44 @@ class BotPool:
         return await loop.run_in_executor(self._executor, answer_bot_job, job)
 
     def close(self, *, wait: bool = False) -> None:
-        """Shut the pool (jobs not yet begun are cancelled); with ``wait``, return only
-        once its processes have exited.
+        """Shut the pool (jobs not yet begun are cancelled); with ``wait``, end its
+        processes and return only once they have exited.
 
         The server's stop waits (in a thread, off the event loop): a pool left to shut
         down by itself while its process exits races with the exit, which stops the call
         queue's feeder thread before the pool's processes were told to end. They then wait
         forever, and so does the exit that joins them (or, killed, they leave semaphores
-        behind and may still be starting while the metrics directory is removed)."""
+        behind and may still be starting while the metrics directory is removed). It ends
+        them rather than waiting for their work: by then the bots' tasks are cancelled
+        (rooms.watch closes first), so a search's answer has no one to go to, and a
+        process still warming up (seconds on a busy host, uninterruptible) would hold the
+        stop for nothing."""
         executor, self._executor = self._executor, None
-        self.warming = []
-        if executor is not None:
-            executor.shutdown(wait=wait, cancel_futures=True)
+        self.warming = []  # their ends are the stop's, not failures to report
+        if executor is None:
+            return
+        if wait and isinstance(executor, ProcessPoolExecutor):
+            _end_processes(executor)
+        executor.shutdown(wait=wait, cancel_futures=True)
+
+    def _report(self, future: Future[None]) -> None:
+        if future not in self.warming or future.cancelled():
+            return  # the pool was shut meanwhile
+        if future.exception() is not None:
+            # The pool is broken (a process could not start): bot moves will fail as they
+            # would have; say why now rather than at the first bot move.
+            log.error("the bot pool could not start: %s", future.exception())
+
+
+def _end_processes(executor: ProcessPoolExecutor) -> None:
+    """SIGTERM to each process of the pool. Its manager thread sees them end and winds the
+    pool up (the shutdown joins it); the processes hold nothing that a stop loses. Python
+    3.14's ``terminate_workers`` does this; before it, the processes are a private field."""
+    processes: dict[int, BaseProcess] | None = getattr(executor, "_processes", None)
+    for process in list((processes or {}).values()):
+        with contextlib.suppress(OSError, ValueError):  # gone already, or closed
+            process.terminate()
 
 
 def _ready() -> None:
     """A job that only makes the pool start a process (which warms up first)."""
-
-
-def _report(future: Future[None]) -> None:
-    if not future.cancelled() and future.exception() is not None:
-        # The pool is broken (a process could not start): bot moves will fail as they
-        # would have; say why now rather than at the first bot move.
-        log.error("the bot pool could not start: %s", future.exception())

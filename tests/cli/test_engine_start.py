@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import cli
+
 ROOT = Path(__file__).resolve().parents[2]
 SERVER_SIDE = {"server", "rooms", "bench", "starlette", "uvicorn", "redis", "websockets", "httpx"}
 PROBE = """
@@ -62,3 +64,17 @@ def test_help_still_lists_every_command() -> None:
         check=False,
     )
     assert done.returncode == 0 and all(name in done.stdout for name in COMMANDS)
+
+
+def test_ctrl_c_while_a_command_still_imports_ends_it_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A Ctrl-C in the first moments of ``tictactoe serve`` (its module still importing the
+    web server) is an exit with 130, as later, not a KeyboardInterrupt traceback."""
+
+    def interrupted(only: str | None = None) -> None:
+        raise KeyboardInterrupt  # as if in the middle of importing cli.serve
+
+    monkeypatch.setattr(cli, "build_parser", interrupted)
+    assert cli.main(["serve", "--port", "0"]) == 130
+    assert "Traceback" not in capsys.readouterr().err

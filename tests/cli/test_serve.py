@@ -143,7 +143,8 @@ def test_serve_prints_the_url_and_answers(fleet: Fleet) -> None:
     assert response.json() == {"status": "ok"}
     created = httpx.post(f"{server.url}/api/rooms", json={}, timeout=5)
     assert created.status_code == 201
-    assert server.stop() == 130  # Ctrl-C: a clean shutdown, the conventional status
+    # Ctrl-C: a clean shutdown, the conventional status
+    assert server.stop() == 130, server.log_tail()
     assert "Traceback" not in server.log
 
 

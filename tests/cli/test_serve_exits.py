@@ -98,7 +98,7 @@ def test_wait_for_redis_rides_out_a_store_that_starts_late(
 def test_an_unknown_variable_is_warned_about_once(fleet: Fleet, redis_url: str) -> None:
     server = fleet.launch("--workers", "2", store_url=redis_url, env={"TICTACTOE_TUNE_GCC": "0"})
     server.wait_ready()
-    assert server.stop() == 130  # Ctrl-C, with two workers as with one
+    assert server.stop() == 130, server.log_tail()  # Ctrl-C, with two workers as with one
     warned = [line for line in server.log.splitlines() if "TICTACTOE_TUNE_GCC" in line]
     assert len(warned) == 1, server.log
     assert "WARNING" in warned[0] and "did you mean TICTACTOE_TUNE_GC?" in warned[0]

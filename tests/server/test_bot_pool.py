@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -14,6 +16,7 @@ import pytest
 import websockets
 
 from server.bots import BotPool
+from tests.server.endless_warm_up import warm_up_forever
 from tests.support.server_process import Fleet
 from tests.support.waiting import eventually_sync
 
@@ -60,14 +63,14 @@ async def test_the_bot_processes_end_when_the_server_is_killed(fleet: Fleet) -> 
         lambda: _pool_processes(server.process.pid) or None, "the bot processes started"
     )
     server.kill()  # kill -9: the server cannot shut its pool
+    eventually_sync(lambda: all(_gone(p) for p in pool), "the bot processes ended")
 
-    def gone(process: psutil.Process) -> bool:
-        try:
-            return not process.is_running() or process.status() == psutil.STATUS_ZOMBIE
-        except psutil.NoSuchProcess:
-            return True
 
-    eventually_sync(lambda: all(gone(p) for p in pool), "the bot processes ended")
+def _gone(process: psutil.Process) -> bool:
+    try:
+        return not process.is_running() or process.status() == psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return True
 
 
 class _NoProcesses(ThreadPoolExecutor):
@@ -85,3 +88,24 @@ def test_a_pool_that_cannot_start_does_not_stop_the_server(
     pool.start()  # no exception: the server starts without its bots
     assert "the bot pool could not start: fork refused" in caplog.text
     assert pool._executor is None  # the first bot move opens it again
+
+
+def test_a_stop_ends_processes_still_warming_up(caplog: pytest.LogCaptureFixture) -> None:
+    """On a busy host a warm-up takes seconds and cannot be interrupted: the stop ends the
+    processes rather than waiting for it (one that never finishes here), and reports no
+    failure of the pool for them."""
+    earlier = {process.pid for process in _pool_processes(os.getpid())}  # other tests' pools
+
+    def started() -> list[psutil.Process] | None:
+        new = [p for p in _pool_processes(os.getpid()) if p.pid not in earlier]
+        return new if len(new) == 2 else None
+
+    pool = BotPool("process", 2, initializer=warm_up_forever)
+    pool.start()
+    processes = eventually_sync(started, "the two bot processes started")
+    closing = threading.Thread(target=pool.close, kwargs={"wait": True})
+    closing.start()
+    closing.join(timeout=30)
+    assert not closing.is_alive(), "the stop waited for a warm-up that never ends"
+    assert all(_gone(process) for process in processes)
+    assert "could not start" not in caplog.text

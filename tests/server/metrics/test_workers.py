@@ -112,7 +112,7 @@ async def test_the_workers_directory_is_private_and_removed(redis_url: str, flee
     assert len(directories) == 1
     (directory,) = directories
     assert directory.is_dir() and directory.stat().st_mode & 0o777 == 0o700
-    assert serve.stop() == 130  # SIGINT, with two workers as with one
+    assert serve.stop() == 130, serve.log_tail()  # SIGINT, with two workers as with one
     assert not directory.exists()
 
 

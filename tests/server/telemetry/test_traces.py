@@ -140,5 +140,5 @@ async def test_a_collector_that_does_not_answer_neither_fails_requests_nor_holds
             assert (await http.get(f"{serve.url}/api/rooms", timeout=10)).status_code == 200
     await asyncio.sleep(1)  # a batch on its way, retrying
     started = time.monotonic()
-    assert serve.stop() == 130
+    assert serve.stop() == 130, serve.log_tail()
     assert time.monotonic() - started < STOP_WAIT + 15, serve.log_tail()
