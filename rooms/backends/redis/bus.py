@@ -305,11 +305,15 @@ class RedisBus(BusLink):
                 ready.set()
             if room_id in self._resync_due:
                 self._resync_due.discard(room_id)
-                self._resync_batch.add(room_id)
-                if self._resync_task is None or self._resync_task.done():
-                    self._resync_task = asyncio.create_task(self._resync(), name="redis-resync")
+                self._resync_now(room_id)
         else:
             self._other(kind, room_id)
+
+    def _resync_now(self, room_id: str) -> None:
+        """Redeliver the room's latest logged event soon (with the others of its batch)."""
+        self._resync_batch.add(room_id)
+        if self._resync_task is None or self._resync_task.done():
+            self._resync_task = asyncio.create_task(self._resync(), name="redis-resync")
 
     def _lost(self) -> None:
         """The connection broke or could not be made (a subclass may look for a new

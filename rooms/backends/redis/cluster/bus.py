@@ -131,7 +131,17 @@ class _ShardLink(RedisBus):
             subscription._bus = self
         held = self._rooms.get(room_id)
         if held is not None:
+            # Subscribed here already: a listener's subscribe came while the room was
+            # between links (no link held it, so it went to the new master). The moved
+            # subscriptions may have missed what was published during the move, and no
+            # confirmation of theirs will come to redeliver it: redeliver it now, or once
+            # the channel here is confirmed.
             held |= subscriptions
+            ready = self._ready.get(room_id)
+            if ready is not None and ready.is_set():
+                self._resync_now(room_id)
+            else:
+                self._resync_due.add(room_id)
             return
         self._rooms[room_id] = set(subscriptions)
         self._ready[room_id] = asyncio.Event()

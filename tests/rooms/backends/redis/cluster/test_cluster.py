@@ -12,7 +12,9 @@ from redis.crc import key_slot
 
 from core import MoveRequest, Rules
 from rooms import ErrorCode, Role, RoomError, RoomService, UnsupportedBackend, open_backend
-from rooms.backends.redis.cluster.bus import RedisClusterBus
+from rooms.backends.bus import Subscription
+from rooms.backends.redis.bus import RedisSubscription
+from rooms.backends.redis.cluster.bus import RedisClusterBus, _ShardLink
 from rooms.backends.redis.cluster.pair import parse_cluster_url
 from rooms.backends.redis.cluster.store import RedisClusterStore, slot_tags
 from rooms.room import Join, PlayMove
@@ -209,6 +211,58 @@ async def test_a_slot_migrated_under_a_subscription_keeps_room_and_events(
     assert (await store.load(room)).version == 3  # type: ignore[union-attr]
     assert store.epoch_of(room) == epoch and store.losses == 0
     await subscription.close()
+
+
+async def test_a_listener_that_subscribes_mid_move_costs_the_moved_ones_nothing(
+    start_redis_cluster: Callable[..., LocalCluster],
+    makers: list[BackendMaker],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """While the bus moves a room to its new master's link, no link holds it: a listener
+    subscribing then goes to the new master itself, and the moved subscriptions join it
+    there. What was published between the two (the game's last move, perhaps) must still
+    reach them: their own confirmation, which would redeliver it, never comes."""
+    own_cluster = start_redis_cluster()  # reshaped: this test's own
+    maker = maker_on(own_cluster, makers)
+    store, bus = cluster_parts(await maker.make())
+    other_store = cluster_parts(await maker.make())[0]  # another worker
+    source, target = own_cluster.nodes[0], own_cluster.nodes[1]
+    room = rooms_on(own_cluster, source, 1, "midmove")[0]
+    moved_one = await bus.subscribe(room)
+    await store.create(room, "v0", listed=False)
+    assert await store.commit(room, 0, "v1", event(1), listed=False)
+    assert await asyncio.wait_for(moved_one.get(), BOUND) == event(1)
+    latecomers: list[Subscription] = []
+    evict = _ShardLink.evict
+
+    async def evict_with_a_commit_and_a_subscribe_meanwhile(
+        link: _ShardLink, room_id: str
+    ) -> set[RedisSubscription]:
+        held = await evict(link, room_id)
+        # between the links: another worker commits, then a listener here subscribes
+        assert await retrying(
+            lambda: other_store.commit(room, 1, "v2", event(2), listed=False),
+            "a commit while the room is between links",
+            transient=unavailable,
+            timeout=BOUND,
+        )
+        latecomers.append(await bus.subscribe(room))
+        return held
+
+    monkeypatch.setattr(_ShardLink, "evict", evict_with_a_commit_and_a_subscribe_meanwhile)
+
+    own_cluster.move_slot(key_slot(room.encode()), target)
+
+    received = []
+    while event(2) not in received:  # redelivered to the moved subscription
+        received.append(await asyncio.wait_for(moved_one.get(), BOUND))
+    assert set(received) <= {event(1), event(2)}
+    assert bus.shards()[f"127.0.0.1:{target.port}"] == [room] and bus.reroutes == 1
+    assert await store.commit(room, 2, "v3", event(3), listed=False)
+    for subscription in (moved_one, *latecomers):  # both live on the new master's link
+        while (await asyncio.wait_for(subscription.get(), BOUND)) != event(3):
+            pass
+        await subscription.close()
 
 
 async def test_a_master_restarted_without_its_data_loses_only_its_rooms(
