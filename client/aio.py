@@ -160,7 +160,11 @@ class AsyncRoomClient:
         """Keep a message sent (``>``), received (``<``) or a close (``x``) in ``trail``."""
         fields = ("type", "code", "version", "move_id", "ref", "mark", "last_version")
         brief = " ".join(str(message[key]) for key in fields if message.get(key) is not None)
-        self.trail.append(f"{way} {line.server[-5:]}#{id(line) % 1000:03d} {brief}")
+        self.trail.append(f"{self.stamp()}{way} {line.server[-5:]}#{id(line) % 1000:03d} {brief}")
+
+    def stamp(self) -> str:
+        """What starts each ``trail`` entry (override: a time, to line it up with a log)."""
+        return ""
 
     def line_closed(self, line: Line) -> None:
         if line is self.line:
@@ -183,7 +187,8 @@ class AsyncRoomClient:
                 try:
                     ws = await connect(url, **self.connect_options)
                 except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as exc:
-                    self.trail.append(f"! {url[-5:]} connect: {type(exc).__name__} {exc}"[:160])
+                    failed = f"! {url[-5:]} connect: {type(exc).__name__} {exc}"[:160]
+                    self.trail.append(self.stamp() + failed)
                     avoid = url
                 else:
                     line = Line(ws, url, self)

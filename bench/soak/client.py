@@ -79,6 +79,10 @@ class Client(AsyncRoomClient):
         if message.get("type") == "error" and message.get("code") == "unavailable":
             self.tally.saw_unavailable()
 
+    def stamp(self) -> str:
+        """The seconds since the soak began, as its progress lines and ``timeline`` say."""
+        return f"{time.monotonic() - self.tally.started:.1f}s "
+
     def connected(self, line: Line) -> None:
         self.handshakes.append(line.opened)
 

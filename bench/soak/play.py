@@ -93,7 +93,7 @@ async def play_soak(
     numbers = iter(range(1, 10**9))
     in_progress: list[str] = []  # the fault being injected, while it is
     outage = Outage()
-    started = time.monotonic()
+    started = tally.started
     deadline = None if options.duration is None else started + options.duration
 
     async def slot() -> None:
@@ -132,16 +132,19 @@ async def play_soak(
                 f"({len(games)} games so far)",
             )
             outage.begin()
+            began = time.monotonic()
             try:
                 await asyncio.to_thread(injector.inject, kind)
             except StartFailed as exc:
-                outage.end()
+                tally.injected(kind, began, outage.end())
                 not_recovered.append(f"fault {index} ({kind}): {exc}")
                 say(options, f"{kind}: the system did not come back; no more faults: {exc}")
                 break
             finally:
                 in_progress.clear()
-            recoveries.setdefault(kind, []).append(outage.end())
+            recovered = outage.end()
+            tally.injected(kind, began, recovered)
+            recoveries.setdefault(kind, []).append(recovered)
             injected[kind] += 1
             await asyncio.sleep(_pause(options, deadline, len(schedule) - index))
         if deadline is not None and not not_recovered:  # play on to the end of --duration

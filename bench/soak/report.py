@@ -226,6 +226,7 @@ def build_report(
         "logs": None if logs is None else asdict(logs),
         "rows": rows,
         "failures": failures,
+        "timeline": list(tally.timeline),
         "orphaned": orphans,
         "placement": None if placement is None else dict(placement),
     }
@@ -312,6 +313,14 @@ def render_table(report: Mapping[str, Any]) -> str:
         lines.extend(f"  {problem}" for problem in failure["problems"][:10])
     if len(report["failures"]) > FAILURES_SHOWN:
         lines.append(f"... and {len(report['failures']) - FAILURES_SHOWN} more failed games")
+    if report["failures"] and report.get("timeline"):  # the trails' times are on this clock
+        lines.append(
+            "faults (seconds since the start, as in the trails): "
+            + ", ".join(
+                f"{fault['at']}s {fault['fault']} (recovered in {fault['recovered_s']} s)"
+                for fault in report["timeline"]
+            )
+        )
     for orphan in report["orphaned"]:
         lines.append(f"FAILED game {orphan['game']} room {orphan['room_id']}: {orphan['reason']}")
     failed = [check for check in report["checks"] if check["failed"]]

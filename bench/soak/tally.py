@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = ["NO_FAULT", "Tally", "Targets", "percentile"]
 
@@ -30,6 +32,11 @@ def percentile(samples: Sequence[float], fraction: float) -> float | None:
 @dataclass(slots=True)
 class Tally:
     current: str = NO_FAULT
+    started: float = field(default_factory=time.monotonic)
+    """When the soak began to play: the clients' trails and the faults are timed from it."""
+    timeline: list[dict[str, Any]] = field(default_factory=list)
+    """Each fault injected: its kind, when (``at``, seconds since ``started``) and the
+    seconds it took the system to recover (``recovered_s``)."""
     reconnects: dict[str, list[float]] = field(default_factory=dict)
     """Seconds from a drop noticed to the ``welcome`` on a new connection, by fault kind."""
     unavailable: Counter[str] = field(default_factory=Counter)
@@ -44,6 +51,12 @@ class Tally:
 
     def saw_unavailable(self) -> None:
         self.unavailable[self.current] += 1
+
+    def injected(self, kind: str, at: float, recovered: float) -> None:
+        """The fault ``kind`` began at ``time.monotonic()`` ``at`` and took ``recovered`` s."""
+        self.timeline.append(
+            {"fault": kind, "at": round(at - self.started, 1), "recovered_s": round(recovered, 1)}
+        )
 
 
 @dataclass(slots=True)

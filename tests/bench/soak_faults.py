@@ -24,7 +24,7 @@ def soak(tmp_path: Path, *flags: str) -> tuple[int, dict[str, Any]]:
 def clean(code: int, report: dict[str, Any], asked: dict[str, int]) -> dict[str, Any]:
     """Every check passed: nothing lost, doubled, reordered or at a wrong version, every game
     finished and every spectator saw its last move, every fault injected."""
-    assert report["failures"] == [], report["failures"]
+    assert report["failures"] == [], (report["failures"], report["timeline"])
     assert not report["not_recovered"] and not report["orphaned"], report
     assert report["failed_checks"] == [] and code == 0, (code, report["failed_checks"])
     assert report["not_injected"] == {}

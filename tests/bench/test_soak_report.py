@@ -97,3 +97,21 @@ def test_percentiles_are_nearest_rank() -> None:
     assert percentile(samples, 0.99) == 99.0
     assert percentile(samples, 1.0) == 100.0
     assert percentile([], 0.5) is None
+
+
+def test_a_failure_comes_with_the_faults_timed_as_the_trails_are() -> None:
+    tally = Tally()
+    began = tally.started + 63.04
+    tally.injected("cluster_kill", began, 9.24)
+    behind = game_log(1, *played(25), faults={"cluster_kill"})
+    behind.behind = 1
+    behind.behind_trails = ["watcher0 at version 20 of 27: 70.1s < 59587#012 moved 20"]
+    report = build_report(
+        [behind], tally, {"cluster_kill": 1}, asked={"cluster_kill": 1}, seconds=1.0, options={}
+    )
+    assert report["timeline"] == [{"fault": "cluster_kill", "at": 63.0, "recovered_s": 9.2}]
+    table = render_table(report)
+    assert "faults (seconds since the start, as in the trails): 63.0s cluster_kill" in table
+    assert "(recovered in 9.2 s)" in table
+    quiet = build_report([game_log(2, *played(25))], tally, {}, asked={}, seconds=1.0, options={})
+    assert "faults (seconds" not in render_table(quiet)  # said only to explain a failure
