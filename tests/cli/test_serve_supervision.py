@@ -146,6 +146,9 @@ def test_a_dead_worker_is_replaced_with_a_warning(fleet: Fleet, redis_url: str) 
         "--workers", "2", "--log-level", "info", store_url=redis_url, env=WARNINGS
     )
     ready(server)
+    # both serving: one still booting may not have opened its bot pool, whose semaphores'
+    # cleanup this test waits for (/readyz answers from the first worker ready)
+    eventually_sync(lambda: server.log.count(" serves, ") >= 2, "both workers serving", timeout=120)
     eventually_sync(lambda: len(workers_of(server)) == 2 or None, "two workers")
     victim = workers_of(server)[0]
     victim.kill()
