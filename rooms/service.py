@@ -278,11 +278,21 @@ class RoomService:
                     return Executed(room, handled.reply, handled.event, event_text)
                 self.conflicts += 1
                 fresh = True  # the refusal carries the room (None: gone or lost; a load says)
+                against = cached.version
                 if swapped.current is None:
                     cached = None
                     self.cache.drop(room_id)
                 else:
                     cached = self.cache.put(room_id, swapped.current)
+                    if cached.version > against and self._unsure is not None:
+                        # Commits past ours: another worker's, which reach our listeners
+                        # over the bus, or this very one, landed by an attempt whose
+                        # answer was lost and refused when the driver sent it again
+                        # (redis-py's Cluster client resends a command after a connection
+                        # error, as a failover makes one). Its event went to nobody here:
+                        # hand over what the store holds past ``against`` (rooms.fanout.
+                        # unsure; a listener skips the versions it has).
+                        self._unsure.note(room_id, against)
                 await asyncio.sleep(0)
         raise RoomError(ErrorCode.BUSY, f"room {room_id!r} is changing too fast; try again")
 

@@ -8,6 +8,11 @@ here was handed its event. The client retries with the same ``move_id``, the ret
 move played and answers it as a duplicate, which commits nothing: an opponent or spectator
 on this worker would wait for a move it never hears of.
 
+The same happens without an error: a driver that sends a command again after a connection
+error (redis-py's Cluster client does, as a failover breaks its connections) turns a commit
+that landed into a refusal of the same commit, the version moved on by itself. The service
+notes every refusal whose room is past the version it committed against (rooms.service).
+
 ``UnsureCommits.note`` takes the version such a commit was made against. Once the store
 answers again, the events it holds past that version are handed to the local fan-out as if
 just committed here; a listener skips the versions it has (rooms.fanout.feed), so an event

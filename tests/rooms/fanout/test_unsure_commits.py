@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from typing import Any
 
 from core import MoveRequest, Rules
 from rooms import ErrorCode, Feed, Hub, Role, RoomError, RoomService
@@ -91,3 +92,46 @@ async def test_each_lost_commit_is_checked_even_one_noted_as_a_check_ends() -> N
         while handed != [1, 2, 2]:
             await asyncio.sleep(0)
     await unsure.close()
+
+
+async def test_a_commit_the_driver_sent_twice_still_reaches_the_opponent_on_this_worker(
+    maker: BackendMaker,
+) -> None:
+    """redis-py's Cluster client sends a command again after a connection error: a commit
+    that ran, its answer lost with the connection (a primary killed, a failover), comes back
+    as a refusal of the same commit, the room already at its version. The service then
+    answers the mover's move as a duplicate and commits nothing; the opponent's connection
+    on this worker (the room published nothing: it held only this worker's connections)
+    must still get the move. Here the resend is made by hand on a real Redis."""
+    pair = await maker.make()
+    service = RoomService(pair.store)
+    hub = Hub(pair.bus, service.cache)
+    service.fan_out_locally(hub, worker=lambda: A)
+    room = await service.create(Rules(), public=False)
+    x, o = f"{A}.0000000000000001", f"{A}.0000000000000002"
+    await service.execute(room.room_id, Join(x, Role.PLAYER, "Ada"))
+    joined = await service.execute(room.room_id, Join(o, Role.PLAYER, "Bob"))
+    heard: list[int] = []  # the versions O's connection was sent
+    feed = Feed(room.room_id, service, lambda text: heard.append(json.loads(text)["version"]))
+    await hub.attach(room.room_id, feed)
+    feed.start(joined.room.version)
+    swap = pair.store.swap
+
+    async def landed_then_sent_again(*args: Any, **kwargs: Any) -> Any:
+        await swap(*args, **kwargs)  # it ran; its answer was lost with the connection
+        return await swap(*args, **kwargs)  # the driver's resend, refused
+
+    pair.store.swap = landed_then_sent_again  # type: ignore[method-assign]
+    moved = await service.execute(
+        room.room_id, PlayMove(x, MoveRequest(col=1, row=1), joined.room.version, "m0")
+    )
+    assert moved.event is None  # answered as a duplicate: this call committed nothing
+    assert isinstance(moved.reply, MoveReply) and moved.reply.duplicate
+    assert service.conflicts == 1
+    version = joined.room.version + 1
+    async with asyncio.timeout(WAIT):
+        while version not in heard:
+            await asyncio.sleep(0.02)
+    assert heard == [version]
+    await service.close()
+    await hub.close()
