@@ -34,13 +34,14 @@ async def test_the_ticks_freeze_the_young_generations_without_walking_them() -> 
     collector.start()
     try:
         assert gc.get_threshold()[0] == 1 << 30 and gc.get_threshold()[2] > 10**6
-        frozen = gc.get_freeze_count()
         node = Node()
         gone = weakref.ref(node)
         del node  # garbage now, in a cycle: only a walk can find it
         await eventually(lambda: collector.young >= 3, "three young ticks")
         assert gone() is not None  # the ticks froze it, never looked at it
-        assert gc.get_freeze_count() > frozen
+        # (not compared with a count taken after the start: frozen objects that die by
+        # their reference count leave the frozen set, and may outnumber the new ones)
+        assert gc.get_freeze_count() > 0
         assert gc.get_count()[0] < 1_000  # the youngest generation emptied by each tick
         assert collector.full == 0
     finally:
