@@ -90,6 +90,7 @@ def test_a_pool_that_cannot_start_does_not_stop_the_server(
     assert pool._executor is None  # the first bot move opens it again
 
 
+@pytest.mark.process  # the pool's own processes
 def test_a_stop_ends_processes_still_warming_up(caplog: pytest.LogCaptureFixture) -> None:
     """On a busy host a warm-up takes seconds and cannot be interrupted: the stop ends the
     processes rather than waiting for it (one that never finishes here), and reports no
