@@ -40,6 +40,37 @@ async def start_bridge(relay: SpecRelay, token_file: Path, engine: str, *flags: 
     )  # fmt: skip
 
 
+async def finished(*bridges: Any, timeout: float) -> list[tuple[bytes, bytes]]:
+    """Each bridge's stdout and stderr once every one has exited. One still running after
+    ``timeout`` is killed, and the failure shows what each wrote: which bot waited, and
+    for what (``communicate`` under a timeout would lose it)."""
+
+    async def read(stream: asyncio.StreamReader, into: list[bytes]) -> None:
+        while chunk := await stream.read(4096):
+            into.append(chunk)
+
+    said: list[tuple[list[bytes], list[bytes]]] = [([], []) for _ in bridges]
+    readers = [
+        asyncio.create_task(read(stream, into))
+        for bridge, (out, err) in zip(bridges, said, strict=True)
+        for stream, into in ((bridge.stdout, out), (bridge.stderr, err))
+    ]
+    try:
+        await asyncio.wait_for(asyncio.gather(*(bridge.wait() for bridge in bridges)), timeout)
+    except TimeoutError:
+        running = [index for index, bridge in enumerate(bridges) if bridge.returncode is None]
+        for index in running:
+            bridges[index].kill()
+        await asyncio.gather(*(bridge.wait() for bridge in bridges), *readers)
+        told = "\n".join(
+            f"bridge {index}: " + b"".join(err).decode(errors="replace")[-3000:]
+            for index, (_, err) in enumerate(said)
+        )
+        raise AssertionError(f"bridges {running} still ran after {timeout:g} s:\n{told}") from None
+    await asyncio.gather(*readers)
+    return [(b"".join(out), b"".join(err)) for out, err in said]
+
+
 async def token_file(tmp_path: Path, account: dict[str, Any]) -> Path:
     path = tmp_path / f"{account['player_id']}.token"
     path.write_text(account["token"] + "\n")
@@ -134,9 +165,7 @@ async def test_a_bot_challenges_another_to_a_rated_game_in_the_bots_pool(
             relay, await token_file(tmp_path, own), OWN, "--games", "1",
             "--challenge", awk["player_id"], "--rated",
         )  # fmt: skip
-        outs = await asyncio.wait_for(
-            asyncio.gather(waiting.communicate(), challenger.communicate()), WAIT * 3
-        )
+        outs = await finished(waiting, challenger, timeout=WAIT * 3)
     assert relay.saw() == BOTH_SOCKETS and not relay.invalid, (relay.counts, relay.invalid)
     (_, waiting_err), (_, challenger_err) = outs
     waited, challenged = said + waiting_err.decode(), challenger_err.decode()
