@@ -17,7 +17,7 @@ from rooms.backends.redis.connect import RedisOptions
 from rooms.fanout.unsure import UnsureCommits
 from rooms.room import Join, PlayMove
 from rooms.room.commands import MoveReply
-from tests.support.backends import BackendMaker
+from tests.support.backends import BackendMaker, Pair
 from tests.support.redis_server import RedisServer
 
 A = "aaaaaaaaaaaa"
@@ -26,26 +26,44 @@ TIMEOUT = 0.3
 WAIT = 10.0  # a bound against hangs, never a measurement
 
 
-async def test_a_move_whose_answer_was_lost_still_reaches_the_opponent_on_this_worker(
-    maker: BackendMaker, redis_server: RedisServer
-) -> None:
-    pair = await maker.make(options=RedisOptions(timeout=TIMEOUT, retries=0))
+X = f"{A}.0000000000000001"
+
+
+async def game_on_one_worker(pair: Pair) -> tuple[RoomService, Hub, str, int, list[int]]:
+    """A room whose two players are both on this worker (``A``), X's connection ``X``: the
+    service, its hub (the local fan-out), the room id, its version once both joined, and
+    the versions O's connection is sent, through a real ``Feed``."""
     service = RoomService(pair.store)
     hub = Hub(pair.bus, service.cache)
     service.fan_out_locally(hub, worker=lambda: A)
     room = await service.create(Rules(), public=False)
-    x, o = f"{A}.0000000000000001", f"{A}.0000000000000002"
-    await service.execute(room.room_id, Join(x, Role.PLAYER, "Ada"))
-    joined = await service.execute(room.room_id, Join(o, Role.PLAYER, "Bob"))
-    heard: list[int] = []  # the versions O's connection was sent
+    await service.execute(room.room_id, Join(X, Role.PLAYER, "Ada"))
+    joined = await service.execute(room.room_id, Join(f"{A}.0000000000000002", Role.PLAYER, "Bob"))
+    heard: list[int] = []
     feed = Feed(room.room_id, service, lambda text: heard.append(json.loads(text)["version"]))
     await hub.attach(room.room_id, feed)
     feed.start(joined.room.version)
-    move = PlayMove(x, MoveRequest(col=1, row=1), joined.room.version, "m0")
+    return service, hub, room.room_id, joined.room.version, heard
+
+
+async def heard_once(heard: list[int], version: int) -> None:
+    """Until O's connection was sent ``version``; then it must have been sent that alone."""
+    async with asyncio.timeout(WAIT):
+        while version not in heard:
+            await asyncio.sleep(0.02)
+    assert heard == [version]
+
+
+async def test_a_move_whose_answer_was_lost_still_reaches_the_opponent_on_this_worker(
+    maker: BackendMaker, redis_server: RedisServer
+) -> None:
+    pair = await maker.make(options=RedisOptions(timeout=TIMEOUT, retries=0))
+    service, hub, room_id, version, heard = await game_on_one_worker(pair)
+    move = PlayMove(X, MoveRequest(col=1, row=1), version, "m0")
     try:
         redis_server.pause()
         try:
-            await service.execute(room.room_id, move)
+            await service.execute(room_id, move)
         except RoomError as exc:
             assert exc.code is ErrorCode.UNAVAILABLE
         else:
@@ -55,18 +73,14 @@ async def test_a_move_whose_answer_was_lost_still_reaches_the_opponent_on_this_w
     # the mover's retry, as a client sends it: the same move_id, the same version
     for _ in range(100):
         try:
-            retried = await service.execute(room.room_id, move)
+            retried = await service.execute(room_id, move)
             break
         except RoomError as exc:
             assert exc.code is ErrorCode.UNAVAILABLE
             await asyncio.sleep(0.05)
     assert retried.event is None
     assert isinstance(retried.reply, MoveReply) and retried.reply.duplicate
-    moved = joined.room.version + 1
-    async with asyncio.timeout(WAIT):
-        while moved not in heard:
-            await asyncio.sleep(0.02)
-    assert heard == [moved]
+    await heard_once(heard, version + 1)
     await service.close()
     await hub.close()
 
@@ -104,17 +118,7 @@ async def test_a_commit_the_driver_sent_twice_still_reaches_the_opponent_on_this
     on this worker (the room published nothing: it held only this worker's connections)
     must still get the move. Here the resend is made by hand on a real Redis."""
     pair = await maker.make()
-    service = RoomService(pair.store)
-    hub = Hub(pair.bus, service.cache)
-    service.fan_out_locally(hub, worker=lambda: A)
-    room = await service.create(Rules(), public=False)
-    x, o = f"{A}.0000000000000001", f"{A}.0000000000000002"
-    await service.execute(room.room_id, Join(x, Role.PLAYER, "Ada"))
-    joined = await service.execute(room.room_id, Join(o, Role.PLAYER, "Bob"))
-    heard: list[int] = []  # the versions O's connection was sent
-    feed = Feed(room.room_id, service, lambda text: heard.append(json.loads(text)["version"]))
-    await hub.attach(room.room_id, feed)
-    feed.start(joined.room.version)
+    service, hub, room_id, version, heard = await game_on_one_worker(pair)
     swap = pair.store.swap
 
     async def landed_then_sent_again(*args: Any, **kwargs: Any) -> Any:
@@ -122,16 +126,10 @@ async def test_a_commit_the_driver_sent_twice_still_reaches_the_opponent_on_this
         return await swap(*args, **kwargs)  # the driver's resend, refused
 
     pair.store.swap = landed_then_sent_again  # type: ignore[method-assign]
-    moved = await service.execute(
-        room.room_id, PlayMove(x, MoveRequest(col=1, row=1), joined.room.version, "m0")
-    )
+    moved = await service.execute(room_id, PlayMove(X, MoveRequest(col=1, row=1), version, "m0"))
     assert moved.event is None  # answered as a duplicate: this call committed nothing
     assert isinstance(moved.reply, MoveReply) and moved.reply.duplicate
     assert service.conflicts == 1
-    version = joined.room.version + 1
-    async with asyncio.timeout(WAIT):
-        while version not in heard:
-            await asyncio.sleep(0.02)
-    assert heard == [version]
+    await heard_once(heard, version + 1)
     await service.close()
     await hub.close()
